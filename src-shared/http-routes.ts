@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { CHAT_MODELS } from './models.ts';
+import {
+  AuditRequest,
+  AuditResponse,
+  FixRequest,
+  FixResponse,
+  NativeError,
+  RefineRequest,
+  RefineResponse,
+} from './schemas/native.ts';
+import {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  ModelCard,
+  ModelList,
+  OpenAIErrorBody,
+} from './schemas/openai.ts';
+import { PricingDocument } from './schemas/pricing.ts';
+
+/**
+ * The HTTP interface as data: every route with its schemas. The OpenAPI
+ * document is generated from this table, and the route tests walk it, so a
+ * route cannot exist in one place and be missing in the other.
+ */
+
+export type Security = 'api_key' | 'none' | 'owner_session';
+
+export interface RouteResponse {
+  description: string;
+  schema?: z.ZodType;
+  /** Alternative media type, e.g. the SSE stream of `/v1/chat/completions`. */
+  stream?: { contentType: string; schema: z.ZodType; description: string };
+}
+
+export interface RouteDoc {
+  method: 'get' | 'post';
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: 'native' | 'openai' | 'meta' | 'owner';
+  security: Security;
+  request?: z.ZodType;
+  pathParams?: Record<string, string>;
+  responses: Record<number, RouteResponse>;
+}
+
+const nativeErrors = (codes: number[]): Record<number, RouteResponse> =>
+  Object.fromEntries(
+    codes.map((status) => [
+      status,
+      { description: NATIVE_ERROR_MEANING[status] ?? 'Error', schema: NativeError },
+    ]),
+  );
+
+const NATIVE_ERROR_MEANING: Record<number, string> = {
+  401: 'Missing, unknown or revoked API key.',
+  402: 'Insufficient credits.',
+  403: 'Foreign Origin or Host.',
+  413: 'Request body too large.',
+  422: 'Validation error: empty or oversized list, malformed sample, sample too large, cost cap.',
+  429: 'More requests per minute than the key may make.',
+  502: 'The upstream model failed.',
+  503: 'Service unavailable.',
+};
+
+const openaiErrors = (codes: number[]): Record<number, RouteResponse> =>
+  Object.fromEntries(
+    codes.map((status) => [status, { description: `Error (${status})`, schema: OpenAIErrorBody }]),
+  );
+
+const nativeOperation = (
+  verb: 'audit' | 'fix' | 'refine',
+  request: z.ZodType,
+  response: z.ZodType,
+  summary: string,
+): RouteDoc => ({
+  method: 'post',
+  path: `/${verb}`,
+  operationId: verb,
+  summary,
+  tag: 'native',
+  security: 'api_key',
+  request,
+  responses: {
+    200: { description: 'The samples with their result blocks.', schema: response },
+    ...nativeErrors([401, 402, 403, 413, 422, 429, 502, 503]),
+  },
+});
+
+export const HTTP_ROUTES: readonly RouteDoc[] = [
+  nativeOperation('audit', AuditRequest, AuditResponse, 'Audit samples with svc-audit-1'),
+  nativeOperation('fix', FixRequest, FixResponse, 'Fix samples with svc-fix-1 (never worse)'),
+  nativeOperation('refine', RefineRequest, RefineResponse, 'Audit, fix, then audit again'),
+  {
+    method: 'get',
+    path: '/pricing',
+    operationId: 'pricing',
+    summary: 'Current rates and limits',
+    tag: 'native',
+    security: 'none',
+    responses: { 200: { description: 'Rates and limits.', schema: PricingDocument } },
+  },
+  {
+    method: 'post',
+    path: '/v1/chat/completions',
+    operationId: 'createChatCompletion',
+    summary: `Run audit, fix or refine chosen by the model (${CHAT_MODELS.map((m) => m.id).join(', ')})`,
+    tag: 'openai',
+    security: 'api_key',
+    request: ChatCompletionRequest,
+    responses: {
+      200: {
+        description: 'The result as the assistant message.',
+        schema: ChatCompletion,
+        stream: {
+          contentType: 'text/event-stream',
+          schema: ChatCompletionChunk,
+          description:
+            'With `stream: true`: `: keepalive` comments while the work runs, then `data:` chunks, ' +
+            'the last one with `usage`, then `data: [DONE]`. A late failure is `data: {"error": ...}`.',
+        },
+      },
+      ...openaiErrors([400, 401, 402, 403, 404, 413, 429, 502, 503]),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/models',
+    operationId: 'listModels',
+    summary: 'The versioned chat models with pricing and context length',
+    tag: 'openai',
+    security: 'api_key',
+    responses: { 200: { description: 'Model list.', schema: ModelList }, ...openaiErrors([401]) },
+  },
+  {
+    method: 'get',
+    path: '/v1/models/{id}',
+    operationId: 'retrieveModel',
+    summary: 'One model card; unversioned aliases answer with the versioned card',
+    tag: 'openai',
+    security: 'api_key',
+    pathParams: { id: 'Model id; contains a slash, e.g. `svc/audit-1`.' },
+    responses: {
+      200: { description: 'Model card.', schema: ModelCard },
+      ...openaiErrors([401, 404]),
+    },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'openapi',
+    summary: 'This document',
+    tag: 'meta',
+    security: 'none',
+    responses: { 200: { description: 'OpenAPI 3.1 document.' } },
+  },
+];
