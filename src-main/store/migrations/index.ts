@@ -1,0 +1,5 @@
+import type { Migration } from '../migrate.ts';
+import { initial } from './001-initial.ts';
+
+/** Every schema change, in order. Never edit a shipped migration: add one. */
+export const MIGRATIONS: readonly Migration[] = [initial];
