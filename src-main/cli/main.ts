@@ -1,0 +1,40 @@
+import { AppError } from '../../src-shared/errors.ts';
+import { packageVersion } from './paths.ts';
+import { SERVE_USAGE, serveCommand } from './serve.ts';
+
+const USAGE = `svc: audit and fix training data
+
+commands:
+  svc serve [--host H] [--port P] [--data-dir DIR]   run the localhost service and the app's UI
+  svc --version                                      print the version
+
+${SERVE_USAGE}`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+  serve: serveCommand,
+};
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return;
+  }
+  if (command === '--version' || command === '-v') {
+    console.log(packageVersion());
+    return;
+  }
+  const run = COMMANDS[command];
+  if (!run)
+    throw new AppError('invalid_request', `unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+  await run(rest);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof AppError) {
+    console.error(`svc: ${error.message}`);
+    process.exit(error.code === 'invalid_request' ? 2 : 1);
+  }
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { openDatabase } from '../store/db.ts';
+import { createServiceContext } from '../service/context.ts';
+import { isLoopback, startServer } from '../http/server.ts';
+import { parseCommandArgs, parsePort } from './args.ts';
+import { defaultDataDir, packageVersion, RENDERER_DIR } from './paths.ts';
+
+export const SERVE_USAGE = `usage: svc serve [--host 127.0.0.1] [--port 7331] [--data-dir DIR]
+  env: SVC_HOST, SVC_PORT, SVC_DATA_DIR (flags win). --port 0 picks a free port.`;
+
+/** `svc serve`: the localhost service and the app's UI, until SIGINT/SIGTERM. */
+export async function serveCommand(argv: string[]): Promise<void> {
+  const { values } = parseCommandArgs(argv, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    'data-dir': { type: 'string' },
+  });
+  const env = process.env;
+  const host = values.host ?? env.SVC_HOST ?? '127.0.0.1';
+  const port =
+    values.port !== undefined
+      ? parsePort(values.port, '--port')
+      : env.SVC_PORT !== undefined
+        ? parsePort(env.SVC_PORT, 'SVC_PORT')
+        : 7331;
+  const dataDir = values['data-dir'] ?? env.SVC_DATA_DIR ?? defaultDataDir();
+
+  if (!isLoopback(host)) {
+    console.error(
+      `warning: binding ${host} exposes the service beyond this machine; ` +
+        'anyone who can reach it and holds a key can spend your credit',
+    );
+  }
+  const db = openDatabase(dataDir);
+  const ctx = createServiceContext(db, dataDir, packageVersion());
+  const server = await startServer({ ctx, host, port, rendererDir: RENDERER_DIR });
+  console.log(`listening on ${server.url}`);
+  console.log(`open ${server.ownerLink()}`);
+
+  const stop = (): void => {
+    server
+      .close()
+      .catch((error: unknown) => console.error('error while closing:', error))
+      .finally(() => {
+        db.close();
+        process.exit(0);
+      });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

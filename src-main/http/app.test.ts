@@ -1,0 +1,192 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HTTP_ROUTES } from '../../src-shared/http-routes.ts';
+import { OWNER_METHODS } from '../../src-shared/owner-api.ts';
+import { NativeError } from '../../src-shared/schemas/native.ts';
+import { ModelCard, ModelList, OpenAIErrorBody } from '../../src-shared/schemas/openai.ts';
+import { PricingDocument } from '../../src-shared/schemas/pricing.ts';
+import { ServerStatus } from '../../src-shared/owner-api.ts';
+import { createTestApp } from './testing/test-app.ts';
+
+describe('GET /pricing', () => {
+  it('answers without auth in the documented shape', async () => {
+    const { request } = createTestApp();
+    const res = await request('/pricing');
+    expect(res.status).toBe(200);
+    const body = PricingDocument.parse(await res.json());
+    expect(body.models['svc-fix-1']).toEqual({ input: 1, output: 4 });
+    expect(res.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+  });
+});
+
+describe('GET /v1/models', () => {
+  it('lists the three versioned ids and no alias', async () => {
+    const { request } = createTestApp();
+    const body = ModelList.parse(await (await request('/v1/models')).json());
+    expect(body.data.map((m) => m.id)).toEqual(['svc/audit-1', 'svc/fix-1', 'svc/refine-1']);
+  });
+
+  it.each([
+    ['svc/audit-1', 'svc/audit-1'],
+    ['svc/audit', 'svc/audit-1'],
+    ['svc/refine', 'svc/refine-1'],
+    ['svc%2Ffix-1', 'svc/fix-1'],
+  ])('GET /v1/models/%s answers with the card of %s', async (id, expected) => {
+    const { request } = createTestApp();
+    const res = await request(`/v1/models/${id}`);
+    expect(res.status).toBe(200);
+    expect(ModelCard.parse(await res.json()).id).toBe(expected);
+  });
+
+  it.each(['svc/audit-2', 'gpt-4o', 'svc'])('404s model_not_found for %s', async (id) => {
+    const { request } = createTestApp();
+    const res = await request(`/v1/models/${id}`);
+    expect(res.status).toBe(404);
+    const body = OpenAIErrorBody.parse(await res.json());
+    expect(body.error.code).toBe('model_not_found');
+    expect(body.error.type).toBe('invalid_request_error');
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is OpenAPI 3.1 at interface version 1.0.0 with every route of the table', async () => {
+    const { request } = createTestApp();
+    const doc = (await (await request('/openapi.json')).json()) as {
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    for (const route of HTTP_ROUTES) expect(doc.paths[route.path]?.[route.method]).toBeDefined();
+    for (const path of ['/audit', '/fix', '/refine', '/pricing', '/v1/chat/completions']) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+    for (const method of OWNER_METHODS) expect(doc.paths[`/owner/${method}`]?.post).toBeDefined();
+    for (const name of ['Sample', 'AuditBlock', 'FixBlock', 'ChatCompletion', 'OpenAIError']) {
+      expect(doc.components.schemas).toHaveProperty(name);
+    }
+    // Every $ref resolves inside the document.
+    const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/[^"]+"/g) ?? [];
+    for (const ref of refs) {
+      const name = ref.slice('"#/components/schemas/'.length, -1);
+      expect(doc.components.schemas, ref).toHaveProperty(name);
+    }
+  });
+});
+
+describe('errors', () => {
+  it('answers unknown native paths with the native error shape', async () => {
+    const { request } = createTestApp();
+    const res = await request('/nope');
+    expect(res.status).toBe(404);
+    expect(NativeError.parse(await res.json()).code).toBe('not_found');
+  });
+  it('answers unknown /v1 paths with the OpenAI error shape', async () => {
+    const { request } = createTestApp();
+    const res = await request('/v1/nope');
+    expect(res.status).toBe(404);
+    expect(OpenAIErrorBody.parse(await res.json()).error.code).toBe('not_found');
+  });
+});
+
+describe('security', () => {
+  it.each(['evil.example:7331', 'localhost.evil.example:7331', '127.0.0.1:9999'])(
+    'refuses a foreign Host (DNS rebinding): %s',
+    async (host) => {
+      const { request } = createTestApp();
+      const res = await request('/pricing', { headers: { host } });
+      expect(res.status).toBe(403);
+      expect(NativeError.parse(await res.json()).code).toBe('forbidden');
+    },
+  );
+  it.each(['localhost:7331', '127.0.0.1:7331', '[::1]:7331'])('accepts Host %s', async (host) => {
+    const { request } = createTestApp();
+    expect((await request('/pricing', { headers: { host } })).status).toBe(200);
+  });
+  it('refuses a foreign Origin and sends no CORS headers', async () => {
+    const { request } = createTestApp();
+    const res = await request('/v1/models', { headers: { origin: 'https://evil.example' } });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    const same = await request('/v1/models', { headers: { origin: 'http://127.0.0.1:7331' } });
+    expect(same.status).toBe(200);
+    expect(same.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('owner routes', () => {
+  const signIn = async (ctx: ReturnType<typeof createTestApp>) => {
+    const token = ctx.sessions.issueToken();
+    const res = await ctx.request(`/?token=${token}`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/');
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/svc_session=/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    return { token, cookie: cookie.split(';')[0] ?? '' };
+  };
+  const call = (ctx: ReturnType<typeof createTestApp>, cookie?: string, body = '{}') =>
+    ctx.request('/owner/serverStatus', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body,
+    });
+
+  it('answers 401 without a session, whatever key is presented', async () => {
+    const ctx = createTestApp();
+    const res = await ctx.request('/owner/serverStatus', {
+      method: 'POST',
+      headers: { authorization: 'Bearer svc_anything' },
+      body: '{}',
+    });
+    expect(res.status).toBe(401);
+    expect(NativeError.parse(await res.json()).code).toBe('unauthorized');
+  });
+
+  it('trades the one-time token for a session that opens the owner API', async () => {
+    const ctx = createTestApp();
+    const { token, cookie } = await signIn(ctx);
+    const res = await call(ctx, cookie);
+    expect(res.status).toBe(200);
+    const status = ServerStatus.parse(await res.json());
+    expect(status.url).toBe('http://127.0.0.1:7331');
+    expect(status.models).toHaveLength(3);
+    // The token works once only.
+    const again = await ctx.request(`/?token=${token}`);
+    expect(again.headers.get('set-cookie')).toBeNull();
+    expect(again.headers.get('location')).toBe('/#/signed-out');
+  });
+
+  it('validates owner input: malformed JSON and unknown members are 422', async () => {
+    const ctx = createTestApp();
+    const { cookie } = await signIn(ctx);
+    const broken = await call(ctx, cookie, '{not json');
+    expect(broken.status).toBe(422);
+    expect(NativeError.parse(await broken.json()).detail).toMatch(/malformed JSON/);
+    const extra = await call(ctx, cookie, '{"surprise": 1}');
+    expect(extra.status).toBe(422);
+  });
+});
+
+describe('the renderer', () => {
+  it('says how to build it when it is missing', async () => {
+    const { request } = createTestApp({ rendererDir: null });
+    const res = await request('/');
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain('npm run build');
+  });
+  it('serves the built renderer with a CSP', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-renderer-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>svc</title>');
+    const { request } = createTestApp({ rendererDir: dir });
+    const res = await request('/');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<title>svc</title>');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+  });
+});

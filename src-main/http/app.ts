@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { AppError } from '../../src-shared/errors.ts';
+import type { ServiceContext } from '../service/context.ts';
+import type { OwnerHandlers } from '../service/owner-handlers.ts';
+import { asAppError, errorResponse } from './errors.ts';
+import type { OwnerSessions } from './owner-session.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { ownerRoutes } from './routes/owner.ts';
+import { CONTENT_SECURITY_POLICY, rendererRoutes } from './routes/renderer.ts';
+import { v1ModelRoutes } from './routes/v1-models.ts';
+import { hostGuard } from './security.ts';
+
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export interface HttpAppOptions {
+  ctx: ServiceContext;
+  owner: OwnerHandlers;
+  sessions: OwnerSessions;
+  rendererDir: string | null;
+  /** The host the server is bound to and its live port, for the Host allow-list. */
+  boundHost: string;
+  port: () => number | null;
+}
+
+type Env = { Variables: { requestId: string } };
+
+/** The whole HTTP surface. One `onError` translates every failure to its route family's shape. */
+export function createHttpApp(options: HttpAppOptions): Hono<Env> {
+  const app = new Hono<Env>();
+
+  app.use('*', async (c, next) => {
+    const requestId = `req_${randomBytes(12).toString('hex')}`;
+    c.set('requestId', requestId);
+    c.header('x-request-id', requestId);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    await next();
+    if (c.res.headers.get('content-type')?.startsWith('text/html')) {
+      c.res.headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+      c.res.headers.set('X-Frame-Options', 'DENY');
+    }
+  });
+  app.use('*', hostGuard(options.boundHost, options.port));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError(
+          'payload_too_large',
+          `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
+        );
+      },
+    }),
+  );
+
+  app.route('/', metaRoutes(options.ctx));
+  app.route('/', v1ModelRoutes(options.ctx));
+  app.route('/', ownerRoutes(options.owner, options.sessions));
+  app.route('/', rendererRoutes(options.rendererDir, options.sessions));
+
+  app.notFound((c) =>
+    errorResponse(c, new AppError('not_found', `no route for ${c.req.method} ${c.req.path}`)),
+  );
+  app.onError((error, c) => errorResponse(c, asAppError(error, c.get('requestId'))));
+  return app;
+}

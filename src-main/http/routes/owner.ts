@@ -1,0 +1,33 @@
+import { type Context, Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { AppError, validationError } from '../../../src-shared/errors.ts';
+import { OWNER_HTTP_PREFIX, ownerApi, OWNER_METHODS } from '../../../src-shared/owner-api.ts';
+import type { OwnerHandlers } from '../../service/owner-handlers.ts';
+import { readJson } from '../json-body.ts';
+import { SESSION_COOKIE, type OwnerSessions } from '../owner-session.ts';
+
+/**
+ * `POST /owner/<method>`: the browser transport of the owner API. Only a
+ * session cookie opens it; an API key does not.
+ */
+export function ownerRoutes(handlers: OwnerHandlers, sessions: OwnerSessions): Hono {
+  const app = new Hono();
+  app.use(`${OWNER_HTTP_PREFIX}/*`, async (c, next) => {
+    if (!sessions.isSession(getCookie(c as Context, SESSION_COOKIE))) {
+      throw new AppError(
+        'unauthorized',
+        'no owner session: open the link that `svc serve` printed to sign in',
+      );
+    }
+    await next();
+  });
+  for (const method of OWNER_METHODS) {
+    app.post(`${OWNER_HTTP_PREFIX}/${method}`, async (c) => {
+      const parsed = ownerApi[method].input.safeParse(await readJson(c));
+      if (!parsed.success) throw validationError(parsed.error, `input of ${method}`);
+      const handler = handlers[method] as (input: unknown) => Promise<unknown>;
+      return c.json(await handler(parsed.data));
+    });
+  }
+  return app;
+}
