@@ -11,6 +11,9 @@ export const Issue = z
       .string()
       .optional()
       .meta({ description: 'JSON Pointer into the sample, e.g. `/choices/2`.' }),
+    severity: z.enum(['error', 'warning']).optional().meta({
+      description: 'An `error` fails its check; a `warning` only lowers the score.',
+    }),
   })
   .meta({ id: 'Issue' });
 export type Issue = z.infer<typeof Issue>;

@@ -1,0 +1,47 @@
+import type { Sample } from '../../src-shared/schemas/sample.ts';
+import type { SampleVerdicts } from './checks/types.ts';
+import type { Conventions } from './conventions.ts';
+import type { PatchBuilder } from './fix/patch-builder.ts';
+import type { TokenUsage } from './usage.ts';
+
+/** What one pass of a model needs besides the sample. */
+export interface PassContext {
+  conventions: Conventions;
+  signal?: AbortSignal | undefined;
+  /** Which vote this is (0-based); a backend may vary presentation per vote. */
+  vote?: number;
+}
+
+export interface AuditPass {
+  verdicts: SampleVerdicts;
+  usage: TokenUsage;
+}
+
+export interface FixProposal {
+  /** The candidate and the JSON Patch that makes it. */
+  candidate: PatchBuilder;
+  usage: TokenUsage;
+}
+
+/**
+ * A way to run svc-audit-1 and svc-fix-1. The builtin backend is
+ * deterministic and offline; an upstream backend (an OpenAI-compatible
+ * server) plugs in beside it. The engine around a backend owns votes,
+ * attempts, never-worse and usage accounting, so every backend gets them.
+ */
+export interface EngineBackend {
+  readonly id: string;
+  /** One audit pass (one vote) over one sample. */
+  audit(sample: Sample, ctx: PassContext): Promise<AuditPass>;
+  /**
+   * Candidate repair number `attempt` (1-based) for a sample with the given
+   * audit, or null when the backend has no further candidate to offer.
+   */
+  proposeFix(
+    sample: Sample,
+    audit: SampleVerdicts,
+    attempt: number,
+    maxAttempts: number,
+    ctx: PassContext,
+  ): Promise<FixProposal | null>;
+}

@@ -1,0 +1,83 @@
+import { CHAT_ROLES, type ConversationSample } from '../../../src-shared/schemas/sample.ts';
+import type { Conventions } from '../conventions.ts';
+import { CheckSet } from './check-set.ts';
+import { inspectText } from './text-fields.ts';
+import type { SampleVerdicts } from './types.ts';
+import { TEXT_DIMENSIONS } from './text.ts';
+
+export const CONVERSATION_CHECKS = [
+  'roles',
+  'empty_turns',
+  'alternation',
+  ...TEXT_DIMENSIONS,
+] as const;
+
+/** The indices of the turns the models read: the last one, or all with `turns: "all"`. */
+export function turnsRead(sample: ConversationSample): number[] {
+  const all = sample.messages.map((_, i) => i);
+  return sample.turns === 'all' ? all : all.slice(-1);
+}
+
+const isRole = (role: string): boolean => (CHAT_ROLES as readonly string[]).includes(role);
+
+export function checkConversation(
+  sample: ConversationSample,
+  conventions: Conventions,
+): SampleVerdicts {
+  const checks = new CheckSet(CONVERSATION_CHECKS, conventions);
+  const { messages } = sample;
+  messages.forEach((message, i) => {
+    if (!isRole(message.role)) {
+      checks.add('roles', {
+        code: 'invalid_role',
+        message: `role "${message.role}" is not system, user or assistant`,
+        path: `/messages/${i}/role`,
+        severity: 'error',
+      });
+    } else if (message.role === 'system' && i > 0) {
+      checks.add('roles', {
+        code: 'system_not_first',
+        message: 'a system message after the conversation started',
+        path: `/messages/${i}/role`,
+        severity: 'error',
+      });
+    }
+    if (message.content.trim() === '') {
+      checks.add('empty_turns', {
+        code: 'empty_turn',
+        message: `turn ${i} (${message.role}) is empty`,
+        path: `/messages/${i}/content`,
+        severity: 'error',
+      });
+    }
+    const previous = messages[i - 1];
+    if (previous && previous.role === message.role && message.role !== 'system') {
+      checks.add('alternation', {
+        code: 'consecutive_roles',
+        message: `turns ${i - 1} and ${i} are both ${message.role}`,
+        path: `/messages/${i}`,
+        severity: 'error',
+      });
+    }
+  });
+  const last = messages.at(-1);
+  if (last?.role === 'user') {
+    checks.add('alternation', {
+      code: 'ends_with_user',
+      message: 'the conversation ends with an unanswered user turn',
+      path: `/messages/${messages.length - 1}`,
+      severity: 'warning',
+    });
+  }
+  for (const i of turnsRead(sample)) {
+    const content = messages[i]?.content ?? '';
+    if (content.trim() === '') continue; // reported by empty_turns
+    for (const hit of inspectText(content, `/messages/${i}/content`, {
+      freeText: true,
+      conventions,
+    })) {
+      checks.add(hit.rule.dimension, hit.issue, hit.count);
+    }
+  }
+  return { checks: checks.verdicts() };
+}

@@ -1,0 +1,160 @@
+import type { MultipleChoiceSample } from '../../../src-shared/schemas/sample.ts';
+import { agrees, parseStatedNumber } from '../arithmetic.ts';
+import type { Conventions } from '../conventions.ts';
+import { decided, undecided } from '../verdict.ts';
+import { computeArithmeticQuestion } from './arithmetic-question.ts';
+import { CheckSet } from './check-set.ts';
+import { groupHits, inspectText, structuredCheckFor } from './text-fields.ts';
+import type { SampleVerdicts } from './types.ts';
+
+export const MC_CHECKS = [
+  'answer_index',
+  'choices',
+  'style',
+  'answer_leak',
+  'encoding',
+  'formatting',
+  'safety',
+] as const;
+
+/** How choices are compared for duplicates: case, spacing and end punctuation do not count. */
+export const normalizeChoice = (choice: string): string =>
+  choice
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[.!?]+$/, '')
+    .trim();
+
+const QUESTION_START =
+  /^(who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|might|must|shall|if|in|on|at|for|according|name|identify|select|choose|complete|fill)\b/i;
+
+export function looksLikeQuestion(context: string): boolean {
+  const trimmed = context.trim();
+  return /[?:]\s*$/.test(trimmed) || /_{2,}/.test(trimmed) || QUESTION_START.test(trimmed);
+}
+
+/** The index of the choice that equals the computed value, or undefined. */
+export function computedChoice(
+  sample: MultipleChoiceSample,
+): { value: number; index: number | undefined } | null {
+  const value = computeArithmeticQuestion(sample.context);
+  if (value === null) return null;
+  const index = sample.choices.findIndex((choice) => {
+    const stated = parseStatedNumber(choice);
+    return stated !== null && agrees(value, stated, choice);
+  });
+  return { value, index: index === -1 ? undefined : index };
+}
+
+export function checkMultipleChoice(
+  sample: MultipleChoiceSample,
+  conventions: Conventions,
+): SampleVerdicts {
+  const checks = new CheckSet(MC_CHECKS, conventions);
+  const { choices, answer_index: answerIndex } = sample;
+
+  if (!Number.isInteger(answerIndex) || answerIndex < 0 || answerIndex >= choices.length) {
+    checks.add('answer_index', {
+      code: 'answer_index_out_of_range',
+      message: `answer_index ${answerIndex} is outside the ${choices.length} choices`,
+      path: '/answer_index',
+      severity: 'error',
+    });
+  }
+
+  if (choices.length < 2) {
+    checks.add('choices', {
+      code: 'too_few_choices',
+      message: `${choices.length} choice(s): a multiple-choice item needs at least two`,
+      path: '/choices',
+      severity: 'error',
+    });
+  }
+  const firstSeen = new Map<string, number>();
+  choices.forEach((choice, i) => {
+    if (choice.trim() === '') {
+      checks.add('choices', {
+        code: 'empty_choice',
+        message: `choice ${i} is empty`,
+        path: `/choices/${i}`,
+        severity: 'error',
+      });
+      return;
+    }
+    const key = normalizeChoice(choice);
+    const earlier = firstSeen.get(key);
+    if (earlier === undefined) firstSeen.set(key, i);
+    else {
+      checks.add('choices', {
+        code: 'duplicate_choice',
+        message: `choice ${i} repeats choice ${earlier} ("${choice.slice(0, 40)}")`,
+        path: `/choices/${i}`,
+        severity: 'error',
+      });
+    }
+  });
+
+  if (sample.style !== undefined) {
+    const question = looksLikeQuestion(sample.context);
+    if (sample.style === 'qa' && !question) {
+      checks.add('style', {
+        code: 'style_mismatch',
+        message: 'style is "qa" but the context does not read as a question',
+        path: '/style',
+        severity: 'warning',
+      });
+    } else if (sample.style === 'continuation' && /\?\s*$/.test(sample.context)) {
+      checks.add('style', {
+        code: 'style_mismatch',
+        message: 'style is "continuation" but the context is a question',
+        path: '/style',
+        severity: 'warning',
+      });
+    }
+  }
+
+  const answer = choices[answerIndex];
+  if (answer !== undefined) {
+    const key = normalizeChoice(answer);
+    const context = normalizeChoice(sample.context);
+    const long = key.length >= 12 || key.split(' ').length >= 3;
+    const othersLeak = choices.some(
+      (c, i) => i !== answerIndex && context.includes(normalizeChoice(c)),
+    );
+    if (long && context.includes(key) && !othersLeak) {
+      checks.add('answer_leak', {
+        code: 'answer_leak',
+        message: 'the labelled answer appears word for word in the context',
+        path: '/context',
+        severity: 'error',
+      });
+    }
+  }
+
+  const hits = [
+    ...inspectText(sample.context, '/context', { freeText: false, conventions }),
+    ...choices.flatMap((c, i) => inspectText(c, `/choices/${i}`, { freeText: false, conventions })),
+  ];
+  for (const [check, group] of groupHits(hits, structuredCheckFor)) checks.addHits(check, group);
+
+  const computed = computedChoice(sample);
+  if (computed && answer !== undefined) {
+    checks.set(
+      'label_correct',
+      decided(computed.index === answerIndex, {
+        code: 'label_incorrect',
+        message:
+          computed.index === undefined
+            ? `the question computes to ${computed.value}, which no choice gives`
+            : `the question computes to ${computed.value}: choice ${computed.index}, not ${answerIndex}`,
+        path: '/answer_index',
+        severity: 'error',
+      }),
+    );
+  } else {
+    checks.set('label_correct', undecided());
+  }
+  const verdicts = checks.verdicts();
+  const label = verdicts.label_correct?.passed ?? null;
+  return { checks: verdicts, label_correct: label };
+}

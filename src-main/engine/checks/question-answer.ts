@@ -1,0 +1,153 @@
+import type { QuestionAnswerSample } from '../../../src-shared/schemas/sample.ts';
+import { agrees } from '../arithmetic.ts';
+import type { Conventions } from '../conventions.ts';
+import { decided, undecided } from '../verdict.ts';
+import { computeArithmeticQuestion } from './arithmetic-question.ts';
+import { CheckSet } from './check-set.ts';
+import { groupHits, inspectText, structuredCheckFor } from './text-fields.ts';
+import type { SampleVerdicts } from './types.ts';
+import {
+  annotationIsWrong,
+  annotations,
+  equationIsWrong,
+  finalAnswer,
+  isWorkedSolution,
+  plainEquations,
+  solutionBody,
+  statedNumbers,
+} from './worked-solution.ts';
+
+export const QA_CHECKS = [
+  'completeness',
+  'arithmetic',
+  'final_answer',
+  'encoding',
+  'formatting',
+  'safety',
+] as const;
+
+/** The value an answer gives: its `#### N`, or the answer itself when it is a bare number. */
+export function answerValue(answer: string): number | null {
+  const final = finalAnswer(answer);
+  if (final) return final.value;
+  const numbers = statedNumbers(answer);
+  return numbers.length === 1 && /^\s*\$?-?[\d,.]+\s*%?\s*\.?\s*$/.test(answer)
+    ? (numbers[0] ?? null)
+    : null;
+}
+
+export function checkQuestionAnswer(
+  sample: QuestionAnswerSample,
+  conventions: Conventions,
+): SampleVerdicts {
+  const checks = new CheckSet(QA_CHECKS, conventions);
+  const { question, answer } = sample;
+  for (const [field, value] of [
+    ['question', question],
+    ['answer', answer],
+  ] as const) {
+    if (value.trim() === '') {
+      checks.add('completeness', {
+        code: 'empty_field',
+        message: `the ${field} is empty`,
+        path: `/${field}`,
+        severity: 'error',
+      });
+    }
+  }
+
+  for (const a of annotations(answer)) {
+    if (annotationIsWrong(a)) {
+      checks.add('arithmetic', {
+        code: 'annotation_wrong',
+        message: `<<${a.expression}=${a.stated}>>: ${a.expression} is ${a.computed ?? '?'}`,
+        path: '/answer',
+        severity: 'error',
+      });
+    } else if (a.visible && a.visible.text.replaceAll(',', '') !== a.stated.replaceAll(',', '')) {
+      checks.add('arithmetic', {
+        code: 'visible_result_mismatch',
+        message: `the annotation gives ${a.stated} but the text after it says ${a.visible.text}`,
+        path: '/answer',
+        severity: 'error',
+      });
+    }
+  }
+  for (const e of plainEquations(answer)) {
+    if (equationIsWrong(e)) {
+      checks.add('arithmetic', {
+        code: 'equation_wrong',
+        message: `${e.expression} = ${e.stated}: it is ${e.computed}`,
+        path: '/answer',
+        severity: 'error',
+      });
+    }
+  }
+
+  const final = finalAnswer(answer);
+  if (!final && answer.includes('<<')) {
+    checks.add('final_answer', {
+      code: 'final_answer_missing',
+      message: 'a worked solution without its final "#### N" line',
+      path: '/answer',
+      severity: 'warning',
+    });
+  } else if (final && final.value === null) {
+    checks.add('final_answer', {
+      code: 'final_answer_not_numeric',
+      message: `the final answer "${final.text.slice(0, 30)}" is not a number`,
+      path: '/answer',
+      severity: 'warning',
+    });
+  }
+
+  const hits = [
+    ...inspectText(question, '/question', { freeText: false, conventions }),
+    ...inspectText(answer, '/answer', { freeText: false, conventions }),
+  ];
+  for (const [check, group] of groupHits(hits, structuredCheckFor)) checks.addHits(check, group);
+
+  checks.set('answer_correct', judgeAnswer(question, answer));
+  const verdicts = checks.verdicts();
+  return { checks: verdicts, answer_correct: verdicts.answer_correct?.passed ?? null };
+}
+
+/**
+ * `answer_correct`: true only when the builtin engine computed the answer
+ * itself (a pure arithmetic question); false when the answer contradicts that
+ * computation or its own worked solution never arrives at its final value;
+ * null otherwise, since a consistent solution is not a verified one.
+ */
+function judgeAnswer(question: string, answer: string) {
+  const computed = computeArithmeticQuestion(question);
+  const value = answerValue(answer);
+  if (computed !== null && value !== null) {
+    return decided(agrees(computed, value, String(value)), {
+      code: 'answer_incorrect',
+      message: `the question computes to ${computed}, the answer says ${value}`,
+      path: '/answer',
+      severity: 'error',
+    });
+  }
+  const final = finalAnswer(answer);
+  if (final?.value != null && isWorkedSolution(answer)) {
+    const supported = statedNumbers(solutionBody(answer)).some((n) =>
+      agrees(n, final.value as number, final.text),
+    );
+    if (!supported) {
+      return {
+        passed: false,
+        score: 0,
+        issues: [
+          {
+            code: 'answer_unsupported',
+            message: `the final answer ${final.text} appears nowhere in its own solution`,
+            path: '/answer',
+            severity: 'error' as const,
+          },
+        ],
+      };
+    }
+  }
+  return undecided();
+}

@@ -1,0 +1,51 @@
+import type { Issue } from '../../../src-shared/schemas/blocks.ts';
+import type { Conventions } from '../conventions.ts';
+import { toIssue, type TextDimension, type TextRule } from '../text/rule.ts';
+import { TEXT_RULES } from '../text/rules/index.ts';
+
+/** One rule that fired on one field. */
+export interface Hit {
+  rule: TextRule;
+  issue: Issue;
+  count: number;
+}
+
+export interface InspectOptions {
+  /** Free text (text samples, conversation turns) gets every rule; short fields skip the prose-only ones. */
+  freeText: boolean;
+  conventions: Conventions;
+}
+
+/** Runs the text rules on one string, minus those the conventions switch off. */
+export function inspectText(text: string, path: string, options: InspectOptions): Hit[] {
+  const hits: Hit[] = [];
+  for (const rule of TEXT_RULES) {
+    if (!options.freeText && (rule.freeTextOnly || rule.code === 'empty')) continue;
+    if (options.conventions.off.has(rule.code)) continue;
+    const finding = rule.detect(text);
+    if (finding) hits.push({ rule, issue: toIssue(rule, finding, path), count: finding.count });
+  }
+  return hits;
+}
+
+/** For structured samples the text rules report under these check names. */
+export function structuredCheckFor(dimension: TextDimension): 'encoding' | 'formatting' | 'safety' {
+  if (dimension === 'fluency') return 'encoding';
+  if (dimension === 'safety') return 'safety';
+  return 'formatting';
+}
+
+/** Groups hits by the check they belong to. */
+export function groupHits(
+  hits: Hit[],
+  checkOf: (dimension: TextDimension) => string,
+): Map<string, Hit[]> {
+  const groups = new Map<string, Hit[]>();
+  for (const hit of hits) {
+    const name = checkOf(hit.rule.dimension);
+    const list = groups.get(name);
+    if (list) list.push(hit);
+    else groups.set(name, [hit]);
+  }
+  return groups;
+}

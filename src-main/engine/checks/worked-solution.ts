@@ -1,0 +1,125 @@
+import { agrees, evaluate, parseStatedNumber } from '../arithmetic.ts';
+
+/**
+ * Reading GSM8K-style worked solutions: calculator annotations
+ * (`<<48/2=24>>24`), plain equations (`99 + 5 = $104`) and the final
+ * `#### N` line.
+ */
+
+export interface Annotation {
+  /** Offset of `<<` in the answer. */
+  index: number;
+  length: number;
+  expression: string;
+  stated: string;
+  computed: number | null;
+  /** The number written right after `>>`, if any, and where. */
+  visible?: { text: string; index: number };
+}
+
+const ANNOTATION = /<<([^<>=]+)=([^<>]+)>>(\$?-?[\d,]*\.?\d+)?/g;
+
+export function annotations(answer: string): Annotation[] {
+  if (!answer.includes('<<')) return [];
+  return [...answer.matchAll(ANNOTATION)].map((m) => {
+    const [whole, expression = '', stated = '', visible] = m;
+    const annotation: Annotation = {
+      index: m.index,
+      length: whole.length - (visible?.length ?? 0),
+      expression,
+      stated,
+      computed: evaluate(expression),
+    };
+    if (visible) {
+      annotation.visible = {
+        text: visible.replace(/^\$/, ''),
+        index: m.index + whole.length - visible.replace(/^\$/, '').length,
+      };
+    }
+    return annotation;
+  });
+}
+
+export function annotationIsWrong(a: Annotation): boolean {
+  const stated = parseStatedNumber(a.stated);
+  return a.computed !== null && stated !== null && !agrees(a.computed, stated, a.stated);
+}
+
+export interface PlainEquation {
+  index: number;
+  expression: string;
+  stated: string;
+  computed: number;
+  /** "3 / 6 = 50%": the result is written as a percentage. */
+  percent: boolean;
+}
+
+/**
+ * `a op b [op c] = r` written in prose, outside annotations. Only sides made
+ * purely of numbers and operators are judged; anything with units, words or
+ * mixed fractions is left alone.
+ */
+const PLAIN = new RegExp(
+  // not inside a longer expression, a mixed number ("3 1/2") or a spaced thousand ("350 000")
+  String.raw`(?<![\d.,<=$/+*×÷−xX-]\s*)(?<![A-Za-z_])` +
+    String.raw`((?:\$?\d[\d,]*(?:\.\d+)?\s*[-+*/×÷x−]\s*)+\$?\d[\d,]*(?:\.\d+)?)` +
+    String.raw`\s*=\s*\$?(-?\d[\d,]*(?:\.\d+)?)(%?)` +
+    // the result must end there: not "= 3 1/2", "= 409 500", "= 4 * 12" or "=...>>"
+    String.raw`(?![\w/]|\.\d|\s+\d|\s*[-+*/×÷x−–]\s*\d|>>)`,
+  'g',
+);
+
+export function plainEquations(answer: string): PlainEquation[] {
+  const prose = answer.replace(/<<[^<>]*>>/g, (m) => ' '.repeat(m.length));
+  const found: PlainEquation[] = [];
+  for (const m of prose.matchAll(PLAIN)) {
+    const expression = (m[1] ?? '').replaceAll('$', '');
+    const computed = evaluate(expression);
+    if (computed === null) continue;
+    found.push({ index: m.index, expression, stated: m[2] ?? '', computed, percent: m[3] === '%' });
+  }
+  return found;
+}
+
+export function equationIsWrong(e: PlainEquation): boolean {
+  const stated = parseStatedNumber(e.stated);
+  if (stated === null) return false;
+  if (agrees(e.computed, stated, e.stated)) return false;
+  return !(e.percent && agrees(e.computed * 100, stated, e.stated));
+}
+
+export interface FinalAnswer {
+  text: string;
+  value: number | null;
+  /** Offset of the value inside the answer. */
+  index: number;
+}
+
+const FINAL = /\n?####\s*([^\n]*?)\s*$/;
+
+export function finalAnswer(answer: string): FinalAnswer | null {
+  const m = FINAL.exec(answer);
+  if (!m) return null;
+  const text = m[1] ?? '';
+  return { text, value: parseStatedNumber(text), index: m.index + m[0].lastIndexOf(text) };
+}
+
+/** The solution before the `####` line. */
+export function solutionBody(answer: string): string {
+  const m = FINAL.exec(answer);
+  return m ? answer.slice(0, m.index) : answer;
+}
+
+/** Every number stated in a text, as values. */
+export function statedNumbers(text: string): number[] {
+  // "118 000": thousands grouped with spaces count as one number (and so does each group).
+  const grouped = (text.match(/\d{1,3}(?:[ \u00a0\u202f]\d{3})+/g) ?? []).map((n) =>
+    n.replace(/[ \u00a0\u202f]/g, ''),
+  );
+  return [...(text.match(/-?\d[\d,]*(?:\.\d+)?/g) ?? []), ...grouped]
+    .map((n) => parseStatedNumber(n))
+    .filter((n): n is number => n !== null);
+}
+
+export const isWorkedSolution = (answer: string): boolean =>
+  answer.includes('<<') || (answer.includes('\n') && /\d/.test(answer));

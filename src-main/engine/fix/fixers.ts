@@ -1,0 +1,195 @@
+import type {
+  ConversationSample,
+  MultipleChoiceSample,
+  Sample,
+} from '../../../src-shared/schemas/sample.ts';
+import { agrees, formatNumber, parseStatedNumber } from '../arithmetic.ts';
+import { computedChoice, normalizeChoice } from '../checks/multiple-choice.ts';
+import { turnsRead } from '../checks/conversation.ts';
+import { structuredCheckFor } from '../checks/text-fields.ts';
+import {
+  annotationIsWrong,
+  annotations,
+  finalAnswer,
+  solutionBody,
+  statedNumbers,
+} from '../checks/worked-solution.ts';
+import type { Conventions } from '../conventions.ts';
+import { PatchBuilder } from './patch-builder.ts';
+import type { FixPlan } from './plan.ts';
+import { fixTextField } from './text-field.ts';
+
+/** Builds one candidate repair of a sample under a plan. */
+export function proposeFix(sample: Sample, plan: FixPlan, conventions: Conventions): PatchBuilder {
+  const builder = new PatchBuilder(sample);
+  const can = (code: string): boolean => plan.allows(code) && !conventions.off.has(code);
+  switch (sample.task_type) {
+    case 'text':
+      fixTextField(builder, '/text', { freeText: true, conventions, plan, checkOf: (d) => d });
+      break;
+    case 'multiple_choice':
+      fixMultipleChoice(builder, sample, plan, conventions, can);
+      break;
+    case 'question_answer':
+      fixQuestionAnswer(builder, plan, conventions, can);
+      break;
+    case 'conversation':
+      fixConversation(builder, plan, conventions, can);
+      break;
+  }
+  return builder;
+}
+
+type Can = (code: string) => boolean;
+
+function fixMultipleChoice(
+  builder: PatchBuilder,
+  sample: MultipleChoiceSample,
+  plan: FixPlan,
+  conventions: Conventions,
+  can: Can,
+): void {
+  const field = { freeText: false, conventions, plan, checkOf: structuredCheckFor };
+  fixTextField(builder, '/context', field);
+  sample.choices.forEach((_, i) => fixTextField(builder, `/choices/${i}`, field));
+
+  // Drop duplicate and empty choices from the end, re-pointing the label to the kept twin.
+  const working = builder.sample as MultipleChoiceSample;
+  const firstOf = new Map<string, number>();
+  const drop: { index: number; keep: number | undefined; code: string }[] = [];
+  working.choices.forEach((choice, i) => {
+    if (choice.trim() === '') {
+      drop.push({ index: i, keep: undefined, code: 'empty_choice' });
+      return;
+    }
+    const key = normalizeChoice(choice);
+    const first = firstOf.get(key);
+    if (first === undefined) firstOf.set(key, i);
+    else drop.push({ index: i, keep: first, code: 'duplicate_choice' });
+  });
+  const droppable = drop.filter(
+    (d) => can(d.code) && (d.index !== working.answer_index || d.keep !== undefined),
+  );
+  if (working.choices.length - droppable.length >= 2 && droppable.length > 0) {
+    let label = working.answer_index;
+    for (const d of [...droppable].reverse()) {
+      if (label === d.index && d.keep !== undefined) label = d.keep;
+      else if (label > d.index) label -= 1;
+      builder.remove(`/choices/${d.index}`, 'choices');
+    }
+    builder.replace('/answer_index', label, 'choices');
+  }
+
+  if (can('label_incorrect')) {
+    const computed = computedChoice(builder.sample as MultipleChoiceSample);
+    if (computed?.index !== undefined && computed.index !== working.answer_index) {
+      builder.replace('/answer_index', computed.index, 'label_correct');
+    }
+  }
+}
+
+function fixQuestionAnswer(
+  builder: PatchBuilder,
+  plan: FixPlan,
+  conventions: Conventions,
+  can: Can,
+): void {
+  if (can('annotation_wrong')) {
+    builder.rewrite('/answer', correctAnnotations, 'arithmetic');
+  }
+  if (can('answer_unsupported')) {
+    builder.rewrite('/answer', restoreFinalAnswer, 'answer_correct');
+  }
+  const field = { freeText: false, conventions, plan, checkOf: structuredCheckFor };
+  fixTextField(builder, '/question', field);
+  fixTextField(builder, '/answer', field);
+}
+
+/** `<<48/2=25>>25` -> `<<48/2=24>>24`: the computed result replaces the stated one (and its echo). */
+export function correctAnnotations(answer: string): string {
+  let out = answer;
+  for (const a of annotations(answer).reverse()) {
+    if (!annotationIsWrong(a) || a.computed === null) continue;
+    const value = formatNumber(a.computed);
+    if (a.visible && a.visible.text.replaceAll(',', '') === a.stated.replaceAll(',', '')) {
+      out =
+        out.slice(0, a.visible.index) + value + out.slice(a.visible.index + a.visible.text.length);
+    }
+    const statedAt = a.index + 2 + a.expression.length + 1;
+    out = out.slice(0, statedAt) + value + out.slice(statedAt + a.stated.length);
+  }
+  return out;
+}
+
+/**
+ * A final `#### N` that its solution never reaches is set to what the last
+ * line computes, but only when that line ends in an equation (`... = 17`):
+ * otherwise the right value is not known and the sample stays flagged.
+ */
+export function restoreFinalAnswer(answer: string): string {
+  const final = finalAnswer(answer);
+  if (!final || final.value === null) return answer;
+  const body = solutionBody(answer);
+  if (statedNumbers(body).some((n) => agrees(n, final.value as number, final.text))) return answer;
+  const lastLine = body.trimEnd().split('\n').at(-1) ?? '';
+  const result = /=\s*\$?(-?\d[\d,]*(?:\.\d+)?)[^=\d]*$/.exec(lastLine)?.[1];
+  if (result === undefined || parseStatedNumber(result) === null) return answer;
+  return answer.slice(0, final.index) + result + answer.slice(final.index + final.text.length);
+}
+
+const ROLE_ALIASES: Record<string, string> = {
+  human: 'user',
+  prompter: 'user',
+  user: 'user',
+  gpt: 'assistant',
+  bot: 'assistant',
+  model: 'assistant',
+  ai: 'assistant',
+  chatgpt: 'assistant',
+  assistant: 'assistant',
+  system: 'system',
+};
+
+function fixConversation(
+  builder: PatchBuilder,
+  plan: FixPlan,
+  conventions: Conventions,
+  can: Can,
+): void {
+  const messages = (): ConversationSample['messages'] =>
+    (builder.sample as ConversationSample).messages;
+  if (can('invalid_role')) {
+    messages().forEach((m, i) => {
+      const mapped = ROLE_ALIASES[m.role.trim().toLowerCase()];
+      if (mapped && mapped !== m.role) builder.replace(`/messages/${i}/role`, mapped, 'roles');
+    });
+  }
+  if (can('empty_turn')) {
+    for (let i = messages().length - 1; i >= 0; i--) {
+      if (messages().length > 1 && (messages()[i]?.content.trim() ?? '') === '') {
+        builder.remove(`/messages/${i}`, 'empty_turns');
+      }
+    }
+  }
+  if (can('consecutive_roles')) {
+    for (let i = messages().length - 1; i > 0; i--) {
+      const [previous, current] = [messages()[i - 1], messages()[i]];
+      if (previous && current && previous.role === current.role && current.role !== 'system') {
+        builder.replace(
+          `/messages/${i - 1}/content`,
+          `${previous.content}\n\n${current.content}`,
+          'alternation',
+        );
+        builder.remove(`/messages/${i}`, 'alternation');
+      }
+    }
+  }
+  for (const i of turnsRead(builder.sample as ConversationSample)) {
+    fixTextField(builder, `/messages/${i}/content`, {
+      freeText: true,
+      conventions,
+      plan,
+      checkOf: (d) => d,
+    });
+  }
+}

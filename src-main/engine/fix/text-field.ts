@@ -1,0 +1,41 @@
+import type { Conventions } from '../conventions.ts';
+import type { TextDimension } from '../text/rule.ts';
+import { TEXT_RULES } from '../text/rules/index.ts';
+import type { PatchBuilder } from './patch-builder.ts';
+import type { FixPlan } from './plan.ts';
+
+export interface TextFieldFix {
+  freeText: boolean;
+  conventions: Conventions;
+  plan: FixPlan;
+  /** The check a change answers, for the change's `reason`. */
+  checkOf: (dimension: TextDimension) => string;
+}
+
+/**
+ * Applies, in rule order, every repair whose problem is present in the field
+ * right now (an earlier repair may already have solved a later one).
+ */
+export function fixTextField(builder: PatchBuilder, path: string, options: TextFieldFix): void {
+  // One repair can expose another (a collapsed space completes a mojibake pattern):
+  // go round until the field is stable, so that fixing a fixed sample changes nothing.
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const before = builder.changes.length;
+    fixTextFieldOnce(builder, path, options);
+    if (builder.changes.length === before) return;
+  }
+}
+
+const MAX_ROUNDS = 4;
+
+function fixTextFieldOnce(builder: PatchBuilder, path: string, options: TextFieldFix): void {
+  for (const rule of TEXT_RULES) {
+    if (!rule.fix) continue;
+    if (!options.freeText && rule.freeTextOnly) continue;
+    if (options.conventions.off.has(rule.code) || !options.plan.allows(rule.code)) continue;
+    const current = builder.get(path);
+    if (typeof current !== 'string' || !rule.detect(current)) continue;
+    const fix = rule.fix;
+    builder.rewrite(path, (text) => fix(text), options.checkOf(rule.dimension));
+  }
+}

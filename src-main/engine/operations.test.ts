@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../src-shared/errors.ts';
+import { AuditBlock, FixBlock } from '../../src-shared/schemas/blocks.ts';
+import { builtinBackend } from './builtin/backend.ts';
+import { NO_CONVENTIONS } from './conventions.ts';
+import { auditSamples } from './operations.ts';
+import { asText, gsm8k } from './testing/real-data.ts';
+import { audit, fix, refine } from './testing/run.ts';
+import { countTokens } from './tokens.ts';
+
+describe('audit', () => {
+  it('produces schema-valid blocks naming the model and the votes', async () => {
+    const { blocks } = await audit(gsm8k().slice(0, 5), 3);
+    for (const block of blocks) {
+      expect(AuditBlock.parse(block)).toEqual(block);
+      expect(block.model).toBe('svc-audit-1');
+      expect(block.votes).toBe(3);
+      for (const verdict of Object.values(block.checks)) expect(verdict.agreement).toBe(1);
+    }
+  });
+
+  it('counts every vote in usage with the BPE tokenizer', async () => {
+    const sample = asText('The quick brown fox jumps over the lazy dog.');
+    const one = await audit([sample], 1);
+    const three = await audit([sample], 3);
+    const single = one.usage.byModel()['svc-audit-1'];
+    expect(single?.input_tokens).toBe(countTokens(sample.text));
+    expect(single?.output_tokens).toBeGreaterThan(10);
+    expect(three.usage.byModel()['svc-audit-1']).toEqual({
+      input_tokens: 3 * (single?.input_tokens ?? 0),
+      output_tokens: 3 * (single?.output_tokens ?? 0),
+      passes: 3,
+    });
+  });
+
+  it('counts the conventions as read by every pass', async () => {
+    const sample = asText('Hello there, world.');
+    const plain = await audit([sample]);
+    const withConventions = await audit([sample], 1, 'Lowercase stems are intended.');
+    expect(withConventions.usage.total().input_tokens).toBe(
+      plain.usage.total().input_tokens + countTokens('Lowercase stems are intended.'),
+    );
+  });
+
+  it('stops when the signal aborts', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      auditSamples(
+        gsm8k(),
+        { votes: 1 },
+        {
+          backend: builtinBackend,
+          conventions: NO_CONVENTIONS,
+          signal: controller.signal,
+        },
+      ),
+    ).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('reports progress per sample', async () => {
+    const seen: number[] = [];
+    await auditSamples(
+      gsm8k().slice(0, 4),
+      { votes: 1 },
+      {
+        backend: builtinBackend,
+        conventions: NO_CONVENTIONS,
+        onProgress: (done) => seen.push(done),
+      },
+    );
+    expect(seen).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('fix', () => {
+  it('spends svc-fix-1 tokens per attempt and svc-audit-1 tokens per re-audit', async () => {
+    const { usage, outcomes } = await fix([asText('Write to maria.lopez@gmail.com  today.')]);
+    expect(FixBlock.parse(outcomes[0]?.fix)).toBeDefined();
+    const byModel = usage.byModel();
+    expect(byModel['svc-fix-1']?.passes).toBe(1);
+    expect(byModel['svc-audit-1']?.passes).toBe(2); // the audit before, the re-audit of the candidate
+  });
+
+  it('gives non-text samples a fix block even when nothing was needed', async () => {
+    const { outcomes } = await fix(
+      gsm8k()
+        .slice(1, 2)
+        .map((s) => ({ ...s, question: s.question.replace(/  +/g, ' ') })),
+    );
+    expect(outcomes[0]?.fix).toEqual({ changes: [], flagged: false, attempts: 0 });
+  });
+});
+
+describe('refine', () => {
+  it('returns audit, fix and reaudit; reaudit is null where the fix left the sample alone', async () => {
+    const { outcomes } = await refine([asText('A clean sentence.'), asText('<b>Bold</b> claim.')]);
+    expect(outcomes[0]?.reaudit).toBeNull();
+    expect(outcomes[0]?.fix).toBeUndefined();
+    expect(outcomes[1]?.before.checks.formatting?.passed).toBe(false);
+    expect(outcomes[1]?.reaudit?.checks.formatting?.passed).toBe(true);
+    expect(outcomes[1]?.output).toEqual(asText('Bold claim.'));
+  });
+});

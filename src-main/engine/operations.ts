@@ -1,0 +1,184 @@
+import { AppError } from '../../src-shared/errors.ts';
+import {
+  AUDIT_MODEL_ID,
+  FIX_MODEL_ID,
+  type AuditBlock,
+  type FixBlock,
+} from '../../src-shared/schemas/blocks.ts';
+import type { AuditConfig, FixConfig, RefineConfig } from '../../src-shared/schemas/config.ts';
+import type { Sample } from '../../src-shared/schemas/sample.ts';
+import type { EngineBackend, PassContext } from './backend.ts';
+import type { SampleVerdicts } from './checks/types.ts';
+import type { Conventions } from './conventions.ts';
+import { isImprovement, isNeverWorse } from './never-worse.ts';
+import { UsageMeter } from './usage.ts';
+import { mergeVotes } from './votes.ts';
+
+/**
+ * The three operations over batches of samples: audit, fix (under
+ * never-worse) and refine. Backend-independent: votes, attempts, usage and
+ * cancellation are handled here for every backend.
+ */
+
+export interface RunOptions {
+  backend: EngineBackend;
+  conventions: Conventions;
+  signal?: AbortSignal | undefined;
+  /** Called after each sample with the number done so far. */
+  onProgress?: ((done: number) => void) | undefined;
+}
+
+export interface FixOutcome {
+  /** The sample as it leaves the fix stage (the accepted candidate, or the input). */
+  output: Sample;
+  /** Absent for a text sample the fix left untouched. */
+  fix: FixBlock | undefined;
+  before: AuditBlock;
+  /** The audit of the accepted candidate; null when nothing was accepted. */
+  after: AuditBlock | null;
+}
+
+export interface RefineOutcome extends FixOutcome {
+  reaudit: AuditBlock | null;
+}
+
+const YIELD_EVERY_MS = 8;
+
+/** Keeps a long batch from starving the event loop (the server, the UI's IPC) and honours cancel. */
+class Pacer {
+  #last = performance.now();
+  readonly signal: AbortSignal | undefined;
+  constructor(signal: AbortSignal | undefined) {
+    this.signal = signal;
+  }
+  async tick(): Promise<void> {
+    if (this.signal?.aborted) throw new AppError('cancelled', 'the run was cancelled');
+    if (performance.now() - this.#last > YIELD_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      this.#last = performance.now();
+      if (this.signal?.aborted) throw new AppError('cancelled', 'the run was cancelled');
+    }
+  }
+}
+
+async function auditOne(
+  sample: Sample,
+  votes: number,
+  options: RunOptions,
+  usage: UsageMeter,
+): Promise<AuditBlock> {
+  const passes: SampleVerdicts[] = [];
+  for (let vote = 0; vote < votes; vote++) {
+    const ctx: PassContext = { conventions: options.conventions, signal: options.signal, vote };
+    const pass = await options.backend.audit(sample, ctx);
+    usage.add(AUDIT_MODEL_ID, pass.usage);
+    passes.push(pass.verdicts);
+  }
+  return mergeVotes(passes);
+}
+
+const issueCount = (block: AuditBlock): number =>
+  Object.values(block.checks).reduce((n, v) => n + v.issues.length, 0);
+
+async function fixOne(
+  sample: Sample,
+  before: AuditBlock,
+  config: FixConfig,
+  options: RunOptions,
+  usage: UsageMeter,
+): Promise<FixOutcome> {
+  const untouched = (attempts: number, triedAndFailed: boolean): FixOutcome => ({
+    output: sample,
+    fix:
+      sample.task_type === 'text' && !triedAndFailed && before.passed
+        ? undefined
+        : { changes: [], flagged: !before.passed || triedAndFailed, attempts },
+    before,
+    after: null,
+  });
+  if (issueCount(before) === 0) return untouched(0, false);
+
+  const verdicts: SampleVerdicts = before;
+  let attempts = 0;
+  let rejected = false;
+  for (let attempt = 1; attempt <= config.max_attempts; attempt++) {
+    const ctx: PassContext = { conventions: options.conventions, signal: options.signal };
+    const proposal = await options.backend.proposeFix(
+      sample,
+      verdicts,
+      attempt,
+      config.max_attempts,
+      ctx,
+    );
+    if (!proposal) break;
+    attempts = attempt;
+    usage.add(FIX_MODEL_ID, proposal.usage);
+    if (proposal.candidate.changes.length === 0) continue;
+    const after = await auditOne(proposal.candidate.sample, 1, options, usage);
+    if (isNeverWorse(before, after) && isImprovement(before, after)) {
+      return {
+        output: proposal.candidate.sample,
+        fix: { changes: proposal.candidate.changes, flagged: !after.passed, attempts },
+        before,
+        after,
+      };
+    }
+    rejected = true;
+  }
+  return untouched(attempts, rejected);
+}
+
+export async function auditSamples(
+  samples: readonly Sample[],
+  config: AuditConfig,
+  options: RunOptions,
+): Promise<{ blocks: AuditBlock[]; usage: UsageMeter }> {
+  const usage = new UsageMeter();
+  const pacer = new Pacer(options.signal);
+  const blocks: AuditBlock[] = [];
+  for (const sample of samples) {
+    await pacer.tick();
+    blocks.push(await auditOne(sample, config.votes, options, usage));
+    options.onProgress?.(blocks.length);
+  }
+  return { blocks, usage };
+}
+
+export async function fixSamples(
+  samples: readonly Sample[],
+  config: FixConfig,
+  options: RunOptions,
+): Promise<{ outcomes: FixOutcome[]; usage: UsageMeter }> {
+  const usage = new UsageMeter();
+  const pacer = new Pacer(options.signal);
+  const outcomes: FixOutcome[] = [];
+  for (const sample of samples) {
+    await pacer.tick();
+    const before = await auditOne(sample, 1, options, usage);
+    outcomes.push(await fixOne(sample, before, config, options, usage));
+    options.onProgress?.(outcomes.length);
+  }
+  return { outcomes, usage };
+}
+
+export async function refineSamples(
+  samples: readonly Sample[],
+  config: RefineConfig,
+  options: RunOptions,
+): Promise<{ outcomes: RefineOutcome[]; usage: UsageMeter }> {
+  const usage = new UsageMeter();
+  const pacer = new Pacer(options.signal);
+  const outcomes: RefineOutcome[] = [];
+  for (const sample of samples) {
+    await pacer.tick();
+    const before = await auditOne(sample, config.audit.votes, options, usage);
+    const fixed = await fixOne(sample, before, config.fix, options, usage);
+    const changed = (fixed.fix?.changes.length ?? 0) > 0;
+    const reaudit = changed
+      ? await auditOne(fixed.output, config.reaudit.votes, options, usage)
+      : null;
+    outcomes.push({ ...fixed, reaudit });
+    options.onProgress?.(outcomes.length);
+  }
+  return { outcomes, usage };
+}

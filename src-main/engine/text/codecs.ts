@@ -1,0 +1,68 @@
+import iconv from 'iconv-lite';
+
+/**
+ * Single-byte code pages that UTF-8 text is most often mis-decoded with.
+ * The byte tables come from iconv-lite; this file only adds the "sloppy"
+ * reading: bytes a code page leaves undefined map to the C1 control of the
+ * same number, as browsers and many programs do, so the original bytes can
+ * be recovered.
+ */
+
+export interface CodePage {
+  name: string;
+  /** char -> byte for the upper half (0x80..0xFF). */
+  toByte: Map<string, number>;
+  /** The chars that stand for UTF-8 lead bytes of 2, 3 and 4 byte sequences, and for continuation bytes. */
+  lead2: string;
+  lead3: string;
+  lead4: string;
+  continuation: string;
+  /** Lead chars typical of this code page's mojibake (strong evidence on their own). */
+  strongLeads: string;
+}
+
+function buildCodePage(name: string, strongLeads: string): CodePage {
+  const toByte = new Map<string, number>();
+  const charOf: string[] = [];
+  for (let byte = 0x80; byte <= 0xff; byte++) {
+    let char = iconv.decode(Buffer.from([byte]), name);
+    if (char === '\ufffd') char = String.fromCharCode(byte); // sloppy: undefined byte -> C1 control
+    charOf[byte] = char;
+    toByte.set(char, byte);
+  }
+  // Text that went through Latin-1 keeps C1 controls where the code page has printable chars.
+  for (let byte = 0x80; byte <= 0x9f; byte++) {
+    const c1 = String.fromCharCode(byte);
+    if (!toByte.has(c1)) toByte.set(c1, byte);
+  }
+  const range = (from: number, to: number): string => {
+    let chars = '';
+    for (let byte = from; byte <= to; byte++) chars += charOf[byte] ?? '';
+    return chars;
+  };
+  let continuation = range(0x80, 0xbf);
+  for (let byte = 0x80; byte <= 0x9f; byte++) {
+    const c1 = String.fromCharCode(byte);
+    if (!continuation.includes(c1)) continuation += c1;
+  }
+  return {
+    name,
+    toByte,
+    lead2: range(0xc2, 0xdf),
+    lead3: range(0xe0, 0xef),
+    lead4: range(0xf0, 0xf4),
+    continuation,
+    strongLeads,
+  };
+}
+
+/** In order of how often they occur in the wild. */
+export const CODE_PAGES: readonly CodePage[] = [
+  buildCodePage('windows-1252', 'ÃÂÅÄÐÑÎÏÌØâãäåæçèéêëìíîïð'),
+  buildCodePage('windows-1251', 'РСвЂ'),
+  buildCodePage('macintosh', '¬√ƒ≈‚'),
+  buildCodePage('windows-1250', 'ĂÄĹÅâ'),
+  buildCodePage('cp437', '╨╤'),
+];
+
+export const WINDOWS_1252 = CODE_PAGES[0] as CodePage;

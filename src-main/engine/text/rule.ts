@@ -1,0 +1,40 @@
+import type { Issue } from '../../../src-shared/schemas/blocks.ts';
+
+/** The four dimensions a text is rated on (the checks of a `text` sample). */
+export type TextDimension = 'fluency' | 'coherence' | 'formatting' | 'safety';
+export type Severity = 'error' | 'warning';
+
+export interface Finding {
+  count: number;
+  /** A short excerpt that shows the problem (never the whole text). */
+  example?: string;
+}
+
+/**
+ * One signal over one string. `detect` must be cheap: it runs on every text
+ * field of every sample, so rules pre-filter with a fast test before any
+ * expensive work. `fix`, where present, returns the repaired string.
+ */
+export interface TextRule {
+  code: string;
+  dimension: TextDimension;
+  severity: Severity;
+  /** Only for free text (text samples and conversation turns), not for short fields like choices. */
+  freeTextOnly?: boolean;
+  describe: (finding: Finding) => string;
+  detect: (text: string) => Finding | null;
+  fix?: (text: string) => string;
+}
+
+export function toIssue(rule: TextRule, finding: Finding, path: string): Issue {
+  return { code: rule.code, message: rule.describe(finding), path, severity: rule.severity };
+}
+
+export const excerpt = (text: string, index: number, radius = 12): string => {
+  const start = Math.max(0, index - radius);
+  const end = Math.min(text.length, index + radius);
+  return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
+};
+
+export const plural = (count: number, word: string): string =>
+  `${count} ${word}${count === 1 ? '' : 's'}`;

@@ -1,0 +1,61 @@
+import { fixC1Controls, fixEncoding, mayHoldMojibake } from '../mojibake.ts';
+import { excerpt, plural, type TextRule } from '../rule.ts';
+
+/** Encoding damage: mojibake, control characters, U+FFFD, lone surrogates. */
+
+const C0_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const C1_CONTROLS = /[\u0080-\u009f]/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+export const mojibakeRule: TextRule = {
+  code: 'mojibake',
+  dimension: 'fluency',
+  severity: 'error',
+  describe: (f) => `mis-decoded UTF-8 (mojibake)${f.example ? `, e.g. "${f.example}"` : ''}`,
+  detect: (text) => {
+    if (!mayHoldMojibake(text)) return null;
+    const repaired = fixEncoding(text);
+    if (repaired.layers === 0) return null;
+    let at = 0;
+    while (at < text.length && text[at] === repaired.text[at]) at++;
+    return { count: repaired.layers, example: excerpt(text, at, 8) };
+  },
+  fix: (text) => fixEncoding(text).text,
+};
+
+export const controlCharsRule: TextRule = {
+  code: 'control_chars',
+  dimension: 'fluency',
+  severity: 'error',
+  describe: (f) => plural(f.count, 'control character'),
+  detect: (text) => {
+    const count = (text.match(C0_CONTROLS)?.length ?? 0) + (text.match(C1_CONTROLS)?.length ?? 0);
+    return count > 0 ? { count } : null;
+  },
+  // C1 controls that stand for Windows-1252 punctuation become it; other controls go.
+  fix: (text) => fixC1Controls(text).replace(C0_CONTROLS, '').replace(C1_CONTROLS, ''),
+};
+
+export const replacementCharRule: TextRule = {
+  code: 'replacement_char',
+  dimension: 'fluency',
+  severity: 'error',
+  describe: (f) =>
+    `${plural(f.count, 'replacement character')} (U+FFFD): the original characters are lost`,
+  detect: (text) => {
+    const count = text.split('\ufffd').length - 1;
+    return count > 0 ? { count, example: excerpt(text, text.indexOf('\ufffd')) } : null;
+  },
+};
+
+export const brokenUnicodeRule: TextRule = {
+  code: 'broken_unicode',
+  dimension: 'fluency',
+  severity: 'error',
+  describe: (f) => plural(f.count, 'unpaired UTF-16 surrogate'),
+  detect: (text) => {
+    const count = text.match(LONE_SURROGATE)?.length ?? 0;
+    return count > 0 ? { count } : null;
+  },
+  fix: (text) => text.replace(LONE_SURROGATE, ''),
+};

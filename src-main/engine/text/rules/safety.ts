@@ -1,0 +1,202 @@
+import { findPhoneNumbersInText } from 'libphonenumber-js';
+import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
+import validator from 'validator';
+import { plural, type Finding, type TextRule } from '../rule.ts';
+
+/**
+ * Personal data, secrets and profanity. Validation comes from libraries
+ * (validator for e-mail and card numbers with Luhn, libphonenumber for
+ * phones, obscenity's English list for profanity); the regexes here only
+ * find candidates cheaply.
+ */
+
+const EMAIL_CANDIDATE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
+/** RFC 2606/6761 names are placeholders, not anybody's address. */
+const RESERVED_DOMAIN =
+  /@(?:[\w.-]+\.)?(?:example\.(?:com|org|net)|example|test|invalid|localhost)$/i;
+
+function emails(text: string): string[] {
+  if (!text.includes('@')) return [];
+  return (text.match(EMAIL_CANDIDATE) ?? []).filter(
+    (candidate) => validator.isEmail(candidate) && !RESERVED_DOMAIN.test(candidate),
+  );
+}
+
+export const emailRule: TextRule = {
+  code: 'pii_email',
+  dimension: 'safety',
+  severity: 'error',
+  describe: (f) => plural(f.count, 'e-mail address'),
+  detect: (text) => {
+    const found = emails(text);
+    return found.length ? { count: found.length } : null;
+  },
+  fix: (text) => {
+    let out = text;
+    for (const email of emails(text)) out = out.replaceAll(email, '[EMAIL]');
+    return out;
+  },
+};
+
+const PHONE_HINT = /\d[\d\s().-]{7,}\d/;
+
+function phones(text: string): { start: number; end: number }[] {
+  if (!PHONE_HINT.test(text)) return [];
+  return findPhoneNumbersInText(text, { defaultCountry: 'US' })
+    .filter((found) => found.number.isValid())
+    .map(({ startsAt, endsAt }) => ({ start: startsAt, end: endsAt }));
+}
+
+function replaceRanges(
+  text: string,
+  ranges: { start: number; end: number }[],
+  mask: string,
+): string {
+  let out = text;
+  for (const range of [...ranges].sort((a, b) => b.start - a.start)) {
+    out = out.slice(0, range.start) + mask + out.slice(range.end);
+  }
+  return out;
+}
+
+export const phoneRule: TextRule = {
+  code: 'pii_phone',
+  dimension: 'safety',
+  severity: 'error',
+  describe: (f) => plural(f.count, 'phone number'),
+  detect: (text) => {
+    const found = phones(text);
+    return found.length ? { count: found.length } : null;
+  },
+  fix: (text) => replaceRanges(text, phones(text), '[PHONE]'),
+};
+
+const CARD_CANDIDATE = /\b\d(?:[ -]?\d){12,18}\b/g;
+
+function cards(text: string): string[] {
+  if (!/\d{4}/.test(text)) return [];
+  return (text.match(CARD_CANDIDATE) ?? []).filter((candidate) =>
+    validator.isCreditCard(candidate),
+  );
+}
+
+export const cardRule: TextRule = {
+  code: 'pii_card',
+  dimension: 'safety',
+  severity: 'error',
+  describe: (f) => plural(f.count, 'payment card number'),
+  detect: (text) => {
+    const found = cards(text);
+    return found.length ? { count: found.length } : null;
+  },
+  fix: (text) => {
+    let out = text;
+    for (const card of cards(text)) out = out.replaceAll(card, '[CARD]');
+    return out;
+  },
+};
+
+/** Shapes of credentials that leak into datasets most often. */
+const SECRET_PATTERNS: readonly [string, RegExp][] = [
+  ['OpenAI key', /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}\b/g],
+  ['Anthropic key', /\bsk-ant-[A-Za-z0-9_-]{20,}\b/g],
+  ['AWS access key id', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g],
+  ['GitHub token', /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{50,})\b/g],
+  ['Slack token', /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/g],
+  ['Google API key', /\bAIza[0-9A-Za-z_-]{35}\b/g],
+  ['Stripe key', /\b(?:sk|rk)_live_[0-9A-Za-z]{24,}\b/g],
+  ['svc key', /\bsvc_[A-Za-z0-9_-]{32,}\b/g],
+  [
+    'private key',
+    /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z]+ )?PRIVATE KEY-----|$)/g,
+  ],
+  ['JSON Web Token', /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b/g],
+];
+
+export const secretRule: TextRule = {
+  code: 'secret',
+  dimension: 'safety',
+  severity: 'error',
+  describe: (f) => `${plural(f.count, 'credential')} (${f.example ?? ''})`,
+  detect: (text) => {
+    let count = 0;
+    const kinds: string[] = [];
+    for (const [kind, pattern] of SECRET_PATTERNS) {
+      const found = text.match(pattern)?.length ?? 0;
+      if (found) {
+        count += found;
+        kinds.push(kind);
+      }
+    }
+    return count ? { count, example: kinds.join(', ') } : null;
+  },
+  fix: (text) =>
+    SECRET_PATTERNS.reduce((out, [, pattern]) => out.replace(pattern, '[SECRET]'), text),
+};
+
+const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+/**
+ * Words in obscenity's list that are clinical or ordinary in most training
+ * text ("sex", "penis", a "cock" of a gun, a "prick" of a needle); they are not
+ * reported. A dataset that wants them reported can use an upstream model.
+ */
+const ORDINARY = new Set([
+  'sex',
+  'sexy',
+  'penis',
+  'vagina',
+  'cock',
+  'cocks',
+  'prick',
+  'pricks',
+  'hooker',
+  'hookers',
+  'balls',
+  'boob',
+  'boobs',
+  'anal',
+  'anus',
+  'nipple',
+  'nipples',
+  'dick',
+  'bitch',
+  'bitches',
+  'bastard',
+  'bastards',
+  'damn',
+  'hell',
+]);
+/**
+ * obscenity's matcher is thorough but costs several times the tokenizer per
+ * character, so it runs once per distinct word and the verdicts are cached:
+ * across a dataset almost every word is a cache hit. A word counts only when
+ * the match covers all of it ("assorted" and "cumin" are not profane).
+ */
+const wordVerdicts = new Map<string, boolean>();
+const MAX_CACHED_WORDS = 200_000;
+
+function isProfaneWord(word: string): boolean {
+  let verdict = wordVerdicts.get(word);
+  if (verdict === undefined) {
+    verdict =
+      !ORDINARY.has(word) &&
+      matcher.getAllMatches(word).some((m) => m.startIndex === 0 && m.endIndex >= word.length - 2);
+    if (wordVerdicts.size >= MAX_CACHED_WORDS) wordVerdicts.clear();
+    wordVerdicts.set(word, verdict);
+  }
+  return verdict;
+}
+
+export const profanityRule: TextRule = {
+  code: 'profanity',
+  dimension: 'safety',
+  severity: 'error',
+  describe: (f) => plural(f.count, 'profane word'),
+  detect: (text): Finding | null => {
+    let count = 0;
+    for (const word of text.toLowerCase().split(/[\s"“”‘’()[\]{}<>,.;:!?]+/)) {
+      if (word.length >= 3 && isProfaneWord(word)) count++;
+    }
+    return count ? { count } : null;
+  },
+};

@@ -1,0 +1,44 @@
+import { AUDIT_MODEL_ID, type AuditBlock, type Verdict } from '../../src-shared/schemas/blocks.ts';
+import type { SampleVerdicts } from './checks/types.ts';
+
+type Outcome = boolean | null;
+
+/**
+ * Merges the passes of an audit into one block. Per check: the majority
+ * outcome (a tie between pass and fail is a fail: the cautious reading), the
+ * mean score of the votes that agree with it, their issues, and `agreement`,
+ * the share of votes that agree (only when there was more than one vote).
+ */
+export function mergeVotes(passes: SampleVerdicts[]): AuditBlock {
+  const first = passes[0];
+  if (!first) throw new Error('an audit needs at least one pass');
+  const votes = passes.length;
+  const checks: Record<string, Verdict> = {};
+  for (const name of Object.keys(first.checks)) {
+    const verdicts = passes.map((p) => p.checks[name]).filter((v): v is Verdict => v !== undefined);
+    const tally = new Map<Outcome, number>();
+    for (const v of verdicts) tally.set(v.passed, (tally.get(v.passed) ?? 0) + 1);
+    const [winner] = [...tally].sort((a, b) => b[1] - a[1] || rank(a[0]) - rank(b[0]))[0] ?? [null];
+    const agreeing = verdicts.filter((v) => v.passed === winner);
+    const score = agreeing.reduce((sum, v) => sum + v.score, 0) / Math.max(1, agreeing.length);
+    const merged: Verdict = {
+      passed: winner,
+      score: Math.round(score * 1000) / 1000,
+      issues: agreeing[0]?.issues ?? [],
+    };
+    if (votes > 1) merged.agreement = Math.round((agreeing.length / verdicts.length) * 1000) / 1000;
+    checks[name] = merged;
+  }
+  const block: AuditBlock = {
+    passed: !Object.values(checks).some((v) => v.passed === false),
+    checks,
+    model: AUDIT_MODEL_ID,
+    votes,
+  };
+  if ('label_correct' in first) block.label_correct = checks.label_correct?.passed ?? null;
+  if ('answer_correct' in first) block.answer_correct = checks.answer_correct?.passed ?? null;
+  return block;
+}
+
+/** Tie-break order: fail before undecided before pass. */
+const rank = (outcome: Outcome): number => (outcome === false ? 0 : outcome === null ? 1 : 2);
