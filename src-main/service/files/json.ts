@@ -1,0 +1,68 @@
+import { createReadStream } from 'node:fs';
+import { JSONParser } from '@streamparser/json';
+import { checkSignal, readFailure, unreadable } from './errors.ts';
+import { readJsonl } from './jsonl.ts';
+import { toRow, type RowResult } from './rows.ts';
+import { sniffText } from './source.ts';
+
+/**
+ * A JSON array of objects, streamed element by element with
+ * @streamparser/json (`keepStack: false`, so elements already read are not
+ * kept). A file starting with `{` is read as JSON Lines instead: that is what
+ * Hugging Face's `to_json` writes under a `.json` name. JSON that breaks off
+ * mid-array cannot be resumed: after the rows before it, the break is one row
+ * error and reading stops; a file that breaks before its first element throws.
+ */
+export async function* readJson(path: string, signal?: AbortSignal): AsyncGenerator<RowResult> {
+  checkSignal(path, signal);
+  const head = (await sniffText(path, 'JSON')).toString('utf8').replace(/^\ufeff/, '');
+  const first = head.trimStart()[0];
+  if (first === '{') {
+    yield* readJsonl(path, signal, 'a JSON array or JSON Lines');
+    return;
+  }
+  if (first !== '[') {
+    throw unreadable(path, first === undefined ? 'the file is empty' : 'not a JSON array');
+  }
+
+  const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
+  const queue: RowResult[] = [];
+  parser.onValue = ({ value, key }) => {
+    queue.push(toRow(Number(key) + 1, value));
+  };
+  let seen = 0;
+  let failure: string | undefined;
+  const stream = createReadStream(path, { encoding: 'utf8', signal });
+  try {
+    let firstChunk = true;
+    for await (const chunk of stream as AsyncIterable<string>) {
+      try {
+        parser.write(firstChunk ? chunk.replace(/^\ufeff/, '') : chunk);
+      } catch (error) {
+        failure = (error as Error).message;
+      }
+      firstChunk = false;
+      for (const result of queue) {
+        checkSignal(path, signal);
+        seen = result.row;
+        yield result;
+      }
+      queue.length = 0;
+      if (failure !== undefined) break;
+    }
+    if (failure === undefined && !parser.isEnded) {
+      try {
+        parser.end();
+      } catch (error) {
+        failure = (error as Error).message;
+      }
+    }
+  } catch (error) {
+    throw readFailure(path, error, signal);
+  } finally {
+    stream.destroy();
+  }
+  if (failure === undefined) return;
+  if (seen === 0) throw unreadable(path, `not a JSON array (${failure})`);
+  yield { row: seen + 1, error: `invalid JSON; the rest of the file cannot be read: ${failure}` };
+}

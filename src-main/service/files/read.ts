@@ -1,0 +1,42 @@
+import { readCsv } from './csv.ts';
+import { unreadable } from './errors.ts';
+import { formatFromPath, type FileFormat } from './format.ts';
+import { readJson } from './json.ts';
+import { readJsonl } from './jsonl.ts';
+import { readParquet } from './parquet.ts';
+import type { RowResult } from './rows.ts';
+
+export interface ReadOptions {
+  /** The file's format; by default the one its extension says. */
+  format?: FileFormat;
+  /** Stops reading: the generator then throws AppError('cancelled'). */
+  signal?: AbortSignal;
+}
+
+/**
+ * The rows of a dataset file, streamed. Bad rows come as `{row, error}` and
+ * reading goes on; a file that cannot be read at all (missing, not the
+ * format) throws AppError('invalid_request') naming it.
+ */
+export function readRows(path: string, options: ReadOptions = {}): AsyncGenerator<RowResult> {
+  const format = options.format ?? formatFromPath(path);
+  const { signal } = options;
+  switch (format) {
+    case 'jsonl':
+      return readJsonl(path, signal);
+    case 'json':
+      return readJson(path, signal);
+    case 'csv':
+      return readCsv(path, signal);
+    case 'parquet':
+      return readParquet(path, signal);
+    case undefined:
+      return unknownFormat(path);
+  }
+}
+
+// eslint-disable-next-line require-yield -- a generator, so the error comes on the first read like the others
+async function* unknownFormat(path: string): AsyncGenerator<RowResult> {
+  await Promise.resolve();
+  throw unreadable(path, 'unknown format; use .jsonl, .ndjson, .json, .csv or .parquet');
+}

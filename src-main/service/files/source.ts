@@ -1,0 +1,42 @@
+import { open, stat } from 'node:fs/promises';
+import { unreadable } from './errors.ts';
+
+const SNIFF_BYTES = 8192;
+
+/** A file-system error in words. */
+export function fsProblem(error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'not a file';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The size and first bytes of a regular file; an AppError naming it when it cannot be read. */
+export async function sniff(
+  path: string,
+  bytes = SNIFF_BYTES,
+): Promise<{ head: Buffer; size: number }> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    const handle = await open(path, 'r');
+    try {
+      const head = Buffer.alloc(Math.min(bytes, info.size));
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return { head: head.subarray(0, bytesRead), size: info.size };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw unreadable(path, fsProblem(error), error);
+  }
+}
+
+/** Text formats must be UTF-8: a NUL byte in the first bytes means binary data (or UTF-16). */
+export async function sniffText(path: string, what: string): Promise<Buffer> {
+  const { head } = await sniff(path);
+  if (head.includes(0))
+    throw unreadable(path, `not ${what} (it holds binary data, or is not UTF-8)`);
+  return head;
+}
