@@ -1,10 +1,14 @@
+import { benchEngine } from './engine.ts';
 import { benchHttp } from './http.ts';
 import { mib } from './stats.ts';
 
 /**
  * `npm run bench`: every benchmark of the project in one run, printed as
  * tables. Figures depend on the machine; compare runs on the same one.
+ * BENCH_SAMPLES_PER_TYPE scales the engine part (default 25,000 x 4 types).
  */
+const perType = Number(process.env.BENCH_SAMPLES_PER_TYPE ?? 25_000);
 console.log(`# svc bench: node ${process.version}, ${process.platform}/${process.arch}`);
+await benchEngine(perType);
 await benchHttp();
 console.log(`\npeak RSS: ${mib(process.resourceUsage().maxRSS * 1024)}`);

@@ -75,7 +75,64 @@ export const repeatedWordsRule: TextRule = {
   fix: (text) => text.replace(STUTTER, '$1'),
 };
 
-/** Gopher: the most frequent 2/3/4-gram covering too much of the text (0.20 / 0.18 / 0.16). */
+/**
+ * Gopher: the most frequent 2/3/4-gram covering too much of the text
+ * (0.20 / 0.18 / 0.16 of its word characters). N-grams are counted as numbers
+ * (word ids, then n-gram ids) rather than joined strings: this rule sees every
+ * long text, and string keys made it cost as much as the tokenizer.
+ */
+const NGRAM_LIMITS = [0.2, 0.18, 0.16] as const;
+const ID_SPACE = 2 ** 21;
+
+function topNgramShare(list: string[]): { share: number; gram: string } {
+  const wordIds = new Map<string, number>();
+  const ids = list.map((w) => {
+    let id = wordIds.get(w);
+    if (id === undefined) {
+      id = wordIds.size;
+      wordIds.set(w, id);
+    }
+    return id;
+  });
+  const totalChars = list.reduce((sum, w) => sum + w.length, 0);
+  let best = { share: 0, gram: '', over: false };
+  // prefixIds[i]: dense id of the (n-1)-gram starting at i, refined one word per round
+  let prefixIds = ids.slice();
+  for (let n = 2; n <= 4; n++) {
+    const gramIds = new Map<number, number>();
+    const counts: number[] = [];
+    const next: number[] = [];
+    for (let i = 0; i + n <= ids.length; i++) {
+      const key = (prefixIds[i] ?? 0) * ID_SPACE + (ids[i + n - 1] ?? 0);
+      let id = gramIds.get(key);
+      if (id === undefined) {
+        id = gramIds.size;
+        gramIds.set(key, id);
+        counts.push(0);
+      }
+      counts[id] = (counts[id] ?? 0) + 1;
+      next.push(id);
+    }
+    let topId = -1;
+    let topCount = 1;
+    for (let id = 0; id < counts.length; id++) {
+      if ((counts[id] ?? 0) > topCount) {
+        topCount = counts[id] ?? 0;
+        topId = id;
+      }
+    }
+    if (topId >= 0) {
+      const at = next.indexOf(topId);
+      const gram = list.slice(at, at + n);
+      const share = (topCount * gram.join('').length) / totalChars;
+      const limit = NGRAM_LIMITS[n - 2] ?? 1;
+      if (share > limit && !best.over) best = { share, gram: gram.join(' '), over: true };
+    }
+    prefixIds = next;
+  }
+  return best.over ? best : { share: 0, gram: '' };
+}
+
 export const repeatedNgramsRule: TextRule = {
   code: 'repeated_ngrams',
   dimension: 'coherence',
@@ -86,29 +143,8 @@ export const repeatedNgramsRule: TextRule = {
     if (text.length < 500) return null;
     const list = words(text);
     if (list.length < 100) return null;
-    const totalChars = list.reduce((sum, w) => sum + w.length, 0);
-    for (const [n, limit] of [
-      [2, 0.2],
-      [3, 0.18],
-      [4, 0.16],
-    ] as const) {
-      const counts = new Map<string, number>();
-      for (let i = 0; i + n <= list.length; i++) {
-        const gram = list.slice(i, i + n).join(' ');
-        counts.set(gram, (counts.get(gram) ?? 0) + 1);
-      }
-      let top = '';
-      let topCount = 0;
-      for (const [gram, count] of counts) {
-        if (count > topCount) {
-          top = gram;
-          topCount = count;
-        }
-      }
-      const share = (topCount * top.replaceAll(' ', '').length) / totalChars;
-      if (topCount > 1 && share > limit) return { count: topCount, example: top };
-    }
-    return null;
+    const top = topNgramShare(list);
+    return top.share > 0 ? { count: 1, example: top.gram } : null;
   },
 };
 
@@ -133,7 +169,7 @@ export const truncatedRule: TextRule = {
     if (TERMINAL.test(trimmed)) return null;
     const lastLine = trimmed.slice(trimmed.lastIndexOf('\n') + 1).trim();
     if (/^([-*+•#>|]|\d+[.)])/.test(lastLine)) return null;
-    if (words(lastLine).length < 8 || words(trimmed).length < 30) return null;
+    if (words(lastLine).length < 8 || (trimmed.match(/\s+/g)?.length ?? 0) < 29) return null;
     return { count: 1, example: excerpt(trimmed, trimmed.length, 30) };
   },
 };
@@ -147,9 +183,10 @@ export const wordSaladRule: TextRule = {
   describe: (f) => `the text reads as symbols or noise more than language (${f.example ?? ''})`,
   detect: (text) => {
     if (text.length < 200 || text.includes('```')) return null;
-    const tokens = text.split(/\s+/).filter(Boolean);
+    const tokens = text.match(/\S+/g) ?? [];
     if (tokens.length < 50) return null;
-    const alphabetic = tokens.filter((t) => /\p{L}/u.test(t)).length / tokens.length;
+    const withLetters = text.match(/\S*\p{L}\S*/gu)?.length ?? 0;
+    const alphabetic = withLetters / tokens.length;
     if (alphabetic < 0.8)
       return { count: 1, example: `${Math.round(alphabetic * 100)}% of words have letters` };
     const symbols = (text.match(/#|\.\.\.|…/g)?.length ?? 0) / tokens.length;

@@ -38,13 +38,28 @@ export const emailRule: TextRule = {
   },
 };
 
-const PHONE_HINT = /\d[\d\s().-]{7,}\d/;
+/**
+ * Phone-shaped runs (7 to 15 digits with the usual separators). libphonenumber
+ * is thorough but slow on long text, so it only sees these runs, each with a
+ * few characters of context.
+ */
+const PHONE_CANDIDATE =
+  /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]?\d{2,4}){1,4}/g;
+const CONTEXT = 4;
 
 function phones(text: string): { start: number; end: number }[] {
-  if (!PHONE_HINT.test(text)) return [];
-  return findPhoneNumbersInText(text, { defaultCountry: 'US' })
-    .filter((found) => found.number.isValid())
-    .map(({ startsAt, endsAt }) => ({ start: startsAt, end: endsAt }));
+  const found: { start: number; end: number }[] = [];
+  for (const match of text.matchAll(PHONE_CANDIDATE)) {
+    const digits = match[0].replace(/\D/g, '').length;
+    if (digits < 7 || digits > 15) continue;
+    const from = Math.max(0, match.index - CONTEXT);
+    const window = text.slice(from, match.index + match[0].length + CONTEXT);
+    for (const phone of findPhoneNumbersInText(window, { defaultCountry: 'US' })) {
+      if (phone.number.isValid())
+        found.push({ start: from + phone.startsAt, end: from + phone.endsAt });
+    }
+  }
+  return found.filter((range, i) => i === 0 || range.start >= (found[i - 1]?.end ?? 0));
 }
 
 function replaceRanges(
@@ -173,6 +188,9 @@ const ORDINARY = new Set([
  * the match covers all of it ("assorted" and "cumin" are not profane).
  */
 const wordVerdicts = new Map<string, boolean>();
+/** English profanity is ASCII (with leetspeak symbols); anything else separates words. */
+const WORD_SEPARATORS = /[^a-z0-9@$*!]+/;
+const HAS_TWO_LETTERS = /[a-z][^a-z]*[a-z]/;
 const MAX_CACHED_WORDS = 200_000;
 
 function isProfaneWord(word: string): boolean {
@@ -194,8 +212,16 @@ export const profanityRule: TextRule = {
   describe: (f) => plural(f.count, 'profane word'),
   detect: (text): Finding | null => {
     let count = 0;
-    for (const word of text.toLowerCase().split(/[\s"“”‘’()[\]{}<>,.;:!?]+/)) {
-      if (word.length >= 3 && isProfaneWord(word)) count++;
+    for (const word of text.toLowerCase().split(WORD_SEPARATORS)) {
+      // Numbers and codes ("1,234", "x86") are never profane and would only fill the cache.
+      if (
+        word.length >= 3 &&
+        word.length <= 24 &&
+        HAS_TWO_LETTERS.test(word) &&
+        isProfaneWord(word)
+      ) {
+        count++;
+      }
     }
     return count ? { count } : null;
   },

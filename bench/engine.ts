@@ -1,0 +1,137 @@
+import { countTokens as countBpeTokens } from 'gpt-tokenizer';
+import type { Sample } from '../src-shared/schemas/sample.ts';
+import { builtinBackend } from '../src-main/engine/builtin/backend.ts';
+import { textRead } from '../src-main/engine/read-text.ts';
+import {
+  commonsenseQa,
+  ftfyCases,
+  gsm8k,
+  hellaswag,
+  oasst,
+  truthfulQa,
+} from '../src-main/engine/testing/real-data.ts';
+import { runOperation } from '../src-main/service/operation.ts';
+import { formatRow } from './stats.ts';
+
+/**
+ * Engine throughput on the real datasets, replicated to `perType` samples of
+ * each task type (each copy made distinct, so no cache can flatter the
+ * figures), beside two baselines measured on the same text in the same run:
+ * JSON.parse of the JSONL lines, and the BPE tokenizer alone on the text the
+ * audit reads.
+ */
+
+function replicate(base: Sample[], count: number): Sample[] {
+  const out: Sample[] = [];
+  for (let i = 0; i < count; i++) {
+    const sample = structuredClone(base[i % base.length] as Sample);
+    const tag = ` (copy ${i})`;
+    switch (sample.task_type) {
+      case 'text':
+        sample.text += tag;
+        break;
+      case 'multiple_choice':
+        sample.context += tag;
+        break;
+      case 'question_answer':
+        sample.question += tag;
+        break;
+      case 'conversation': {
+        const first = sample.messages[0];
+        if (first) first.content += tag;
+        break;
+      }
+    }
+    out.push(sample);
+  }
+  return out;
+}
+
+const CORPORA: Record<Sample['task_type'], () => Sample[]> = {
+  text: () => [
+    ...oasst().flatMap((c) =>
+      c.messages.map((m) => ({ task_type: 'text' as const, text: m.content })),
+    ),
+    ...ftfyCases().wild.map((c) => ({ task_type: 'text' as const, text: c.original })),
+  ],
+  multiple_choice: () => [...hellaswag(), ...truthfulQa(), ...commonsenseQa()],
+  question_answer: () => gsm8k(),
+  conversation: () => oasst(),
+};
+
+function timeIt(run: () => void): number {
+  const started = performance.now();
+  run();
+  return (performance.now() - started) / 1000;
+}
+
+async function timeAsync(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return (performance.now() - started) / 1000;
+}
+
+export async function benchEngine(perType: number): Promise<void> {
+  console.log(
+    `\n## engine: builtin backend, ${perType.toLocaleString('en-US')} samples per task type ` +
+      `(${(perType * 4).toLocaleString('en-US')} in all), one core`,
+  );
+  const widths = [16, 22, 12, 10, 10];
+  console.log(formatRow(['task type', 'pass', 'samples/s', 'MB/s', 'x tokenizer'], widths));
+  const BATCH = 1000;
+  for (const [type, corpus] of Object.entries(CORPORA)) {
+    const samples = replicate(corpus(), perType);
+    const lines = samples.map((s) => JSON.stringify(s));
+    const megabytes = lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0) / 1e6;
+    const texts = samples.map(textRead);
+
+    const parseSeconds = timeIt(() => {
+      for (const line of lines) JSON.parse(line);
+    });
+    let tokens = 0;
+    const tokenizerSeconds = timeIt(() => {
+      for (const text of texts) tokens += countBpeTokens(text);
+    });
+    const rows: [string, number][] = [
+      ['JSON.parse', parseSeconds],
+      [`tokenizer (${(tokens / 1e6).toFixed(1)}M tok)`, tokenizerSeconds],
+    ];
+    for (const operation of ['audit', 'fix', 'refine'] as const) {
+      const seconds = await timeAsync(async () => {
+        for (let i = 0; i < samples.length; i += BATCH) {
+          const batch = samples.slice(i, i + BATCH);
+          const request =
+            operation === 'audit'
+              ? { operation, samples: batch, config: { votes: 1 } }
+              : operation === 'fix'
+                ? { operation, samples: batch, config: { max_attempts: 3 } }
+                : {
+                    operation,
+                    samples: batch,
+                    config: {
+                      audit: { votes: 1 },
+                      fix: { max_attempts: 3 },
+                      reaudit: { votes: 1 },
+                    },
+                  };
+          await runOperation(request, { backend: builtinBackend });
+        }
+      });
+      rows.push([operation, seconds]);
+    }
+    for (const [pass, seconds] of rows) {
+      console.log(
+        formatRow(
+          [
+            type,
+            pass,
+            samples.length / seconds,
+            megabytes / seconds,
+            (seconds / tokenizerSeconds).toFixed(2),
+          ],
+          widths,
+        ),
+      );
+    }
+  }
+}
