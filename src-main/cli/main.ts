@@ -1,4 +1,5 @@
 import { AppError } from '../../src-shared/errors.ts';
+import { FILE_OPS_USAGE, fileOperationCommand } from './file-ops.ts';
 import { packageVersion } from './paths.ts';
 import { SERVE_USAGE, serveCommand } from './serve.ts';
 
@@ -6,12 +7,18 @@ const USAGE = `svc: audit and fix training data
 
 commands:
   svc serve [--host H] [--port P] [--data-dir DIR]   run the localhost service and the app's UI
+  svc audit|fix|refine IN [--out OUT] [options]       run an operation over a dataset file
   svc --version                                      print the version
 
-${SERVE_USAGE}`;
+${SERVE_USAGE}
+
+${FILE_OPS_USAGE}`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   serve: serveCommand,
+  audit: (argv) => fileOperationCommand('audit', argv),
+  fix: (argv) => fileOperationCommand('fix', argv),
+  refine: (argv) => fileOperationCommand('refine', argv),
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -3,7 +3,7 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { EngineBackend, FixProposal } from '../backend.ts';
 import { runChecks } from '../checks/index.ts';
 import type { SampleVerdicts } from '../checks/types.ts';
-import { proposeFix } from '../fix/fixers.ts';
+import { FIXABLE_CODES, proposeFix } from '../fix/fixers.ts';
 import { planAttempts } from '../fix/plan.ts';
 import { textRead } from '../read-text.ts';
 import { countTokens } from '../tokens.ts';
@@ -41,7 +41,7 @@ export const builtinBackend: EngineBackend = {
   },
 
   proposeFix(sample: Sample, audit, attempt, maxAttempts, ctx): Promise<FixProposal | null> {
-    const plan = planAttempts(audit, maxAttempts)[attempt - 1];
+    const plan = planAttempts(audit, maxAttempts, (code) => FIXABLE_CODES.has(code))[attempt - 1];
     if (!plan) return Promise.resolve(null);
     const candidate = proposeFix(sample, plan, ctx.conventions);
     const issues: Issue[] = Object.values(audit.checks).flatMap((v) => v.issues);

@@ -15,9 +15,24 @@ import {
   statedNumbers,
 } from '../checks/worked-solution.ts';
 import type { Conventions } from '../conventions.ts';
+import { TEXT_RULES } from '../text/rules/index.ts';
 import { PatchBuilder } from './patch-builder.ts';
 import type { FixPlan } from './plan.ts';
 import { fixTextField } from './text-field.ts';
+
+/** Issue codes the builtin fixers can repair (text rules with a `fix`, and the structural ones). */
+export const FIXABLE_CODES: ReadonlySet<string> = new Set([
+  ...TEXT_RULES.filter((rule) => rule.fix).map((rule) => rule.code),
+  'duplicate_choice',
+  'empty_choice',
+  'label_incorrect',
+  'annotation_wrong',
+  'visible_result_mismatch',
+  'answer_unsupported',
+  'invalid_role',
+  'empty_turn',
+  'consecutive_roles',
+]);
 
 /** Builds one candidate repair of a sample under a plan. */
 export function proposeFix(sample: Sample, plan: FixPlan, conventions: Conventions): PatchBuilder {
@@ -94,7 +109,7 @@ function fixQuestionAnswer(
   conventions: Conventions,
   can: Can,
 ): void {
-  if (can('annotation_wrong')) {
+  if (can('annotation_wrong') || can('visible_result_mismatch')) {
     builder.rewrite('/answer', correctAnnotations, 'arithmetic');
   }
   if (can('answer_unsupported')) {
@@ -109,6 +124,15 @@ function fixQuestionAnswer(
 export function correctAnnotations(answer: string): string {
   let out = answer;
   for (const a of annotations(answer).reverse()) {
+    const echoed = a.visible && a.visible.text.replaceAll(',', '') !== a.stated.replaceAll(',', '');
+    if (!annotationIsWrong(a) && echoed && a.visible) {
+      // the calculator is right and the text after it is not: the text takes the calculator's value
+      out =
+        out.slice(0, a.visible.index) +
+        a.stated +
+        out.slice(a.visible.index + a.visible.text.length);
+      continue;
+    }
     if (!annotationIsWrong(a) || a.computed === null) continue;
     const value = formatNumber(a.computed);
     if (a.visible && a.visible.text.replaceAll(',', '') === a.stated.replaceAll(',', '')) {

@@ -12,8 +12,15 @@ export interface FixPlan {
   allows: (code: string) => boolean;
 }
 
-export function planAttempts(audit: SampleVerdicts, maxAttempts: number): FixPlan[] {
-  const issues: Issue[] = Object.values(audit.checks).flatMap((v) => v.issues);
+export function planAttempts(
+  audit: SampleVerdicts,
+  maxAttempts: number,
+  fixable: (code: string) => boolean = () => true,
+): FixPlan[] {
+  // Only issues some repair can answer are worth an attempt (and its tokens).
+  const issues: Issue[] = Object.values(audit.checks)
+    .flatMap((v) => v.issues)
+    .filter((issue) => fixable(issue.code));
   if (issues.length === 0) return [];
   const codes = [...new Set(issues.map((i) => i.code))];
   const errorCodes = new Set(issues.filter((i) => i.severity !== 'warning').map((i) => i.code));

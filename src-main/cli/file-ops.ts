@@ -1,0 +1,197 @@
+import { createReadStream } from 'node:fs';
+import cliProgress from 'cli-progress';
+import { AppError, validationError } from '../../src-shared/errors.ts';
+import {
+  CONFIG_BY_OPERATION,
+  Conventions,
+  type Operation,
+} from '../../src-shared/schemas/config.ts';
+import type { Sample } from '../../src-shared/schemas/sample.ts';
+import { builtinBackend } from '../engine/builtin/backend.ts';
+import { microToCostUsd, tokenCostMicro, chargeMicro } from '../service/money.ts';
+import { runOperation, type OperationRequest } from '../service/operation.ts';
+import { readSamples } from '../service/read-samples.ts';
+import { UsageMeter } from '../engine/usage.ts';
+import { readSettings } from '../store/settings.ts';
+import { openDatabase } from '../store/db.ts';
+import { parseCommandArgs } from './args.ts';
+import { openJsonlSink } from './output.ts';
+import { defaultDataDir } from './paths.ts';
+
+export const FILE_OPS_USAGE = `usage: svc audit|fix|refine IN [--out OUT] [--votes N] [--max-attempts N] [--conventions TEXT]
+  IN: JSONL, JSON, CSV or Parquet. Rows with task_type are samples; other rows are mapped from
+  their dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, HellaSwag, TruthfulQA, Alpaca, ShareGPT,
+  OpenAI chat, OpenAssistant, text). Writes JSONL of the samples with their result blocks to OUT
+  (stdout without --out); progress and a summary go to stderr.`;
+
+const BATCH = 500;
+
+function parsePositiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value))
+    throw new AppError('invalid_request', `${flag} must be a whole number, got ${value}`);
+  return Number(value);
+}
+
+/** The stage config of the operation from the flags, validated by the same schema as the routes. */
+function configFrom(
+  operation: Operation,
+  votes: number | undefined,
+  maxAttempts: number | undefined,
+): unknown {
+  const audit = votes === undefined ? {} : { votes };
+  const fix = maxAttempts === undefined ? {} : { max_attempts: maxAttempts };
+  const raw =
+    operation === 'audit' ? audit : operation === 'fix' ? fix : { audit, fix, reaudit: audit };
+  if (operation === 'audit' && maxAttempts !== undefined) {
+    throw new AppError('invalid_request', '--max-attempts applies to fix and refine, not audit');
+  }
+  if (operation === 'fix' && votes !== undefined) {
+    throw new AppError('invalid_request', '--votes applies to audit and refine, not fix');
+  }
+  const parsed = CONFIG_BY_OPERATION[operation].safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error, 'options');
+  return parsed.data;
+}
+
+/** Lines in a text file, for the progress bar's total (JSONL and CSV); undefined for other formats. */
+async function countLines(path: string): Promise<number | undefined> {
+  if (!/\.(jsonl|ndjson|csv)$/i.test(path)) return undefined;
+  let lines = 0;
+  try {
+    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    }
+  } catch {
+    return undefined; // the reader reports an unreadable file, with its own clear message
+  }
+  return path.toLowerCase().endsWith('.csv') ? Math.max(0, lines - 1) : lines;
+}
+
+function progressBar(total: number | undefined): cliProgress.SingleBar {
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format:
+        total === undefined
+          ? '{value} samples | {rate}/s | {skipped} skipped'
+          : '[{bar}] {percentage}% | {value}/{total} | {rate}/s | {skipped} skipped | eta {eta_formatted}',
+      noTTYOutput: true,
+      notTTYSchedule: 2000,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total ?? 0, 0, { rate: '0', skipped: 0 });
+  return bar;
+}
+
+function describeCounts(operation: Operation, counts: Record<string, number>): string {
+  const parts = Object.entries(counts).map(
+    ([name, n]) => `${n.toLocaleString('en-US')} ${name.replace('_', ' ')}`,
+  );
+  return `${operation}: ${parts.join(', ')}`;
+}
+
+/** `svc audit|fix|refine IN`: the operation over a whole file, offline, with the builtin engine. */
+export async function fileOperationCommand(operation: Operation, argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      out: { type: 'string', short: 'o' },
+      votes: { type: 'string' },
+      'max-attempts': { type: 'string' },
+      conventions: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+    true,
+  );
+  const [input, ...extra] = positionals;
+  if (input === undefined || extra.length > 0) {
+    throw new AppError('invalid_request', `expected one input file\n\n${FILE_OPS_USAGE}`);
+  }
+  const config = configFrom(
+    operation,
+    parsePositiveInt(values.votes, '--votes'),
+    parsePositiveInt(values['max-attempts'], '--max-attempts'),
+  );
+  const conventions = values.conventions;
+  if (conventions !== undefined) {
+    const parsed = Conventions.safeParse(conventions);
+    if (!parsed.success) throw validationError(parsed.error, '--conventions');
+  }
+
+  const dataDir = values['data-dir'] ?? process.env.SVC_DATA_DIR ?? defaultDataDir();
+  const db = openDatabase(dataDir);
+  const rates = readSettings(db).rates;
+  const controller = new AbortController();
+  const onInterrupt = (): void => controller.abort();
+  process.once('SIGINT', onInterrupt);
+
+  const sink = openJsonlSink(values.out);
+  const total = await countLines(input);
+  // Started at the first row, so an unreadable file gets its error without a progress line.
+  let bar: cliProgress.SingleBar | undefined;
+  const totals: Record<string, number> = {};
+  const usage = new UsageMeter();
+  const started = performance.now();
+  let done = 0;
+  let skipped = 0;
+  let batch: Sample[] = [];
+
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    const request = { operation, samples: batch, config, conventions } as OperationRequest;
+    const result = await runOperation(request, {
+      backend: builtinBackend,
+      signal: controller.signal,
+    });
+    for (const sample of result.data) await sink.write(sample);
+    for (const [name, n] of Object.entries(result.counts)) totals[name] = (totals[name] ?? 0) + n;
+    usage.merge(result.usage);
+    done += batch.length;
+    batch = [];
+    const rate = (done / ((performance.now() - started) / 1000)).toFixed(0);
+    bar?.update(done + skipped, { rate, skipped });
+  };
+
+  try {
+    for await (const item of readSamples(input, { signal: controller.signal })) {
+      bar ??= progressBar(total);
+      if ('error' in item) {
+        skipped++;
+        bar.stop();
+        console.error(`row ${item.row}: ${item.error} (skipped)`);
+        bar.start(bar.getTotal(), done + skipped, { skipped });
+        continue;
+      }
+      batch.push(item.sample);
+      if (batch.length >= BATCH) await flush();
+    }
+    await flush();
+    await sink.close();
+  } finally {
+    bar?.stop();
+    process.off('SIGINT', onInterrupt);
+    db.close();
+  }
+
+  const tokens = usage.total();
+  const cost = tokenCostMicro(usage.byModel(), rates);
+  const seconds = (performance.now() - started) / 1000;
+  console.error(describeCounts(operation, totals) + (skipped ? `, ${skipped} rows skipped` : ''));
+  console.error(
+    `tokens: ${tokens.input_tokens.toLocaleString('en-US')} in, ${tokens.output_tokens.toLocaleString('en-US')} out` +
+      Object.entries(usage.byModel())
+        .map(
+          ([model, u]) =>
+            ` | ${model}: ${u.input_tokens} in, ${u.output_tokens} out, ${u.passes} passes`,
+        )
+        .join(''),
+  );
+  console.error(
+    `cost: $${microToCostUsd(chargeMicro(cost)).toFixed(2)} (token cost $${(cost / 1e6).toFixed(6)}, ` +
+      `rounded up to the cent) | ${seconds.toFixed(1)} s, ${(done / Math.max(seconds, 1e-9)).toFixed(0)} samples/s`,
+  );
+  if (values.out) console.error(`wrote ${values.out}`);
+}
