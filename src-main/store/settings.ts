@@ -3,8 +3,26 @@ import type { Db } from './db.ts';
 
 type Section = keyof Settings;
 
-/** Settings are stored one JSON document per section; missing sections take their defaults. */
+/**
+ * Settings are read on every request, so they are cached per database and
+ * re-read only when they may have changed: after a write through this module,
+ * or when another connection (the CLI beside a running server) has written to
+ * the database, which SQLite's `data_version` reveals cheaply.
+ */
+const cache = new WeakMap<Db, { version: number; writes: number; settings: Settings }>();
+let localWrites = 0;
+
 export function readSettings(db: Db): Settings {
+  const version = db.pragma('data_version', { simple: true }) as number;
+  const cached = cache.get(db);
+  if (cached && cached.version === version && cached.writes === localWrites) return cached.settings;
+  const settings = readSettingsFromDb(db);
+  cache.set(db, { version, writes: localWrites, settings });
+  return settings;
+}
+
+/** Settings are stored one JSON document per section; missing sections take their defaults. */
+function readSettingsFromDb(db: Db): Settings {
   const rows = db.prepare('SELECT key, value FROM settings').all() as {
     key: string;
     value: string;
@@ -30,4 +48,5 @@ export function writeSettingsSection<S extends Section>(
      ON CONFLICT(key) DO UPDATE SET value = excluded.value,
        updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
   ).run(section, JSON.stringify(validated));
+  localWrites++;
 }

@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate.ts';
 import { initial } from './001-initial.ts';
+import { keysLedgerHistory } from './002-keys-ledger-history.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
-export const MIGRATIONS: readonly Migration[] = [initial];
+export const MIGRATIONS: readonly Migration[] = [initial, keysLedgerHistory];
