@@ -1,5 +1,7 @@
 import { AppError } from '../../src-shared/errors.ts';
+import { creditsCommand } from './credits.ts';
 import { FILE_OPS_USAGE, fileOperationCommand } from './file-ops.ts';
+import { keysCommand } from './keys.ts';
 import { packageVersion } from './paths.ts';
 import { SERVE_USAGE, serveCommand } from './serve.ts';
 
@@ -8,6 +10,9 @@ const USAGE = `svc: audit and fix training data
 commands:
   svc serve [--host H] [--port P] [--data-dir DIR]   run the localhost service and the app's UI
   svc audit|fix|refine IN [--out OUT] [options]       run an operation over a dataset file
+  svc keys create [--name N] | list | revoke ID       API keys for the localhost service
+  svc credits add USD | show                         the local credit ledger
+  (every command takes --data-dir DIR, or SVC_DATA_DIR)
   svc --version                                      print the version
 
 ${SERVE_USAGE}
@@ -16,6 +21,8 @@ ${FILE_OPS_USAGE}`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   serve: serveCommand,
+  keys: keysCommand,
+  credits: creditsCommand,
   audit: (argv) => fileOperationCommand('audit', argv),
   fix: (argv) => fileOperationCommand('fix', argv),
   refine: (argv) => fileOperationCommand('refine', argv),

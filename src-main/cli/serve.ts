@@ -32,7 +32,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   const db = openDatabase(dataDir);
   const ctx = createServiceContext(db, dataDir, packageVersion());
-  const server = await startServer({ ctx, host, port, rendererDir: RENDERER_DIR });
+  const keepAlive = env.SVC_KEEPALIVE_MS === undefined ? undefined : Number(env.SVC_KEEPALIVE_MS);
+  const server = await startServer({
+    ctx,
+    host,
+    port,
+    rendererDir: RENDERER_DIR,
+    ...(keepAlive !== undefined && keepAlive > 0 ? { keepAliveMs: keepAlive } : {}),
+  });
   console.log(`listening on ${server.url}`);
   console.log(`open ${server.ownerLink()}`);
 
