@@ -21,10 +21,21 @@ describe('GET /pricing', () => {
   });
 });
 
+const withKey = (app: ReturnType<typeof createTestApp>) => ({
+  headers: { authorization: `Bearer ${app.key()}` },
+});
+
 describe('GET /v1/models', () => {
+  it('needs a key', async () => {
+    const app = createTestApp();
+    const res = await app.request('/v1/models');
+    expect(res.status).toBe(401);
+    expect(OpenAIErrorBody.parse(await res.json()).error.code).toBe('invalid_api_key');
+  });
+
   it('lists the three versioned ids and no alias', async () => {
-    const { request } = createTestApp();
-    const body = ModelList.parse(await (await request('/v1/models')).json());
+    const app = createTestApp();
+    const body = ModelList.parse(await (await app.request('/v1/models', withKey(app))).json());
     expect(body.data.map((m) => m.id)).toEqual(['svc/audit-1', 'svc/fix-1', 'svc/refine-1']);
   });
 
@@ -34,15 +45,15 @@ describe('GET /v1/models', () => {
     ['svc/refine', 'svc/refine-1'],
     ['svc%2Ffix-1', 'svc/fix-1'],
   ])('GET /v1/models/%s answers with the card of %s', async (id, expected) => {
-    const { request } = createTestApp();
-    const res = await request(`/v1/models/${id}`);
+    const app = createTestApp();
+    const res = await app.request(`/v1/models/${id}`, withKey(app));
     expect(res.status).toBe(200);
     expect(ModelCard.parse(await res.json()).id).toBe(expected);
   });
 
   it.each(['svc/audit-2', 'gpt-4o', 'svc'])('404s model_not_found for %s', async (id) => {
-    const { request } = createTestApp();
-    const res = await request(`/v1/models/${id}`);
+    const app = createTestApp();
+    const res = await app.request(`/v1/models/${id}`, withKey(app));
     expect(res.status).toBe(404);
     const body = OpenAIErrorBody.parse(await res.json());
     expect(body.error.code).toBe('model_not_found');
@@ -108,11 +119,16 @@ describe('security', () => {
     expect((await request('/pricing', { headers: { host } })).status).toBe(200);
   });
   it('refuses a foreign Origin and sends no CORS headers', async () => {
-    const { request } = createTestApp();
-    const res = await request('/v1/models', { headers: { origin: 'https://evil.example' } });
+    const app = createTestApp();
+    const key = app.key();
+    const res = await app.request('/v1/models', {
+      headers: { origin: 'https://evil.example', authorization: `Bearer ${key}` },
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    const same = await request('/v1/models', { headers: { origin: 'http://127.0.0.1:7331' } });
+    const same = await app.request('/v1/models', {
+      headers: { origin: 'http://127.0.0.1:7331', authorization: `Bearer ${key}` },
+    });
     expect(same.status).toBe(200);
     expect(same.headers.get('access-control-allow-origin')).toBeNull();
   });

@@ -2,11 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../../src-shared/errors.ts';
+import type { EngineBackend } from '../engine/backend.ts';
 import type { ServiceContext } from '../service/context.ts';
 import type { OwnerHandlers } from '../service/owner-handlers.ts';
 import { asAppError, errorResponse } from './errors.ts';
+import { Gate } from './gate.ts';
 import type { OwnerSessions } from './owner-session.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { nativeRoutes } from './routes/native.ts';
+import { v1ChatRoutes } from './routes/v1-chat.ts';
 import { ownerRoutes } from './routes/owner.ts';
 import { CONTENT_SECURITY_POLICY, rendererRoutes } from './routes/renderer.ts';
 import { v1ModelRoutes } from './routes/v1-models.ts';
@@ -22,9 +26,20 @@ export interface HttpAppOptions {
   /** The host the server is bound to and its live port, for the Host allow-list. */
   boundHost: string;
   port: () => number | null;
+  /** The engine backend in force (read per request, so a settings change applies at once). */
+  backend: () => EngineBackend;
+  /** SSE keepalive period; 10 s unless a test wants it faster. */
+  keepAliveMs?: number;
+  /** Operations allowed to run at once; the next ones queue. */
+  maxConcurrentOperations?: number;
+  /** Operations allowed to wait; past that, 503. */
+  maxQueuedOperations?: number;
 }
 
+export const DEFAULT_KEEPALIVE_MS = 10_000;
+
 type Env = { Variables: { requestId: string } };
+// Route groups declare more variables (the caller); they are set by their own middleware.
 
 /** The whole HTTP surface. One `onError` translates every failure to its route family's shape. */
 export function createHttpApp(options: HttpAppOptions): Hono<Env> {
@@ -36,7 +51,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     c.header('x-request-id', requestId);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
+    const started = performance.now();
     await next();
+    // How long the server spent on the request (for clients and the bench).
+    c.res.headers.set('Server-Timing', `app;dur=${(performance.now() - started).toFixed(2)}`);
     if (c.res.headers.get('content-type')?.startsWith('text/html')) {
       c.res.headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
       c.res.headers.set('X-Frame-Options', 'DENY');
@@ -56,7 +74,15 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     }),
   );
 
+  const gate = new Gate(options.maxConcurrentOperations ?? 4, options.maxQueuedOperations ?? 256);
   app.route('/', metaRoutes(options.ctx));
+  app.route('/', nativeRoutes(options.ctx, options.backend, gate));
+  app.route(
+    '/',
+    v1ChatRoutes(options.ctx, options.backend, gate, {
+      keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS,
+    }),
+  );
   app.route('/', v1ModelRoutes(options.ctx));
   app.route('/', ownerRoutes(options.owner, options.sessions));
   app.route('/', rendererRoutes(options.rendererDir, options.sessions));

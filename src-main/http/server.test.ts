@@ -15,7 +15,7 @@ describe('startServer over real HTTP', () => {
     running = await startServer({ ctx, host: '127.0.0.1', port: 0, rendererDir: null });
     expect(running.port).toBeGreaterThan(0);
     expect(running.url).toBe(`http://127.0.0.1:${running.port}`);
-    const res = await fetch(`${running.url}/v1/models`);
+    const res = await fetch(`${running.url}/pricing`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(running.ownerLink()).toMatch(new RegExp(`^${running.url}/\\?token=[\\w-]{43}$`));

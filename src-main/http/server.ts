@@ -1,6 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
+import { builtinBackend } from '../engine/builtin/backend.ts';
+import type { EngineBackend } from '../engine/backend.ts';
+import { releaseOpenHolds } from '../service/billing.ts';
 import type { ServiceContext } from '../service/context.ts';
+import { purgeHistory } from '../service/history.ts';
 import { createOwnerHandlers, type ServerAddress } from '../service/owner-handlers.ts';
 import { createHttpApp } from './app.ts';
 import { OwnerSessions } from './owner-session.ts';
@@ -10,7 +14,11 @@ export interface StartServerOptions {
   host: string;
   port: number;
   rendererDir: string | null;
+  backend?: () => EngineBackend;
+  keepAliveMs?: number;
 }
+
+const HOUR_MS = 60 * 60 * 1000;
 
 export interface RunningServer {
   url: string;
@@ -32,6 +40,12 @@ export function formatBaseUrl(host: string, port: number): string {
 
 /** Starts the localhost server; resolves once it listens (port 0 picks a free port). */
 export function startServer(options: StartServerOptions): Promise<RunningServer> {
+  // A crash may have left holds open; history past its 30 days goes now and every hour.
+  const released = releaseOpenHolds(options.ctx.db);
+  if (released > 0) console.error(`released ${released} hold(s) left open by an earlier run`);
+  purgeHistory(options.ctx.db);
+  const purger = setInterval(() => purgeHistory(options.ctx.db), HOUR_MS);
+  purger.unref();
   const sessions = new OwnerSessions();
   let livePort: number | null = null;
   const address = (): ServerAddress => ({
@@ -46,6 +60,8 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
     rendererDir: options.rendererDir,
     boundHost: options.host,
     port: () => livePort,
+    backend: options.backend ?? (() => builtinBackend),
+    ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
   });
 
   return new Promise((resolve, reject) => {

@@ -110,3 +110,36 @@ export async function runOperation(
     }
   }
 }
+
+/**
+ * Runs a large request as consecutive batches, in order, and merges them into
+ * one result (counts added, usage merged), as if it had run at once.
+ */
+export async function runInBatches(
+  request: OperationRequest,
+  batchSize: number | undefined,
+  options: OperationOptions,
+): Promise<OperationResult> {
+  if (batchSize === undefined || request.samples.length <= batchSize) {
+    return runOperation(request, options);
+  }
+  let merged: OperationResult | undefined;
+  for (let start = 0; start < request.samples.length; start += batchSize) {
+    const part = await runOperation(
+      { ...request, samples: request.samples.slice(start, start + batchSize) },
+      {
+        ...options,
+        onProgress: options.onProgress && ((done) => options.onProgress?.(start + done)),
+      },
+    );
+    if (!merged) {
+      merged = part;
+      continue;
+    }
+    merged.data.push(...part.data);
+    merged.usage.merge(part.usage);
+    const counts = merged.counts as unknown as Record<string, number>;
+    for (const [name, n] of Object.entries(part.counts)) counts[name] = (counts[name] ?? 0) + n;
+  }
+  return merged as OperationResult;
+}

@@ -1,0 +1,53 @@
+import type { MiddlewareHandler } from 'hono';
+import { AppError } from '../../src-shared/errors.ts';
+import type { ServiceContext } from '../service/context.ts';
+import { authenticate } from '../service/keys.ts';
+import { RateLimiter } from '../service/rate-limit.ts';
+
+export interface KeyCaller {
+  keyId: string;
+  accountId: number;
+}
+
+export type CallerEnv = { Variables: { requestId: string; caller: KeyCaller } };
+
+/**
+ * The door of the interface's routes: a valid `svc_` key (401 otherwise),
+ * then the key's per-minute allowance for the route family (429 with
+ * Retry-After otherwise). Both happen before any body is read or any credit
+ * is held. The rate-limit headers are sent on every answer.
+ */
+export function keyAuth(
+  ctx: ServiceContext,
+  family: 'native' | 'v1',
+): MiddlewareHandler<CallerEnv> {
+  const limiters = new Map<number, RateLimiter>();
+  const limiterFor = (limit: number): RateLimiter => {
+    let limiter = limiters.get(limit);
+    if (!limiter) {
+      limiter = new RateLimiter({ limit, windowMs: 60_000 });
+      limiters.clear(); // a changed setting starts a fresh window
+      limiters.set(limit, limiter);
+    }
+    return limiter;
+  };
+  return async (c, next) => {
+    const caller = authenticate(ctx.db, c.req.header('authorization'));
+    const { limits } = ctx.settings();
+    const limit =
+      family === 'native' ? limits.requests_per_minute_native : limits.requests_per_minute_v1;
+    const verdict = limiterFor(limit).check(caller.keyId);
+    c.header('x-ratelimit-limit-requests', String(verdict.limit));
+    c.header('x-ratelimit-remaining-requests', String(verdict.remaining));
+    c.header('x-ratelimit-reset-requests', `${verdict.resetSeconds}s`);
+    if (!verdict.allowed) {
+      throw new AppError(
+        'rate_limit_exceeded',
+        `rate limit of ${limit} requests per minute reached for this key; retry in ${verdict.retryAfterSeconds} s`,
+        { retryAfterSeconds: verdict.retryAfterSeconds },
+      );
+    }
+    c.set('caller', caller);
+    await next();
+  };
+}

@@ -1,0 +1,56 @@
+import { Hono } from 'hono';
+import { AuditRequest, FixRequest, RefineRequest } from '../../../src-shared/schemas/native.ts';
+import type { Operation } from '../../../src-shared/schemas/config.ts';
+import type { EngineBackend } from '../../engine/backend.ts';
+import { preflight, runBilled } from '../../service/billed-run.ts';
+import type { ServiceContext } from '../../service/context.ts';
+import { microToCostUsd } from '../../service/money.ts';
+import type { OperationRequest } from '../../service/operation.ts';
+import { keyAuth, type CallerEnv } from '../caller.ts';
+import { readBody } from '../json-body.ts';
+import type { Gate } from '../gate.ts';
+
+const SCHEMAS = { audit: AuditRequest, fix: FixRequest, refine: RefineRequest } as const;
+const DATA_KEY = { audit: 'audited_data', fix: 'fixed_data', refine: 'refined_data' } as const;
+
+/** `POST /audit`, `/fix`, `/refine`: the native envelopes, billed to the key's account. */
+export function nativeRoutes(
+  ctx: ServiceContext,
+  backend: () => EngineBackend,
+  gate: Gate,
+): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>();
+  const auth = keyAuth(ctx, 'native');
+  for (const operation of ['audit', 'fix', 'refine'] as const satisfies readonly Operation[]) {
+    app.post(`/${operation}`, auth, async (c) => {
+      const body = await readBody(c, SCHEMAS[operation]);
+      const request = {
+        operation,
+        samples: body.data,
+        config: SCHEMAS[operation].shape.config.unwrap().parse(body.config ?? {}),
+        conventions: body.conventions,
+      } as OperationRequest;
+      preflight(ctx, request);
+      const requestId = c.get('requestId');
+      const caller = c.get('caller');
+      const signal = c.req.raw.signal;
+      const billed = await gate.run(
+        () =>
+          runBilled(ctx, { ...caller, source: 'http' }, requestId, request, {
+            backend: backend(),
+            signal,
+          }),
+        signal,
+      );
+      return c.json({
+        [DATA_KEY[operation]]: billed.result.data,
+        counts: billed.result.counts,
+        cost_usd: microToCostUsd(billed.chargedMicro),
+        input_tokens: billed.input_tokens,
+        output_tokens: billed.output_tokens,
+        request_id: requestId,
+      });
+    });
+  }
+  return app;
+}

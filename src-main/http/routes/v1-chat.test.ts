@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ChatCompletion,
+  ChatCompletionChunk,
+  OpenAIErrorBody,
+} from '../../../src-shared/schemas/openai.ts';
+import type { EngineBackend } from '../../engine/backend.ts';
+import { builtinBackend } from '../../engine/builtin/backend.ts';
+import { gsm8k } from '../../engine/testing/real-data.ts';
+import { balances, charge, ledgerEntries } from '../../service/billing.ts';
+import { createTestApp } from '../testing/test-app.ts';
+
+const chat = (model: string, content: unknown, extra: Record<string, unknown> = {}) => ({
+  model,
+  messages: [
+    { role: 'system', content: 'ignored' },
+    { role: 'user', content: 'ignored too' },
+    { role: 'user', content: typeof content === 'string' ? content : JSON.stringify(content) },
+  ],
+  ...extra,
+});
+
+const completionOf = async (res: Response) => ChatCompletion.parse(await res.json());
+const contentOf = (c: ChatCompletion) =>
+  JSON.parse(c.choices[0]!.message.content) as Record<string, unknown>[];
+
+/** Parses a raw SSE body into comments and data payloads, in order. */
+function parseSse(raw: string) {
+  const events: ({ comment: string } | { data: string })[] = [];
+  for (const block of raw.split('\n\n')) {
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) events.push({ comment: line.slice(1).trim() });
+      else if (line.startsWith('data:')) events.push({ data: line.slice(5).trim() });
+    }
+  }
+  return events;
+}
+
+/** The real builtin backend, slowed down so a stream has time to send keepalives (or to be cut). */
+function slow(ms: number, fail?: Error): EngineBackend {
+  return {
+    id: 'slow-builtin',
+    audit: async (sample, ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      if (fail) throw fail;
+      return builtinBackend.audit(sample, ctx);
+    },
+    proposeFix: (...args) => builtinBackend.proposeFix(...args),
+  };
+}
+
+describe('/v1/chat/completions', () => {
+  it('audits plain text as one text sample, with usage and finish_reason stop', async () => {
+    const app = createTestApp();
+    const res = await app.post(
+      '/v1/chat/completions',
+      chat('svc/audit-1', 'The quick brown fox.'),
+      app.key(),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    const completion = await completionOf(res);
+    expect(completion.model).toBe('svc/audit-1');
+    expect(completion.choices[0]?.finish_reason).toBe('stop');
+    const [sample] = contentOf(completion);
+    expect(sample).toMatchObject({
+      task_type: 'text',
+      text: 'The quick brown fox.',
+      audit: { passed: true },
+    });
+    expect(completion.usage.total_tokens).toBe(
+      completion.usage.prompt_tokens + completion.usage.completion_tokens,
+    );
+  });
+
+  it('takes a bare array and an envelope with config and conventions; aliases work', async () => {
+    const app = createTestApp();
+    const key = app.key();
+    const items = gsm8k().slice(0, 2);
+    const bare = contentOf(
+      await completionOf(await app.post('/v1/chat/completions', chat('svc/fix', items), key)),
+    );
+    expect(bare).toHaveLength(2);
+    const envelope = contentOf(
+      await completionOf(
+        await app.post(
+          '/v1/chat/completions',
+          chat('svc/refine-1', {
+            data: [{ task_type: 'text', text: 'Mail jo.park@gmail.com' }],
+            conventions: 'E-mail addresses are fine.',
+            config: { audit: { votes: 3 } },
+          }),
+          key,
+        ),
+      ),
+    );
+    expect(envelope[0]).toMatchObject({ audit: { passed: true, votes: 3 }, reaudit: null });
+  });
+
+  it('accepts and ignores the sampling parameters', async () => {
+    const app = createTestApp();
+    const res = await app.post(
+      '/v1/chat/completions',
+      chat('svc/audit-1', 'hello', {
+        temperature: 1.7,
+        top_p: 0.1,
+        max_tokens: 5,
+        n: 3,
+        tools: [],
+        response_format: { type: 'json_object' },
+      }),
+      app.key(),
+    );
+    expect(res.status).toBe(200);
+    expect((await completionOf(res)).choices).toHaveLength(1);
+  });
+
+  it('splits a request larger than a native call into batches, in order', async () => {
+    const app = createTestApp();
+    const data = Array.from({ length: 250 }, (_, i) => ({
+      task_type: 'text',
+      text: `Sample ${i}.`,
+    }));
+    const out = contentOf(
+      await completionOf(
+        await app.post('/v1/chat/completions', chat('svc/audit-1', data), app.key()),
+      ),
+    );
+    expect(out.map((s) => s.text)).toEqual(data.map((s) => s.text));
+  });
+
+  const errorCases: [string, unknown, number, string][] = [
+    ['an empty message', chat('svc/audit-1', '   '), 400, 'invalid_request'],
+    [
+      'no user message',
+      { model: 'svc/audit-1', messages: [{ role: 'system', content: 'x' }] },
+      400,
+      'invalid_request',
+    ],
+    ['a malformed sample', chat('svc/audit-1', [{ task_type: 'text' }]), 400, 'invalid_request'],
+    [
+      'an unsupported task type',
+      chat('svc/audit-1', [{ task_type: 'image', url: 'x' }]),
+      400,
+      'invalid_request',
+    ],
+    [
+      'an option out of range',
+      chat('svc/audit-1', { data: [{ task_type: 'text', text: 'x' }], config: { votes: 0 } }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'an option of the wrong type',
+      chat('svc/fix-1', {
+        data: [{ task_type: 'text', text: 'x' }],
+        config: { max_attempts: '3' },
+      }),
+      400,
+      'invalid_request',
+    ],
+    ['an empty envelope', chat('svc/audit-1', { data: [] }), 400, 'invalid_request'],
+    ['an unknown model', chat('gpt-4o', 'hello'), 404, 'model_not_found'],
+    [
+      'a sample over the context',
+      chat('svc/audit-1', 'word '.repeat(40_000)),
+      413,
+      'context_length_exceeded',
+    ],
+  ];
+  it.each(errorCases)('%s: %i %s in the OpenAI error shape', async (_name, body, status, code) => {
+    const app = createTestApp();
+    const res = await app.post('/v1/chat/completions', body, app.key());
+    expect(res.status).toBe(status);
+    const error = OpenAIErrorBody.parse(await res.json());
+    expect(error.error.code).toBe(code);
+    expect(balances(app.db, 1).held_micro).toBe(0);
+  });
+
+  it('401 invalid_api_key without a key, in the OpenAI shape', async () => {
+    const app = createTestApp();
+    const res = await app.request('/v1/chat/completions', {
+      method: 'POST',
+      body: JSON.stringify(chat('svc/audit-1', 'x')),
+    });
+    expect(res.status).toBe(401);
+    expect(OpenAIErrorBody.parse(await res.json()).error).toMatchObject({
+      code: 'invalid_api_key',
+      type: 'authentication_error',
+    });
+  });
+
+  it('402 insufficient_quota when the balance is empty', async () => {
+    const app = createTestApp();
+    const key = app.key();
+    const { available_micro } = balances(app.db, 1);
+    charge(app.db, { accountId: 1, chargeMicro: available_micro, memo: 'test spend' });
+    const res = await app.post('/v1/chat/completions', chat('svc/audit-1', 'x'), key);
+    expect(res.status).toBe(402);
+    expect(OpenAIErrorBody.parse(await res.json()).error.code).toBe('insufficient_quota');
+  });
+});
+
+describe('/v1/chat/completions streaming', () => {
+  it('sends keepalives while working, the content at the end, usage on the final chunk, then [DONE]', async () => {
+    const app = createTestApp({ backend: slow(200), keepAliveMs: 40 });
+    const res = await app.post(
+      '/v1/chat/completions',
+      chat('svc/audit-1', 'Streamed text.', { stream: true }),
+      app.key(),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const events = parseSse(await res.text());
+    expect(
+      events.filter((e) => 'comment' in e && e.comment === 'keepalive').length,
+    ).toBeGreaterThanOrEqual(2);
+    const data = events.flatMap((e) => ('data' in e ? [e.data] : []));
+    expect(data.at(-1)).toBe('[DONE]');
+    const chunks = data.slice(0, -1).map((d) => ChatCompletionChunk.parse(JSON.parse(d)));
+    const content = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+    expect((JSON.parse(content) as unknown[])[0]).toMatchObject({
+      text: 'Streamed text.',
+      audit: { passed: true },
+    });
+    const last = chunks.at(-1)!;
+    expect(last.choices[0]?.finish_reason).toBe('stop');
+    expect(last.usage?.total_tokens).toBeGreaterThan(0);
+    // the keepalives come before the content
+    const firstContent = events.findIndex((e) => 'data' in e && e.data.includes('Streamed text.'));
+    expect(events.findIndex((e) => 'comment' in e)).toBeLessThan(firstContent);
+  });
+
+  it('reports a late failure as a data error event then [DONE], and charges nothing', async () => {
+    const app = createTestApp({ backend: slow(60, new Error('engine exploded')), keepAliveMs: 20 });
+    const before = balances(app.db, 1);
+    const res = await app.post(
+      '/v1/chat/completions',
+      chat('svc/audit-1', 'x', { stream: true }),
+      app.key(),
+    );
+    expect(res.status).toBe(200);
+    const data = parseSse(await res.text()).flatMap((e) => ('data' in e ? [e.data] : []));
+    expect(data.at(-1)).toBe('[DONE]');
+    const error = OpenAIErrorBody.parse(JSON.parse(data.at(-2)!));
+    expect(error.error.type).toBe('server_error');
+    expect(balances(app.db, 1)).toEqual(before);
+  });
+
+  it('a client that disconnects aborts the work and is not charged', async () => {
+    const app = createTestApp({ backend: slow(100), keepAliveMs: 20 });
+    const before = balances(app.db, 1);
+    const controller = new AbortController();
+    const res = await app.app.request('http://127.0.0.1:7331/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${app.key()}` },
+      body: JSON.stringify(
+        chat(
+          'svc/audit-1',
+          Array.from({ length: 30 }, () => ({ task_type: 'text', text: 'x' })),
+          { stream: true },
+        ),
+      ),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await reader.cancel().catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(balances(app.db, 1)).toEqual(before);
+    const entries = ledgerEntries(app.db, 1, { limit: 5 });
+    expect(entries[0]?.kind).toBe('release');
+  });
+});

@@ -1,0 +1,149 @@
+import { AppError } from '../../src-shared/errors.ts';
+import type { EngineBackend } from '../engine/backend.ts';
+import { placeHold, releaseHold, settleHold } from './billing.ts';
+import type { ServiceContext } from './context.ts';
+import { checkContext, estimate, sampleTokens } from './estimate.ts';
+import { recordHistory } from './history.ts';
+import { chargeMicro, MICRO_PER_CENT, tokenCostMicro, usdToMicro } from './money.ts';
+import { runInBatches, type OperationRequest, type OperationResult } from './operation.ts';
+
+/**
+ * A request billed to an API key's account, as the interface says: checks
+ * before any work (context, the cost cap), one cent held at the start, the
+ * real token cost settled at the end (rounded up to the cent, at least one
+ * cent), the hold released on any failure or disconnect, and 402 with no
+ * result when the balance cannot cover the settled cost. Fix and refine are
+ * kept in the history; audit stores nothing about the samples.
+ */
+
+export const HOLD_MICRO = MICRO_PER_CENT;
+
+export interface Caller {
+  accountId: number;
+  keyId: string | null;
+  source: 'http' | 'v1' | 'app' | 'cli';
+}
+
+export interface BilledResult {
+  result: OperationResult;
+  chargedMicro: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** Everything that can be refused before a hold or any work. */
+export function preflight(
+  ctx: ServiceContext,
+  request: OperationRequest,
+  pointerPrefix = '/data',
+): void {
+  const tokens = sampleTokens(request.samples);
+  checkContext(tokens, pointerPrefix);
+  const settings = ctx.settings();
+  const cap = usdToMicro(settings.limits.cost_cap_usd_per_request);
+  const { maxChargeMicro } = estimate(request, tokens, settings);
+  if (maxChargeMicro > cap) {
+    throw new AppError(
+      'cost_limit_exceeded',
+      `the estimated cost of this request, up to $${(maxChargeMicro / 1e6).toFixed(2)}, is above ` +
+        `the per-request cap of $${(cap / 1e6).toFixed(2)}: send fewer or smaller samples, or lower votes/max_attempts`,
+    );
+  }
+}
+
+/**
+ * A billed request in two steps, so a streamed response can refuse with 402
+ * before it opens: `openBilling` places the hold (or throws), `run` does the
+ * work and settles. A session that never runs must be released.
+ */
+export interface BillingSession {
+  run(request: OperationRequest, options: RunBilledOptions): Promise<BilledResult>;
+  release(memo: string): void;
+}
+
+export interface RunBilledOptions {
+  backend: EngineBackend;
+  signal?: AbortSignal | undefined;
+  /** Splits the samples into batches run in order (`/v1` takes more than a native call may). */
+  batchSize?: number | undefined;
+}
+
+export function openBilling(
+  ctx: ServiceContext,
+  caller: Caller,
+  requestId: string,
+): BillingSession {
+  const holdId = placeHold(ctx.db, {
+    accountId: caller.accountId,
+    micro: HOLD_MICRO,
+    requestId,
+    keyId: caller.keyId ?? undefined,
+  });
+  let closed = false;
+  const release = (memo: string): void => {
+    if (closed) return;
+    closed = true;
+    releaseHold(ctx.db, holdId, memo);
+  };
+  return {
+    release,
+    run: async (request, options) => {
+      let result: OperationResult;
+      try {
+        result = await runInBatches(request, options.batchSize, {
+          backend: options.backend,
+          signal: options.signal,
+        });
+        if (options.signal?.aborted) throw new AppError('cancelled', 'the client went away');
+      } catch (error) {
+        release(error instanceof AppError ? error.code : 'failed');
+        throw error;
+      }
+      closed = true;
+      const byModel = result.usage.byModel();
+      const cost = tokenCostMicro(byModel, ctx.settings().rates);
+      const charged = chargeMicro(cost);
+      const totals = result.usage.total();
+      // The charge and the history entry land together or not at all. settleHold
+      // releases the hold itself when the balance cannot cover the charge (402).
+      try {
+        settleHold(ctx.db, holdId, {
+          chargeMicro: charged,
+          meta: { operation: request.operation, usage: byModel, token_cost_micro: cost },
+          onCharged: () => {
+            if (request.operation === 'audit') return; // audit stores nothing about the samples
+            recordHistory(ctx.db, {
+              accountId: caller.accountId,
+              keyId: caller.keyId,
+              requestId,
+              operation: request.operation,
+              source: caller.source,
+              input: request.samples,
+              output: result.data,
+              costMicro: charged,
+            });
+          },
+        });
+      } catch (error) {
+        // a 402 has released the hold already; any other failure leaves it open
+        if (!(error instanceof AppError && error.code === 'insufficient_quota')) {
+          closed = false;
+          release('settlement failed');
+        }
+        throw error;
+      }
+      return { result, chargedMicro: charged, ...totals };
+    },
+  };
+}
+
+/** Preflight, hold, work, settle: the whole billed request in one call. */
+export async function runBilled(
+  ctx: ServiceContext,
+  caller: Caller,
+  requestId: string,
+  request: OperationRequest,
+  options: RunBilledOptions,
+): Promise<BilledResult> {
+  return openBilling(ctx, caller, requestId).run(request, options);
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { AppError, validationError } from '../../src-shared/errors.ts';
+import type { ChatModel } from '../../src-shared/models.ts';
+import { CONFIG_BY_OPERATION, Conventions } from '../../src-shared/schemas/config.ts';
+import type { ChatCompletionRequest } from '../../src-shared/schemas/openai.ts';
+import { Sample } from '../../src-shared/schemas/sample.ts';
+import type { OperationRequest } from './operation.ts';
+
+/**
+ * The samples of a chat-completions request: only the last user message is
+ * read; its content is an envelope (`{data, config?, conventions?}`), a bare
+ * array of samples, or plain text (one `text` sample). Everything is
+ * validated here, before any work; errors name the place as a JSON Pointer
+ * into the message content.
+ */
+
+type Message = ChatCompletionRequest['messages'][number];
+
+function contentText(message: Message): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .filter((part) => part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text)
+      .join('\n');
+  }
+  return '';
+}
+
+export function lastUserContent(messages: readonly Message[]): string {
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last)
+    throw new AppError('invalid_request', 'the request has no user message', { param: 'messages' });
+  const text = contentText(last);
+  if (text.trim() === '') {
+    throw new AppError('invalid_request', 'the last user message is empty', { param: 'messages' });
+  }
+  return text;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(trimmed) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const Envelope = z.strictObject({
+  data: z.array(z.unknown()).min(1, 'data must not be empty'),
+  config: z.unknown().optional(),
+  conventions: Conventions.optional(),
+});
+
+export function chatOperation(model: ChatModel, content: string): OperationRequest {
+  const parsed = parseJson(content);
+  let rawSamples: unknown[];
+  let rawConfig: unknown = {};
+  let conventions: string | undefined;
+  let pointer = '';
+  if (!parsed.ok) {
+    rawSamples = [{ task_type: 'text', text: content }];
+  } else if (Array.isArray(parsed.value)) {
+    if (parsed.value.length === 0)
+      throw new AppError('invalid_request', 'the array of samples is empty');
+    rawSamples = parsed.value;
+  } else {
+    const envelope = Envelope.safeParse(parsed.value);
+    if (!envelope.success) throw validationError(envelope.error, 'envelope');
+    rawSamples = envelope.data.data;
+    rawConfig = envelope.data.config ?? {};
+    conventions = envelope.data.conventions;
+    pointer = '/data';
+  }
+  const samples = rawSamples.map((raw, i) => {
+    const sample = Sample.safeParse(raw);
+    if (!sample.success) throw validationError(sample.error, `sample ${i}`, `${pointer}/${i}`);
+    return sample.data;
+  });
+  const config = CONFIG_BY_OPERATION[model.operation].safeParse(rawConfig);
+  if (!config.success) throw validationError(config.error, `config for ${model.id}`, '/config');
+  return {
+    operation: model.operation,
+    samples,
+    config: config.data,
+    conventions,
+  } as OperationRequest;
+}
