@@ -7,22 +7,23 @@ import {
   type Operation,
 } from '../../src-shared/schemas/config.ts';
 import type { Sample } from '../../src-shared/schemas/sample.ts';
-import { builtinBackend } from '../engine/builtin/backend.ts';
 import { microToCostUsd, tokenCostMicro, chargeMicro } from '../service/money.ts';
 import { runOperation, type OperationRequest } from '../service/operation.ts';
 import { readSamples } from '../service/read-samples.ts';
 import { UsageMeter } from '../engine/usage.ts';
-import { readSettings } from '../store/settings.ts';
+import { describeEngines, resolveEngines, selectBackend } from '../service/backend-select.ts';
+import { createServiceContext } from '../service/context.ts';
 import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
 import { openJsonlSink } from './output.ts';
-import { defaultDataDir } from './paths.ts';
+import { defaultDataDir, packageVersion } from './paths.ts';
 
 export const FILE_OPS_USAGE = `usage: svc audit|fix|refine IN [--out OUT] [--votes N] [--max-attempts N] [--conventions TEXT]
   IN: JSONL, JSON, CSV or Parquet. Rows with task_type are samples; other rows are mapped from
   their dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, HellaSwag, TruthfulQA, Alpaca, ShareGPT,
   OpenAI chat, OpenAssistant, text). Writes JSONL of the samples with their result blocks to OUT
-  (stdout without --out); progress and a summary go to stderr.`;
+  (stdout without --out); progress and a summary go to stderr. The models run on the builtin
+  engine unless an upstream is configured (svc settings, SVC_UPSTREAM_URL...).`;
 
 const BATCH = 500;
 
@@ -93,7 +94,7 @@ function describeCounts(operation: Operation, counts: Record<string, number>): s
   return `${operation}: ${parts.join(', ')}`;
 }
 
-/** `svc audit|fix|refine IN`: the operation over a whole file, offline, with the builtin engine. */
+/** `svc audit|fix|refine IN`: the operation over a whole file, with the engine in force. */
 export async function fileOperationCommand(operation: Operation, argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     argv,
@@ -123,7 +124,14 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
 
   const dataDir = values['data-dir'] ?? process.env.SVC_DATA_DIR ?? defaultDataDir();
   const db = openDatabase(dataDir);
-  const rates = readSettings(db).rates;
+  const ctx = createServiceContext(db, dataDir, packageVersion());
+  const settings = ctx.settings();
+  const rates = settings.rates;
+  // One backend for the whole run; an upstream's failure stops it with its message.
+  const backend = selectBackend(ctx);
+  if (backend.id !== 'builtin') {
+    for (const line of describeEngines(resolveEngines(settings))) console.error(`engine ${line}`);
+  }
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
@@ -142,10 +150,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
     const request = { operation, samples: batch, config, conventions } as OperationRequest;
-    const result = await runOperation(request, {
-      backend: builtinBackend,
-      signal: controller.signal,
-    });
+    const result = await runOperation(request, { backend, signal: controller.signal });
     for (const sample of result.data) await sink.write(sample);
     for (const [name, n] of Object.entries(result.counts)) totals[name] = (totals[name] ?? 0) + n;
     usage.merge(result.usage);

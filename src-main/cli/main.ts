@@ -4,6 +4,7 @@ import { FILE_OPS_USAGE, fileOperationCommand } from './file-ops.ts';
 import { keysCommand } from './keys.ts';
 import { packageVersion } from './paths.ts';
 import { SERVE_USAGE, serveCommand } from './serve.ts';
+import { settingsCommand } from './settings.ts';
 
 const USAGE = `svc: audit and fix training data
 
@@ -12,6 +13,7 @@ commands:
   svc audit|fix|refine IN [--out OUT] [options]       run an operation over a dataset file
   svc keys create [--name N] | list | revoke ID       API keys for the localhost service
   svc credits add USD | show                         the local credit ledger
+  svc settings get [--json] | set KEY VALUE | unset KEY   rates, limits, upstream models
   (every command takes --data-dir DIR, or SVC_DATA_DIR)
   svc --version                                      print the version
 
@@ -23,6 +25,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   serve: serveCommand,
   keys: keysCommand,
   credits: creditsCommand,
+  settings: (argv) => settingsCommand(argv),
   audit: (argv) => fileOperationCommand('audit', argv),
   fix: (argv) => fileOperationCommand('fix', argv),
   refine: (argv) => fileOperationCommand('refine', argv),

@@ -1,11 +1,13 @@
 import { openDatabase } from '../store/db.ts';
+import { describeEngines, resolveEngines } from '../service/backend-select.ts';
 import { createServiceContext } from '../service/context.ts';
 import { isLoopback, startServer } from '../http/server.ts';
 import { parseCommandArgs, parsePort } from './args.ts';
 import { defaultDataDir, packageVersion, RENDERER_DIR } from './paths.ts';
 
 export const SERVE_USAGE = `usage: svc serve [--host 127.0.0.1] [--port 7331] [--data-dir DIR]
-  env: SVC_HOST, SVC_PORT, SVC_DATA_DIR (flags win). --port 0 picks a free port.`;
+  env: SVC_HOST, SVC_PORT, SVC_DATA_DIR (flags win). --port 0 picks a free port.
+  upstream models: SVC_UPSTREAM_URL, SVC_UPSTREAM_MODEL, SVC_UPSTREAM_KEY (see svc settings).`;
 
 /** `svc serve`: the localhost service and the app's UI, until SIGINT/SIGTERM. */
 export async function serveCommand(argv: string[]): Promise<void> {
@@ -42,6 +44,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   });
   console.log(`listening on ${server.url}`);
   console.log(`open ${server.ownerLink()}`);
+  // Which engine runs each model now (settings can change it while the server runs).
+  for (const line of describeEngines(resolveEngines(ctx.settings(), env))) {
+    console.error(`engine ${line}`);
+  }
 
   const stop = (): void => {
     server

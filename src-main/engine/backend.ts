@@ -31,6 +31,12 @@ export interface FixProposal {
  */
 export interface EngineBackend {
   readonly id: string;
+  /**
+   * How many samples the engine may work on at once with this backend
+   * (default 1). A remote model server answers many requests in parallel;
+   * the deterministic builtin engine gains nothing from it.
+   */
+  readonly concurrency?: number;
   /** One audit pass (one vote) over one sample. */
   audit(sample: Sample, ctx: PassContext): Promise<AuditPass>;
   /**

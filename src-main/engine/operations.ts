@@ -16,8 +16,9 @@ import { mergeVotes } from './votes.ts';
 
 /**
  * The three operations over batches of samples: audit, fix (under
- * never-worse) and refine. Backend-independent: votes, attempts, usage and
- * cancellation are handled here for every backend.
+ * never-worse) and refine. Backend-independent: votes, attempts, usage,
+ * cancellation and how many samples are in flight at once are handled here
+ * for every backend.
  */
 
 export interface RunOptions {
@@ -59,6 +60,55 @@ class Pacer {
       if (this.signal?.aborted) throw new AppError('cancelled', 'the run was cancelled');
     }
   }
+}
+
+/**
+ * Runs `work` over the samples, results in input order. With a backend whose
+ * `concurrency` is above 1, up to that many samples are in flight at once
+ * (an upstream model server answers requests in parallel); otherwise one at a
+ * time. The first failure stops the others: no new sample starts, the ones in
+ * flight are aborted through the signal they were given, and once all have
+ * settled that first failure is thrown.
+ */
+async function forEachSample<T>(
+  samples: readonly Sample[],
+  options: RunOptions,
+  work: (sample: Sample, run: RunOptions) => Promise<T>,
+): Promise<T[]> {
+  const width = Math.max(1, Math.min(samples.length, Math.floor(options.backend.concurrency ?? 1)));
+  const controller = new AbortController();
+  const outer = options.signal;
+  const onAbort = (): void => controller.abort();
+  if (outer?.aborted) controller.abort();
+  outer?.addEventListener('abort', onAbort, { once: true });
+  const run: RunOptions = { ...options, signal: width > 1 ? controller.signal : outer };
+  const pacer = new Pacer(run.signal);
+  const results: T[] = [];
+  let next = 0;
+  let done = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (next < samples.length && !failure) {
+      const index = next++;
+      try {
+        await pacer.tick();
+        results[index] = await work(samples[index] as Sample, run);
+      } catch (error) {
+        failure ??= { error };
+        controller.abort();
+        return;
+      }
+      done++;
+      options.onProgress?.(done);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: width }, worker));
+  } finally {
+    outer?.removeEventListener('abort', onAbort);
+  }
+  if (failure) throw failure.error;
+  return results;
 }
 
 async function auditOne(
@@ -134,13 +184,9 @@ export async function auditSamples(
   options: RunOptions,
 ): Promise<{ blocks: AuditBlock[]; usage: UsageMeter }> {
   const usage = new UsageMeter();
-  const pacer = new Pacer(options.signal);
-  const blocks: AuditBlock[] = [];
-  for (const sample of samples) {
-    await pacer.tick();
-    blocks.push(await auditOne(sample, config.votes, options, usage));
-    options.onProgress?.(blocks.length);
-  }
+  const blocks = await forEachSample(samples, options, (sample, run) =>
+    auditOne(sample, config.votes, run, usage),
+  );
   return { blocks, usage };
 }
 
@@ -150,14 +196,10 @@ export async function fixSamples(
   options: RunOptions,
 ): Promise<{ outcomes: FixOutcome[]; usage: UsageMeter }> {
   const usage = new UsageMeter();
-  const pacer = new Pacer(options.signal);
-  const outcomes: FixOutcome[] = [];
-  for (const sample of samples) {
-    await pacer.tick();
-    const before = await auditOne(sample, 1, options, usage);
-    outcomes.push(await fixOne(sample, before, config, options, usage));
-    options.onProgress?.(outcomes.length);
-  }
+  const outcomes = await forEachSample(samples, options, async (sample, run) => {
+    const before = await auditOne(sample, 1, run, usage);
+    return fixOne(sample, before, config, run, usage);
+  });
   return { outcomes, usage };
 }
 
@@ -167,18 +209,18 @@ export async function refineSamples(
   options: RunOptions,
 ): Promise<{ outcomes: RefineOutcome[]; usage: UsageMeter }> {
   const usage = new UsageMeter();
-  const pacer = new Pacer(options.signal);
-  const outcomes: RefineOutcome[] = [];
-  for (const sample of samples) {
-    await pacer.tick();
-    const before = await auditOne(sample, config.audit.votes, options, usage);
-    const fixed = await fixOne(sample, before, config.fix, options, usage);
-    const changed = (fixed.fix?.changes.length ?? 0) > 0;
-    const reaudit = changed
-      ? await auditOne(fixed.output, config.reaudit.votes, options, usage)
-      : null;
-    outcomes.push({ ...fixed, reaudit });
-    options.onProgress?.(outcomes.length);
-  }
+  const outcomes = await forEachSample(
+    samples,
+    options,
+    async (sample, run): Promise<RefineOutcome> => {
+      const before = await auditOne(sample, config.audit.votes, run, usage);
+      const fixed = await fixOne(sample, before, config.fix, run, usage);
+      const changed = (fixed.fix?.changes.length ?? 0) > 0;
+      const reaudit = changed
+        ? await auditOne(fixed.output, config.reaudit.votes, run, usage)
+        : null;
+      return { ...fixed, reaudit };
+    },
+  );
   return { outcomes, usage };
 }

@@ -1,3 +1,4 @@
+import { chmodSync } from 'node:fs';
 import { DEFAULT_SETTINGS, Settings } from '../../src-shared/schemas/settings.ts';
 import type { Db } from './db.ts';
 
@@ -33,6 +34,7 @@ function readSettingsFromDb(db: Db): Settings {
     rates: { ...DEFAULT_SETTINGS.rates, ...(stored.rates as object | undefined) },
     limits: { ...DEFAULT_SETTINGS.limits, ...(stored.limits as object | undefined) },
     server: { ...DEFAULT_SETTINGS.server, ...(stored.server as object | undefined) },
+    upstream: { ...DEFAULT_SETTINGS.upstream, ...(stored.upstream as object | undefined) },
   };
   return Settings.parse(merged);
 }
@@ -49,4 +51,21 @@ export function writeSettingsSection<S extends Section>(
        updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
   ).run(section, JSON.stringify(validated));
   localWrites++;
+  // The upstream section may hold an API key: the database is the owner's alone.
+  if (section === 'upstream') restrictToOwner(db);
+}
+
+/**
+ * Makes the database file (and its WAL and shared-memory files, which SQLite
+ * creates with the database's own mode) readable by the owner only: 0600.
+ */
+export function restrictToOwner(db: Db): void {
+  if (db.memory || process.platform === 'win32') return;
+  for (const file of [db.name, `${db.name}-wal`, `${db.name}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }

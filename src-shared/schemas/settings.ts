@@ -18,10 +18,52 @@ export const ServerSetting = z.object({
   port: z.int().min(0).max(65535),
 });
 
+/** The model roles an upstream (OpenAI-compatible) server can take. */
+export const UPSTREAM_ROLES = ['audit', 'fix'] as const;
+export type UpstreamRole = (typeof UPSTREAM_ROLES)[number];
+
+export const DEFAULT_UPSTREAM_TIMEOUT_SECONDS = 120;
+export const DEFAULT_UPSTREAM_CONCURRENCY = 4;
+
+/**
+ * A secret as stored: `data` is what the secret box named `box` made of it
+ * (`plain`: the secret itself; in the desktop app, Electron's safeStorage).
+ */
+export const StoredSecret = z.object({
+  box: z.string().min(1).max(64),
+  data: z.string().max(16_384),
+});
+export type StoredSecret = z.infer<typeof StoredSecret>;
+
+/** One model role served by an OpenAI-compatible server (Ollama, llama.cpp, vLLM, OpenAI...). */
+export const UpstreamRoleSetting = z.object({
+  base_url: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .max(2000)
+    .meta({ examples: ['http://127.0.0.1:11434/v1'] }),
+  model: z
+    .string()
+    .min(1)
+    .max(200)
+    .nullable()
+    .meta({ description: "`null`: the server's only model (its `GET /models`)." }),
+  api_key: StoredSecret.nullable(),
+  timeout_seconds: z.number().positive().max(3600),
+  concurrency: z.int().min(1).max(64),
+});
+export type UpstreamRoleSetting = z.infer<typeof UpstreamRoleSetting>;
+
+/** Per model role: `null` runs the builtin engine. */
+export const UpstreamSetting = z.object({
+  audit: UpstreamRoleSetting.nullable(),
+  fix: UpstreamRoleSetting.nullable(),
+});
+
 export const Settings = z.object({
   rates: RatesSetting,
   limits: LimitsSetting,
   server: ServerSetting,
+  upstream: UpstreamSetting,
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -36,4 +78,5 @@ export const DEFAULT_SETTINGS: Settings = {
     requests_per_minute_v1: 600,
   },
   server: { enabled: true, port: 7331 },
+  upstream: { audit: null, fix: null },
 };

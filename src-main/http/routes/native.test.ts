@@ -161,6 +161,28 @@ describe('native routes: billing', () => {
     expect((await app.post('/audit', { data: [text('hi')] }, key)).status).toBe(200);
   });
 
+  it('402 and no result when the settled cost overruns the balance; the hold is released', async () => {
+    const app = createTestApp();
+    const key = app.key();
+    charge(app.db, {
+      accountId: 1,
+      chargeMicro: balances(app.db, 1).available_micro - 10_000,
+      memo: 'test spend',
+    });
+    const data = Array.from({ length: 100 }, (_, i) =>
+      text(`${'Lorem ipsum dolor sit amet. '.repeat(60)} ${i}`),
+    );
+    const res = await app.post('/refine', { data }, key);
+    expect(res.status).toBe(402);
+    expect((await errorOf(res)).code).toBe('insufficient_quota');
+    expect(balances(app.db, 1)).toEqual({
+      balance_micro: 10_000,
+      held_micro: 0,
+      available_micro: 10_000,
+    });
+    expect(listHistory(app.db, { limit: 10 })).toHaveLength(0);
+  });
+
   it('ledger race: 10 cents, 50 concurrent requests: exactly 10 succeed and the ledger balances', async () => {
     const app = createTestApp();
     const key = app.key();

@@ -9,6 +9,8 @@ import { builtinBackend } from '../../engine/builtin/backend.ts';
 import { gsm8k } from '../../engine/testing/real-data.ts';
 import { balances, charge, ledgerEntries } from '../../service/billing.ts';
 import { createTestApp } from '../testing/test-app.ts';
+import { writeSettingsSection } from '../../store/settings.ts';
+import { DEFAULT_SETTINGS } from '../../../src-shared/schemas/settings.ts';
 
 const chat = (model: string, content: unknown, extra: Record<string, unknown> = {}) => ({
   model,
@@ -271,5 +273,66 @@ describe('/v1/chat/completions streaming', () => {
     expect(balances(app.db, 1)).toEqual(before);
     const entries = ledgerEntries(app.db, 1, { limit: 5 });
     expect(entries[0]?.kind).toBe('release');
+  });
+});
+
+describe('/v1/chat/completions limits and late billing', () => {
+  it('413 context_length_exceeded when the estimated cost is above the cap', async () => {
+    const app = createTestApp();
+    writeSettingsSection(app.db, 'limits', {
+      ...DEFAULT_SETTINGS.limits,
+      cost_cap_usd_per_request: 0.01,
+    });
+    const data = Array.from({ length: 40 }, () => ({
+      task_type: 'text',
+      text: 'word '.repeat(3000),
+    }));
+    const res = await app.post('/v1/chat/completions', chat('svc/refine-1', data), app.key());
+    expect(res.status).toBe(413);
+    expect(OpenAIErrorBody.parse(await res.json()).error.code).toBe('context_length_exceeded');
+  });
+
+  it('429 rate_limit_exceeded past the per-minute limit, with Retry-After', async () => {
+    const app = createTestApp();
+    writeSettingsSection(app.db, 'limits', {
+      ...DEFAULT_SETTINGS.limits,
+      requests_per_minute_v1: 2,
+    });
+    const key = app.key();
+    for (let i = 0; i < 2; i++) {
+      expect((await app.post('/v1/chat/completions', chat('svc/audit-1', 'x'), key)).status).toBe(
+        200,
+      );
+    }
+    const res = await app.post('/v1/chat/completions', chat('svc/audit-1', 'x'), key);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(OpenAIErrorBody.parse(await res.json()).error).toMatchObject({
+      code: 'rate_limit_exceeded',
+      type: 'rate_limit_error',
+    });
+  });
+
+  it('402 after the work when the real cost overran the balance: no result, nothing charged', async () => {
+    const app = createTestApp();
+    const key = app.key();
+    // one cent available: the hold succeeds, the settled cost (several cents) cannot be covered
+    charge(app.db, {
+      accountId: 1,
+      chargeMicro: balances(app.db, 1).available_micro - 10_000,
+      memo: 'test spend',
+    });
+    const data = Array.from({ length: 100 }, (_, i) => ({
+      task_type: 'text',
+      text: `${'Lorem ipsum dolor sit amet. '.repeat(60)} ${i}`,
+    }));
+    const res = await app.post('/v1/chat/completions', chat('svc/refine-1', data), key);
+    expect(res.status).toBe(402);
+    expect(OpenAIErrorBody.parse(await res.json()).error.code).toBe('insufficient_quota');
+    expect(balances(app.db, 1)).toEqual({
+      balance_micro: 10_000,
+      held_micro: 0,
+      available_micro: 10_000,
+    });
   });
 });

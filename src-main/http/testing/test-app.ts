@@ -1,11 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { openDatabase } from '../../store/db.ts';
 import { createServiceContext, type ServiceContext } from '../../service/context.ts';
 import { createKey } from '../../service/keys.ts';
+import { OwnerEvents } from '../../service/owner-events.ts';
 import { createOwnerHandlers } from '../../service/owner-handlers.ts';
 import { createHttpApp } from '../app.ts';
 import { OwnerSessions } from '../owner-session.ts';
+import { Transfers } from '../transfers.ts';
 
 export const TEST_PORT = 7331;
 export const TEST_BASE = `http://127.0.0.1:${TEST_PORT}`;
@@ -23,14 +28,26 @@ export function createTestApp(options: TestAppOptions = {}) {
   const db = openDatabase(dataDir);
   const ctx: ServiceContext = createServiceContext(db, dataDir, '0.0.0-test');
   const sessions = new OwnerSessions();
+  const events = new OwnerEvents();
+  const transfers = new Transfers(mkdtempSync(join(tmpdir(), 'svc-test-')));
+  const backend = () => options.backend ?? builtinBackend;
   const app = createHttpApp({
     ctx,
-    owner: createOwnerHandlers(ctx, () => ({ host: '127.0.0.1', port: TEST_PORT, url: TEST_BASE })),
+    owner: createOwnerHandlers(ctx, {
+      address: () => ({ host: '127.0.0.1', port: TEST_PORT, url: TEST_BASE }),
+      emit: (event) => events.emit(event),
+      backend,
+      uploads: transfers,
+      downloads: transfers,
+      tempDir: transfers.dir,
+    }),
+    transfers,
+    events,
     sessions,
     rendererDir: options.rendererDir ?? null,
     boundHost: '127.0.0.1',
     port: () => TEST_PORT,
-    backend: () => options.backend ?? builtinBackend,
+    backend,
     keepAliveMs: options.keepAliveMs ?? 50,
   });
   const request = (path: string, init?: RequestInit) => app.request(`${TEST_BASE}${path}`, init);
@@ -51,5 +68,5 @@ export function createTestApp(options: TestAppOptions = {}) {
       },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
-  return { app, ctx, db, sessions, request, key, post };
+  return { app, ctx, db, sessions, events, transfers, request, key, post };
 }
