@@ -66,6 +66,24 @@ describe('question_answer on GSM8K (300 real items)', () => {
     expect(outcomes[0]?.fix?.changes[0]?.reason).toBe('answer_correct');
   });
 
+  it('fails altered final answers even where the new value is an intermediate result', async () => {
+    // +1 and +7 on every item: the altered value must be what the last line concludes.
+    const altered = items.flatMap((s) =>
+      [1, 7].map((delta) => ({
+        ...s,
+        answer: s.answer.replace(/#### ([\d,]+)$/, (_m, n: string) => {
+          return `#### ${Number(n.replace(/,/g, '')) + delta}`;
+        }),
+      })),
+    );
+    const { blocks } = await audit(altered);
+    const caught = blocks.filter((b) => b.answer_correct === false).length;
+    // 8.5 in the work must not support "#### 9" (GSM8K item 25), as rounding would have it.
+    expect(blocks[2 * 25 + 1]?.answer_correct).toBe(false);
+    // The few that slip through equal another number on the solution's last line.
+    expect(caught / altered.length).toBeGreaterThan(0.98);
+  });
+
   it('fails a wrong plain equation in prose', async () => {
     const sample = {
       task_type: 'question_answer' as const,

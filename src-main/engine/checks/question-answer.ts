@@ -131,17 +131,15 @@ function judgeAnswer(question: string, answer: string) {
   }
   const final = finalAnswer(answer);
   if (final?.value != null && isWorkedSolution(answer)) {
-    const supported = statedNumbers(solutionBody(answer)).some((n) =>
-      agrees(n, final.value as number, final.text),
-    );
-    if (!supported) {
+    const problem = unsupportedBy(solutionBody(answer), final.value, final.text);
+    if (problem) {
       return {
         passed: false,
         score: 0,
         issues: [
           {
             code: 'answer_unsupported',
-            message: `the final answer ${final.text} appears nowhere in its own solution`,
+            message: problem,
             path: '/answer',
             severity: 'error' as const,
           },
@@ -150,4 +148,27 @@ function judgeAnswer(question: string, answer: string) {
     }
   }
   return undecided();
+}
+
+/**
+ * Why a worked solution does not support its final value, or null when it
+ * does. Both sides are stated numbers, so they must be equal, not merely
+ * equal after rounding (8.5 in the work does not support "#### 9"). A GSM8K
+ * solution (calculator annotations) concludes on its last line, so the value
+ * must be stated there: a changed final answer that happens to equal some
+ * intermediate result is still caught. On the 300 real GSM8K items neither
+ * rule fires; of 1,200 altered final answers (+1, -1, +7, +10) 16 slip
+ * through, all equal to another number on the last line.
+ */
+function unsupportedBy(body: string, value: number, text: string): string | null {
+  const same = (n: number): boolean => Math.abs(n - value) <= 1e-9 * Math.max(1, Math.abs(value));
+  if (!statedNumbers(body).some(same)) {
+    return `the final answer ${text} appears nowhere in its own solution`;
+  }
+  if (!body.includes('<<')) return null;
+  const lines = body.split('\n').filter((line) => line.trim() !== '');
+  const last = lines[lines.length - 1] ?? '';
+  return statedNumbers(last).some(same)
+    ? null
+    : `the final answer ${text} is not what the solution's last line concludes`;
 }
