@@ -7,7 +7,7 @@ import { test as base } from '@playwright/test';
 
 export interface SvcServer {
   baseUrl: string;
-  /** Take the printed one-time sign-in link; it works once. */
+  /** The printed one-time sign-in link; it works once (the `session` fixture spends it). */
   ownerLink: string;
   dataDir: string;
   process: ChildProcess;
@@ -42,7 +42,20 @@ export async function stopSvc(server: SvcServer): Promise<void> {
   rmSync(server.dataDir, { recursive: true, force: true });
 }
 
-export const test = base.extend<object, { svc: SvcServer }>({
+/** Redeems the printed link as a browser would, and returns the session cookie it sets. */
+export async function signIn(server: SvcServer): Promise<string> {
+  const response = await fetch(server.ownerLink, { redirect: 'manual' });
+  const cookie = /svc_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (response.status !== 302 || !cookie)
+    throw new Error('the printed sign-in link did not sign in');
+  return cookie;
+}
+
+/**
+ * One `svc serve` per worker, signed in once; every test's browser context
+ * carries the owner's session cookie.
+ */
+export const test = base.extend<object, { svc: SvcServer; session: string }>({
   svc: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -52,5 +65,20 @@ export const test = base.extend<object, { svc: SvcServer }>({
     },
     { scope: 'worker' },
   ],
+  session: [async ({ svc }, use) => use(await signIn(svc)), { scope: 'worker' }],
+  context: async ({ context, svc, session }, use) => {
+    const { hostname } = new URL(svc.baseUrl);
+    await context.addCookies([
+      {
+        name: 'svc_session',
+        value: session,
+        domain: hostname,
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Strict',
+      },
+    ]);
+    await use(context);
+  },
 });
 export { expect } from '@playwright/test';

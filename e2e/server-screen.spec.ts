@@ -1,14 +1,32 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from './fixtures.ts';
+import { expect, startSvc, stopSvc, test } from './fixtures.ts';
 
 const screenshots = join(import.meta.dirname, 'screenshots');
 mkdirSync(screenshots, { recursive: true });
 
+test('the printed one-time link signs a browser in, once', async ({ browser }) => {
+  const server = await startSvc();
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(server.ownerLink);
+    await expect(page).toHaveURL(`${server.baseUrl}/`);
+    await page.getByRole('link', { name: 'Server' }).click();
+    await expect(page.getByTestId('server-state')).toHaveText('Running');
+    const other = await browser.newContext();
+    const second = await other.newPage();
+    await second.goto(server.ownerLink);
+    await expect(second).toHaveURL(/#\/signed-out$/);
+    await context.close();
+    await other.close();
+  } finally {
+    await stopSvc(server);
+  }
+});
+
 test('the Server screen shows the live address and the model list', async ({ page, svc }) => {
-  // Sign in with the printed one-time link, as a user would.
-  await page.goto(svc.ownerLink);
-  await expect(page).toHaveURL(`${svc.baseUrl}/`);
+  await page.goto(`${svc.baseUrl}/`);
 
   await page.getByRole('link', { name: 'Server' }).click();
   await expect(page).toHaveURL(/#\/server$/);

@@ -1,7 +1,10 @@
+import { useEffect } from 'react';
+import { DropZone } from './components/DropZone.tsx';
 import { DatasetsScreen } from './screens/DatasetsScreen.tsx';
 import { KeysScreen } from './screens/KeysScreen.tsx';
 import { ServerScreen } from './screens/ServerScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
+import { listenToEvents } from './state/events.ts';
 import { type Screen, useApp } from './store.ts';
 
 const NAV: { screen: Screen; label: string }[] = [
@@ -22,6 +25,7 @@ export function App() {
   const screen = useApp((s) => s.screen);
   const setScreen = useApp((s) => s.setScreen);
   const View = SCREEN_VIEWS[screen];
+  useEffect(() => listenToEvents(), []);
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Main">
@@ -46,6 +50,7 @@ export function App() {
       <main className="content">
         <View />
       </main>
+      <DropZone />
     </div>
   );
 }

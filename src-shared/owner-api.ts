@@ -1,7 +1,30 @@
 import { z } from 'zod';
+import type { ErrorPayload } from './errors.ts';
+import {
+  CreatedKey,
+  Credits,
+  HistoryItem,
+  KeyRecord,
+  LedgerEntry,
+  SpendDay,
+} from './owner/account.ts';
+import {
+  DatasetSummary,
+  Decision,
+  ExportRequest,
+  ExportResult,
+  ImportError,
+  ImportPreview,
+  ImportSource,
+  RowDetail,
+  RowsPage,
+  RowsQuery,
+  ShapeId,
+} from './owner/datasets.ts';
+import { RunEstimate, RunRequest, RunStatus } from './owner/runs.ts';
 import { ModelCard } from './schemas/openai.ts';
 import { PricingDocument } from './schemas/pricing.ts';
-import type { ErrorPayload } from './errors.ts';
+import { LimitsSetting, RatesSetting, ServerSetting } from './schemas/settings.ts';
 
 /**
  * The owner API: every operation the app's UI may ask of main. This one map is
@@ -25,9 +48,105 @@ export const ServerStatus = z
 export type ServerStatus = z.infer<typeof ServerStatus>;
 
 const NoInput = z.strictObject({});
+const DatasetRef = z.strictObject({ dataset_id: z.string() });
+const Page = z.strictObject({
+  limit: z.int().min(1).max(1000).default(50),
+  before_id: z.int().optional(),
+});
+const Updated = z.object({ updated: z.int() });
+
+/** The settings the app edits (the upstream engines have their own section, see the README). */
+export const EditableSettings = z.object({
+  rates: RatesSetting,
+  limits: LimitsSetting,
+  server: ServerSetting,
+});
 
 export const ownerApi = {
   serverStatus: { input: NoInput, output: ServerStatus, summary: 'Address, models and pricing' },
+
+  importPreview: {
+    input: z.strictObject({ source: ImportSource, shape: ShapeId.optional() }),
+    output: ImportPreview,
+    summary: 'Detect the shape of a file and map its first rows',
+  },
+  importDataset: {
+    input: z.strictObject({
+      source: ImportSource,
+      shape: ShapeId,
+      name: z.string().min(1).max(200),
+    }),
+    output: DatasetSummary,
+    summary: 'Import a file as a dataset (progress arrives as import events)',
+  },
+  listDatasets: { input: NoInput, output: z.array(DatasetSummary), summary: 'Every dataset' },
+  deleteDataset: { input: DatasetRef, output: Updated, summary: 'Delete a dataset and its rows' },
+  datasetRows: { input: RowsQuery, output: RowsPage, summary: 'A page of grid rows' },
+  datasetRow: {
+    input: z.strictObject({ dataset_id: z.string(), index: z.int().min(0) }),
+    output: RowDetail,
+    summary: 'One row in full: original, sample, audit, fix, reaudit',
+  },
+  importErrors: {
+    input: DatasetRef,
+    output: z.array(ImportError),
+    summary: 'The rows an import reported and skipped',
+  },
+  decide: {
+    input: Decision,
+    output: Updated,
+    summary: 'Accept or reject fixes, per row or in bulk',
+  },
+  exportDataset: {
+    input: ExportRequest,
+    output: ExportResult,
+    summary: 'Write the dataset in its original schema with accepted fixes applied',
+  },
+
+  estimateRun: { input: RunRequest, output: RunEstimate, summary: 'The most a run may cost' },
+  startRun: { input: RunRequest, output: RunStatus, summary: 'Start audit, fix or refine on rows' },
+  cancelRun: {
+    input: z.strictObject({ run_id: z.string() }),
+    output: RunStatus,
+    summary: 'Cancel a run',
+  },
+  listRuns: { input: DatasetRef, output: z.array(RunStatus), summary: 'Runs of a dataset' },
+
+  listKeys: { input: NoInput, output: z.array(KeyRecord), summary: 'API keys' },
+  createKey: {
+    input: z.strictObject({ name: z.string().max(100).default('') }),
+    output: CreatedKey,
+    summary: 'Create a key (shown once)',
+  },
+  revokeKey: {
+    input: z.strictObject({ id: z.string() }),
+    output: KeyRecord,
+    summary: 'Revoke a key',
+  },
+  credits: { input: NoInput, output: Credits, summary: 'Balance, held and available' },
+  addCredits: {
+    input: z.strictObject({ usd: z.number().positive().max(1_000_000).multipleOf(0.01) }),
+    output: Credits,
+    summary: 'Add local credit',
+  },
+  ledger: { input: Page, output: z.array(LedgerEntry), summary: 'Ledger entries, newest first' },
+  spendByDay: {
+    input: z.strictObject({ days: z.int().min(1).max(366).default(30) }),
+    output: z.array(SpendDay),
+    summary: 'Charges per day',
+  },
+  history: {
+    input: Page,
+    output: z.array(HistoryItem),
+    summary: 'Fix and refine history (30 days)',
+  },
+
+  getSettings: { input: NoInput, output: EditableSettings, summary: 'Rates, limits, server' },
+  updateSettings: {
+    input: EditableSettings.partial().strict(),
+    output: EditableSettings,
+    summary: 'Change rates, limits or the server',
+  },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType; summary: string }>;
 
 export type OwnerApi = typeof ownerApi;
@@ -51,4 +170,36 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: ErrorPay
 /** What the Electron preload exposes as `window.svc`: one method per owner method. */
 export type OwnerBridge = {
   [M in OwnerMethod]: (input: OwnerInput<M>) => Promise<IpcResult<OwnerOutput<M>>>;
+};
+
+/** What main pushes to the UI: import and run progress. */
+export const OwnerEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('import'),
+    name: z.string(),
+    rows: z.int(),
+    errors: z.int(),
+    bytes_read: z.int(),
+    bytes_total: z.int(),
+    done: z.boolean(),
+  }),
+  z.object({ type: z.literal('run'), run: RunStatus }),
+]);
+export type OwnerEvent = z.infer<typeof OwnerEvent>;
+export const OWNER_EVENT_CHANNEL = 'svc:event';
+export const OWNER_EVENTS_PATH = '/owner-events';
+export const OWNER_UPLOAD_PATH = '/owner-upload';
+export const OWNER_DOWNLOAD_PATH = '/owner-download';
+
+/**
+ * What the Electron preload exposes as `window.svc`: one method per owner
+ * method, plus the three things only the desktop shell can do.
+ */
+export type AppBridge = OwnerBridge & {
+  /** Subscribes to pushed events; returns the unsubscribe function. */
+  onEvent: (listener: (event: OwnerEvent) => void) => () => void;
+  /** The path of a dropped or picked file (Electron's webUtils.getPathForFile). */
+  pathForFile: (file: File) => string;
+  /** A save dialog; null when cancelled. */
+  chooseSavePath: (defaultName: string) => Promise<string | null>;
 };

@@ -1,7 +1,12 @@
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow } from 'electron';
+import { OWNER_EVENT_CHANNEL } from '../../src-shared/owner-api.ts';
 import { startServer, type RunningServer } from '../http/server.ts';
+import { Transfers } from '../http/transfers.ts';
+import { selectBackend } from '../service/backend-select.ts';
 import { createServiceContext } from '../service/context.ts';
+import { OwnerEvents } from '../service/owner-events.ts';
 import { createOwnerHandlers } from '../service/owner-handlers.ts';
 import { openDatabase } from '../store/db.ts';
 import { registerOwnerIpc } from './ipc.ts';
@@ -22,6 +27,14 @@ async function launch(): Promise<void> {
   const dataDir = app.getPath('userData');
   const db = openDatabase(dataDir);
   const ctx = createServiceContext(db, dataDir, app.getVersion());
+  // One event stream and one transfer folder for both transports (IPC and the server).
+  const events = new OwnerEvents();
+  events.subscribe((event) => {
+    for (const window of BrowserWindow.getAllWindows()) {
+      window.webContents.send(OWNER_EVENT_CHANNEL, event);
+    }
+  });
+  const transfers = new Transfers(mkdtempSync(join(app.getPath('temp'), 'svc-')));
   const { server: serverSettings } = ctx.settings();
   if (serverSettings.enabled) {
     try {
@@ -30,6 +43,8 @@ async function launch(): Promise<void> {
         host: '127.0.0.1',
         port: serverSettings.port,
         rendererDir: join(import.meta.dirname, '../renderer'),
+        events,
+        transfers,
       });
       console.log(`listening on ${server.url}`);
     } catch (error) {
@@ -38,11 +53,18 @@ async function launch(): Promise<void> {
     }
   }
   registerOwnerIpc(
-    createOwnerHandlers(ctx, () => ({
-      host: '127.0.0.1',
-      port: server?.port ?? null,
-      url: server?.url ?? null,
-    })),
+    createOwnerHandlers(ctx, {
+      address: () => ({
+        host: '127.0.0.1',
+        port: server?.port ?? null,
+        url: server?.url ?? null,
+      }),
+      emit: (event) => events.emit(event),
+      backend: () => selectBackend(ctx),
+      uploads: transfers,
+      downloads: transfers,
+      tempDir: transfers.dir,
+    }),
     isTrustedRendererUrl,
   );
   hardenSession();

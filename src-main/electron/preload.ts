@@ -1,15 +1,35 @@
-import { contextBridge, ipcRenderer } from 'electron';
-import { ipcChannel, OWNER_METHODS, type OwnerBridge } from '../../src-shared/owner-api.ts';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+import {
+  ipcChannel,
+  OWNER_EVENT_CHANNEL,
+  OWNER_METHODS,
+  type AppBridge,
+  type OwnerBridge,
+  type OwnerEvent,
+} from '../../src-shared/owner-api.ts';
 
 /**
- * Exposes exactly one method per owner method as `window.svc`; the page can
+ * Exposes exactly one method per owner method as `window.svc`, plus three
+ * shell methods (events, a dropped file's path, a save dialog); the page can
  * reach nothing else of Electron or Node (no generic invoke, no channel names).
  */
-const bridge = Object.fromEntries(
+const owner = Object.fromEntries(
   OWNER_METHODS.map((method) => [
     method,
     (input: unknown) => ipcRenderer.invoke(ipcChannel(method), input),
   ]),
 ) as OwnerBridge;
+
+const bridge: AppBridge = {
+  ...owner,
+  onEvent: (listener) => {
+    const handler = (_event: IpcRendererEvent, payload: OwnerEvent) => listener(payload);
+    ipcRenderer.on(OWNER_EVENT_CHANNEL, handler);
+    return () => ipcRenderer.off(OWNER_EVENT_CHANNEL, handler);
+  },
+  pathForFile: (file) => webUtils.getPathForFile(file),
+  chooseSavePath: (defaultName) =>
+    ipcRenderer.invoke('svc-shell:chooseSavePath', defaultName) as Promise<string | null>,
+};
 
 contextBridge.exposeInMainWorld('svc', bridge);

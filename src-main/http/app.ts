@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { except } from 'hono/combine';
 import { AppError } from '../../src-shared/errors.ts';
 import type { EngineBackend } from '../engine/backend.ts';
 import type { ServiceContext } from '../service/context.ts';
@@ -12,6 +13,9 @@ import { metaRoutes } from './routes/meta.ts';
 import { nativeRoutes } from './routes/native.ts';
 import { v1ChatRoutes } from './routes/v1-chat.ts';
 import { ownerRoutes } from './routes/owner.ts';
+import { ownerTransferRoutes, type EventSource } from './routes/owner-transfers.ts';
+import type { Transfers } from './transfers.ts';
+import { OWNER_UPLOAD_PATH } from '../../src-shared/owner-api.ts';
 import { CONTENT_SECURITY_POLICY, rendererRoutes } from './routes/renderer.ts';
 import { v1ModelRoutes } from './routes/v1-models.ts';
 import { hostGuard } from './security.ts';
@@ -34,6 +38,9 @@ export interface HttpAppOptions {
   maxConcurrentOperations?: number;
   /** Operations allowed to wait; past that, 503. */
   maxQueuedOperations?: number;
+  /** The browser transport's uploads, downloads and event stream (absent: those routes 404). */
+  transfers?: Transfers;
+  events?: EventSource;
 }
 
 export const DEFAULT_KEEPALIVE_MS = 10_000;
@@ -61,18 +68,17 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     }
   });
   app.use('*', hostGuard(options.boundHost, options.port));
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError(
-          'payload_too_large',
-          `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
-        );
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError(
+        'payload_too_large',
+        `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
+      );
+    },
+  });
+  // Dataset uploads stream to disk and may be any size; every other body is capped.
+  app.use('*', except(OWNER_UPLOAD_PATH, limitBody));
 
   const gate = new Gate(options.maxConcurrentOperations ?? 4, options.maxQueuedOperations ?? 256);
   app.route('/', metaRoutes(options.ctx));
@@ -85,6 +91,17 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   );
   app.route('/', v1ModelRoutes(options.ctx));
   app.route('/', ownerRoutes(options.owner, options.sessions));
+  if (options.transfers && options.events) {
+    app.route(
+      '/',
+      ownerTransferRoutes(
+        options.sessions,
+        options.transfers,
+        options.events,
+        options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS,
+      ),
+    );
+  }
   app.route('/', rendererRoutes(options.rendererDir, options.sessions));
 
   app.notFound((c) =>

@@ -1,21 +1,31 @@
+import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
-import { builtinBackend } from '../engine/builtin/backend.ts';
 import type { EngineBackend } from '../engine/backend.ts';
+import { selectBackend } from '../service/backend-select.ts';
 import { releaseOpenHolds } from '../service/billing.ts';
 import type { ServiceContext } from '../service/context.ts';
 import { purgeHistory } from '../service/history.ts';
+import { OwnerEvents } from '../service/owner-events.ts';
 import { createOwnerHandlers, type ServerAddress } from '../service/owner-handlers.ts';
 import { createHttpApp } from './app.ts';
 import { OwnerSessions } from './owner-session.ts';
+import { Transfers } from './transfers.ts';
 
 export interface StartServerOptions {
   ctx: ServiceContext;
   host: string;
   port: number;
   rendererDir: string | null;
+  /** The engine backend per request; default: the one settings and environment select. */
   backend?: () => EngineBackend;
   keepAliveMs?: number;
+  /** Import and run progress for the UI (Electron passes its own, so its window hears it too). */
+  events?: OwnerEvents;
+  /** The browser transport's uploads and downloads; default: a new temporary folder. */
+  transfers?: Transfers;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -53,14 +63,26 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
     port: livePort,
     url: livePort === null ? null : formatBaseUrl(options.host, livePort),
   });
+  const backend = options.backend ?? (() => selectBackend(options.ctx));
+  const events = options.events ?? new OwnerEvents();
+  const transfers = options.transfers ?? new Transfers(mkdtempSync(join(tmpdir(), 'svc-')));
   const app = createHttpApp({
     ctx: options.ctx,
-    owner: createOwnerHandlers(options.ctx, address),
+    owner: createOwnerHandlers(options.ctx, {
+      address,
+      emit: (event) => events.emit(event),
+      backend,
+      uploads: transfers,
+      downloads: transfers,
+      tempDir: transfers.dir,
+    }),
+    transfers,
+    events,
     sessions,
     rendererDir: options.rendererDir,
     boundHost: options.host,
     port: () => livePort,
-    backend: options.backend ?? (() => builtinBackend),
+    backend,
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
   });
 

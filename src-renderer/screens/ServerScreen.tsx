@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { Snippets } from '../components/Snippets.tsx';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { transport } from '../api/client.ts';
 import { useApp } from '../store.ts';
@@ -78,6 +79,13 @@ export function ServerScreen() {
               ))}
             </tbody>
           </table>
+          {status.url && (
+            <>
+              <h2>Call it from your code</h2>
+              <p className="muted">Create a key on the Keys screen and export it as SVC_API_KEY.</p>
+              <Snippets url={status.url} />
+            </>
+          )}
           <p className="muted">
             Minimum charge ${status.pricing.minimum_charge_usd.toFixed(2)} per request, rounded up
             to the cent; at most {status.pricing.limits.samples_per_native_request} samples per

@@ -1,0 +1,83 @@
+/// <reference lib="dom" />
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { readRows, workDir, writeDataset } from './support/datasets.ts';
+
+const screenshots = join(import.meta.dirname, 'screenshots');
+
+/** Drops a file on the window the way a browser does: a drop event carrying a File. */
+async function dropFile(page: Page, path: string): Promise<void> {
+  const bytes = readFileSync(path).toString('base64');
+  await page.evaluate(
+    ({ name, data }) => {
+      const binary = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([binary], name));
+      window.dispatchEvent(
+        new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+      );
+      window.dispatchEvent(
+        new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+      );
+    },
+    { name: basename(path), data: bytes },
+  );
+}
+
+async function importVia(page: Page, how: 'drop' | 'picker', path: string, expectedShape: string) {
+  if (how === 'drop') await dropFile(page, path);
+  else await page.getByTestId('file-picker').setInputFiles(path);
+  const dialog = page.getByTestId('import-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('detected')).toContainText(`detected: ${expectedShape}`);
+  await dialog.getByRole('button', { name: 'Import' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+}
+
+test.describe('import', () => {
+  const dir = workDir();
+  const gsm = readRows('gsm8k_test_first300.jsonl').slice(0, 40);
+  const csqa = readRows('commonsenseqa_validation_first200.jsonl').slice(0, 30);
+
+  test('imports each format by drop and by the picker, with the shape detected', async ({
+    page,
+    svc,
+  }) => {
+    await page.goto(`${svc.baseUrl}/`);
+    await page.getByRole('link', { name: 'Datasets' }).click();
+    const cases = [
+      ['drop', await writeDataset(dir, 'gsm-drop', 'jsonl', gsm), 'gsm8k', 40],
+      ['picker', await writeDataset(dir, 'gsm-pick', 'json', gsm), 'gsm8k', 40],
+      ['drop', await writeDataset(dir, 'csqa-drop', 'csv', csqa), 'commonsenseqa', 30],
+      ['picker', await writeDataset(dir, 'csqa-pick', 'parquet', csqa), 'commonsenseqa', 30],
+    ] as const;
+    for (const [how, path, shape, rows] of cases) {
+      await importVia(page, how, path, shape);
+      await expect(page.getByTestId('row-count')).toHaveText(`${rows} rows`);
+      await expect(page.getByTestId('grid-row').first()).toContainText(
+        shape === 'gsm8k' ? 'question' : 'multiple',
+      );
+    }
+    await expect(page.locator('.dataset-item')).toHaveCount(4);
+    await page.screenshot({ path: join(screenshots, 'datasets.png'), fullPage: true });
+  });
+
+  test('reports bad rows with their row numbers and skips them', async ({ page, svc }) => {
+    const path = join(dir, 'broken.jsonl');
+    const lines = gsm.slice(0, 5).map((r) => JSON.stringify(r));
+    lines.splice(2, 0, '{not json');
+    (await import('node:fs')).writeFileSync(path, lines.join('\n') + '\n');
+    await page.goto(`${svc.baseUrl}/`);
+    await page.getByRole('link', { name: 'Datasets' }).click();
+    await page.getByTestId('file-picker').setInputFiles(path);
+    const dialog = page.getByTestId('import-dialog');
+    await expect(dialog).toContainText('3');
+    await expect(dialog.locator('.error-text').first()).toBeVisible();
+    await page.screenshot({ path: join(screenshots, 'import-preview.png') });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(page.getByTestId('row-count')).toHaveText('5 rows');
+    await expect(page.locator('.dataset-item.active')).toContainText('1 skipped');
+  });
+});

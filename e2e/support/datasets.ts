@@ -1,0 +1,28 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeRows } from '../../src-main/service/files/index.ts';
+
+/** Real dataset rows from resources/datasets, and files made from them for the import tests. */
+
+const datasets = join(import.meta.dirname, '..', '..', 'resources', 'datasets');
+
+export function readRows(name: string): Record<string, unknown>[] {
+  return readFileSync(join(datasets, name), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+export const workDir = (): string => mkdtempSync(join(tmpdir(), 'svc-e2e-files-'));
+
+export async function writeDataset(
+  dir: string,
+  name: string,
+  format: 'jsonl' | 'json' | 'csv' | 'parquet',
+  rows: Record<string, unknown>[],
+): Promise<string> {
+  const path = join(dir, `${name}.${format}`);
+  await writeRows(path, format, rows);
+  return path;
+}

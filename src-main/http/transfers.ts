@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { AppError } from '../../src-shared/errors.ts';
+
+/**
+ * Files that cross the browser transport: uploads (a dropped file is sent to
+ * the server, which imports it from a temp path) and downloads (an export is
+ * written to a temp path and fetched once by its token). Inside Electron,
+ * paths are used directly and this is not involved.
+ */
+export class Transfers {
+  readonly dir: string;
+  readonly #uploads = new Map<string, { path: string; fileName: string }>();
+  readonly #downloads = new Map<string, { path: string; fileName: string }>();
+
+  constructor(dir: string) {
+    this.dir = dir;
+    mkdirSync(dir, { recursive: true });
+  }
+
+  newUpload(fileName: string): { id: string; path: string } {
+    const id = `up_${randomBytes(12).toString('hex')}`;
+    const safe =
+      basename(fileName)
+        .replace(/[^\w.-]+/g, '_')
+        .slice(-120) || 'upload';
+    const path = join(this.dir, `${id}-${safe}`);
+    this.#uploads.set(id, { path, fileName: basename(fileName) });
+    return { id, path };
+  }
+
+  pathOf(uploadId: string): string {
+    const upload = this.#uploads.get(uploadId);
+    if (!upload) throw new AppError('not_found', `no upload ${uploadId}: upload the file again`);
+    return upload.path;
+  }
+
+  fileNameOf(uploadId: string): string {
+    return this.#uploads.get(uploadId)?.fileName ?? uploadId;
+  }
+
+  /** Registers a file for download and returns the URL path that serves it. */
+  register(path: string, fileName: string): string {
+    const token = randomBytes(16).toString('hex');
+    this.#downloads.set(token, { path, fileName });
+    return `/owner-download/${token}`;
+  }
+
+  download(token: string): { path: string; fileName: string } {
+    const entry = this.#downloads.get(token);
+    if (!entry) throw new AppError('not_found', 'this download link has expired; export again');
+    return entry;
+  }
+}

@@ -1,0 +1,263 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readRows } from '../files/index.ts';
+import { createHarness, dataset, type Harness } from './testing/harness.ts';
+
+type Row = Record<string, unknown>;
+
+const load = (file: string): Row[] =>
+  readFileSync(dataset(file), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Row);
+
+async function readBack(path: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for await (const result of readRows(path)) {
+    if (!('value' in result)) throw new Error(`row ${result.row}: ${result.error}`);
+    rows.push(result.value);
+  }
+  return rows;
+}
+
+const writeJsonl = (path: string, rows: readonly Row[]): string => {
+  writeFileSync(path, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+  return path;
+};
+
+/** CommonsenseQA's first 40 rows; row 2 with a duplicate choice labelled as the answer. */
+function csqaWithDuplicate(h: Harness): { path: string; rows: Row[] } {
+  const rows = load('commonsenseqa_validation_first200.jsonl').slice(0, 40);
+  rows[2] = {
+    ...rows[2],
+    choices: {
+      label: ['A', 'B', 'C', 'D', 'E'],
+      text: ['doctor', 'bookstore', 'market', 'bookstore', 'mortuary'],
+    },
+    answerKey: 'D',
+  };
+  return { path: writeJsonl(join(h.dir, 'csqa.jsonl'), rows), rows };
+}
+
+async function refineAll(h: Harness, datasetId: string): Promise<void> {
+  const run = await h.finished(
+    await h.call('startRun', {
+      dataset_id: datasetId,
+      operation: 'refine',
+      scope: { kind: 'all' },
+    }),
+  );
+  expect(run.status).toBe('done');
+}
+
+describe('decide', () => {
+  it('accepts by index only rows whose fix changed something', async () => {
+    const h = createHarness();
+    const { path } = csqaWithDuplicate(h);
+    const ds = await h.importFile(path, 'commonsenseqa');
+    await refineAll(h, ds.id);
+    const changed = await h.call('datasetRows', {
+      dataset_id: ds.id,
+      offset: 0,
+      limit: 100,
+      filter: { changed: true },
+    });
+    expect(changed.rows.map((r) => r.index)).toContain(2);
+    const unchanged = (
+      await h.call('datasetRows', {
+        dataset_id: ds.id,
+        offset: 0,
+        limit: 1,
+        filter: { changed: false },
+      })
+    ).rows[0]!.index;
+    expect(
+      await h.call('decide', { dataset_id: ds.id, indices: [2, unchanged], decision: 'accepted' }),
+    ).toEqual({ updated: 1 });
+    expect((await h.call('datasetRow', { dataset_id: ds.id, index: 2 })).decision).toBe('accepted');
+    expect(
+      await h.call('decide', { dataset_id: ds.id, indices: [2], decision: 'rejected' }),
+    ).toEqual({ updated: 1 });
+    expect(await h.call('decide', { dataset_id: ds.id, indices: [2], decision: null })).toEqual({
+      updated: 1,
+    });
+    await expect(
+      h.call('decide', { dataset_id: ds.id, decision: 'accepted' }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('decides in bulk for the rows of a filter; a new fix makes them pending again', async () => {
+    const h = createHarness();
+    const rows = load('gsm8k_test_first300.jsonl').slice(0, 100);
+    const ds = await h.importFile(writeJsonl(join(h.dir, 'g.jsonl'), rows), 'gsm8k');
+    await refineAll(h, ds.id);
+    const [before] = await h.call('listDatasets', {});
+    expect(before!.changed).toBeGreaterThan(5);
+    // everything: only the changed rows take the decision
+    const bulk = await h.call('decide', { dataset_id: ds.id, filter: {}, decision: 'accepted' });
+    expect(bulk.updated).toBe(before!.changed);
+    const accepted = await h.call('datasetRows', {
+      dataset_id: ds.id,
+      offset: 0,
+      limit: 1000,
+      filter: { decision: 'accepted' },
+    });
+    expect(accepted.total).toBe(before!.changed);
+    expect((await h.call('listDatasets', {}))[0]?.accepted).toBe(before!.changed);
+    // a filter narrows it: reject the changed rows a search finds
+    const search = accepted.rows[0]!.title.slice(0, 12);
+    const narrowed = await h.call('decide', {
+      dataset_id: ds.id,
+      filter: { search, changed: true },
+      decision: 'rejected',
+    });
+    expect(narrowed.updated).toBeGreaterThanOrEqual(1);
+    expect(narrowed.updated).toBeLessThan(bulk.updated);
+    // refine again: every row it changes is pending again
+    await refineAll(h, ds.id);
+    const pending = await h.call('datasetRows', {
+      dataset_id: ds.id,
+      offset: 0,
+      limit: 1,
+      filter: { decision: 'pending' },
+    });
+    expect(pending.total).toBe(before!.changed);
+    expect((await h.call('listDatasets', {}))[0]?.accepted).toBe(0);
+  });
+});
+
+describe('exportDataset', () => {
+  it('writes an untouched JSON Lines dataset back with the same rows, byte for byte', async () => {
+    const h = createHarness();
+    for (const file of ['gsm8k_test_first300.jsonl', 'oasst_en_100_trees.jsonl']) {
+      const originals = load(file);
+      const ds = await h.importFile(dataset(file), file.startsWith('gsm8k') ? 'gsm8k' : 'oasst');
+      const out = join(h.dir, `out-${file}`);
+      const result = await h.call('exportDataset', {
+        dataset_id: ds.id,
+        format: 'jsonl',
+        path: out,
+      });
+      const expected = originals.map((row) => JSON.stringify(row)).join('\n') + '\n';
+      expect(readFileSync(out, 'utf8')).toBe(expected);
+      expect(result).toEqual({
+        rows: originals.length,
+        bytes: Buffer.byteLength(expected),
+        path: out,
+        download_url: null,
+      });
+    }
+  });
+
+  it('writes CSV, Parquet and JSON that read back as the original rows', async () => {
+    const h = createHarness();
+    const originals = load('commonsenseqa_validation_first200.jsonl');
+    const ds = await h.importFile(
+      dataset('commonsenseqa_validation_first200.jsonl'),
+      'commonsenseqa',
+    );
+    for (const format of ['csv', 'parquet', 'json'] as const) {
+      const out = join(h.dir, `csqa.${format}`);
+      const result = await h.call('exportDataset', { dataset_id: ds.id, format, path: out });
+      expect(result.rows).toBe(200);
+      expect(await readBack(out)).toEqual(originals);
+    }
+  });
+
+  it('applies accepted fixes in the original schema and leaves the rest as imported', async () => {
+    const h = createHarness();
+    const { path, rows } = csqaWithDuplicate(h);
+    const ds = await h.importFile(path, 'commonsenseqa');
+    await refineAll(h, ds.id);
+    await h.call('decide', { dataset_id: ds.id, indices: [2], decision: 'accepted' });
+    for (const format of ['jsonl', 'csv', 'parquet'] as const) {
+      const out = join(h.dir, `fixed.${format}`);
+      await h.call('exportDataset', { dataset_id: ds.id, format, path: out });
+      const back = await readBack(out);
+      expect(back[2]).toEqual({
+        ...rows[2],
+        choices: {
+          label: ['A', 'B', 'C', 'D'],
+          text: ['doctor', 'bookstore', 'market', 'mortuary'],
+        },
+        answerKey: 'B',
+      });
+      expect(Object.keys(back[2]!)).toEqual(Object.keys(rows[2]!));
+      // changed but not accepted: as imported
+      expect(back.filter((_, i) => i !== 2)).toEqual(rows.filter((_, i) => i !== 2));
+    }
+  });
+
+  it('adds verdict columns and drops flagged rows on request', async () => {
+    const h = createHarness();
+    const rows = load('gsm8k_test_first300.jsonl')
+      .slice(0, 60)
+      .map((row, i) =>
+        i % 10 === 3
+          ? {
+              ...row,
+              answer: String(row.answer).replace(
+                /#### (\d+)$/,
+                (_m, n: string) => `#### ${Number(n) + 7}`,
+              ),
+            }
+          : row,
+      );
+    const ds = await h.importFile(writeJsonl(join(h.dir, 'g.jsonl'), rows), 'gsm8k');
+    await refineAll(h, ds.id);
+    await h.call('decide', { dataset_id: ds.id, filter: {}, decision: 'accepted' });
+    const [summary] = await h.call('listDatasets', {});
+    expect(summary!.flagged).toBeGreaterThan(0);
+
+    const out = join(h.dir, 'verdicts.jsonl');
+    await h.call('exportDataset', {
+      dataset_id: ds.id,
+      format: 'jsonl',
+      include_verdicts: true,
+      path: out,
+    });
+    const back = await readBack(out);
+    expect(back).toHaveLength(60);
+    expect(back[3]).toMatchObject({
+      svc_passed: false,
+      svc_failed_checks: expect.stringContaining('answer_correct') as unknown,
+      svc_flagged: true,
+    });
+    expect(Object.keys(back[0]!)).toEqual([
+      'question',
+      'answer',
+      'svc_passed',
+      'svc_failed_checks',
+      'svc_flagged',
+      'svc_decision',
+    ]);
+    expect(back.filter((row) => row.svc_decision === 'accepted')).toHaveLength(summary!.accepted);
+
+    const dropped = join(h.dir, 'dropped.csv');
+    const result = await h.call('exportDataset', {
+      dataset_id: ds.id,
+      format: 'csv',
+      drop_flagged: true,
+      path: dropped,
+    });
+    expect(result.rows).toBe(60 - summary!.flagged);
+    const kept = await readBack(dropped);
+    expect(kept.some((row) => String(row.answer).includes(String(rows[3]!.answer)))).toBe(false);
+  });
+
+  it('writes into the temporary folder and registers a download without a path', async () => {
+    const h = createHarness();
+    const ds = await h.importFile(
+      dataset('gsm8k_test_first300.jsonl'),
+      'gsm8k',
+      'GSM8K test.jsonl',
+    );
+    const result = await h.call('exportDataset', { dataset_id: ds.id, format: 'parquet' });
+    expect(result).toMatchObject({ rows: 300, path: null, download_url: '/owner-download/t0' });
+    const download = h.downloads.get('t0')!;
+    expect(download.fileName).toBe('GSM8K_test.parquet');
+    expect(download.path.startsWith(h.dir)).toBe(true);
+    expect(existsSync(download.path)).toBe(true);
+  });
+});

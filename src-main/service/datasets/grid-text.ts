@@ -1,0 +1,60 @@
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
+
+/**
+ * What the grid shows of a sample, one line each: the main text (the text,
+ * the stem, the question, the last user turn) and a secondary one (the
+ * choices with the labelled one marked, the answer, the roles), plus the
+ * lowercased text a search looks in.
+ */
+
+export const TITLE_MAX = 300;
+export const DETAIL_MAX = 300;
+export const SEARCH_MAX = 1000;
+
+export interface GridText {
+  title: string;
+  detail: string;
+  search_text: string;
+}
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** At most `max` UTF-16 units, never splitting a surrogate pair, with an ellipsis when cut. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+function parts(sample: Sample): { main: string; secondary: string } {
+  switch (sample.task_type) {
+    case 'text':
+      return { main: sample.text, secondary: '' };
+    case 'multiple_choice':
+      return {
+        main: sample.context,
+        secondary: sample.choices
+          .map((choice, i) => (i === sample.answer_index ? `✓ ${choice}` : choice))
+          .join(' | '),
+      };
+    case 'question_answer':
+      return { main: sample.question, secondary: sample.answer };
+    case 'conversation': {
+      const lastUser = sample.messages.findLast((m) => m.role === 'user');
+      const main = (lastUser ?? sample.messages.at(-1))?.content ?? '';
+      return { main, secondary: sample.messages.map((m) => m.role).join(' → ') };
+    }
+  }
+}
+
+export function gridText(sample: Sample): GridText {
+  const { main, secondary } = parts(sample);
+  // Only the head of a long text is ever shown or searched: never normalise the rest.
+  const head = oneLine(main.slice(0, 2 * SEARCH_MAX));
+  const title = clip(head, TITLE_MAX);
+  const detail = clip(oneLine(secondary.slice(0, 2 * DETAIL_MAX)), DETAIL_MAX);
+  const search = `${head.slice(0, SEARCH_MAX - DETAIL_MAX)}\n${detail}`;
+  return { title, detail, search_text: search.toLowerCase() };
+}

@@ -1,0 +1,210 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OwnerEvent } from '../../../src-shared/owner-api.ts';
+import { DatasetSummary, ImportPreview, type ShapeId } from '../../../src-shared/owner/datasets.ts';
+import { SHAPES } from '../../engine/shapes/index.ts';
+import { writeRows } from '../files/index.ts';
+import { createHarness, dataset } from './testing/harness.ts';
+
+const REAL: [string, ShapeId, number, string][] = [
+  ['gsm8k_test_first300.jsonl', 'gsm8k', 300, 'question_answer'],
+  ['hellaswag_val_sample200.jsonl', 'hellaswag', 200, 'multiple_choice'],
+  ['truthfulqa_mc_task_first200.jsonl', 'truthfulqa_mc', 200, 'multiple_choice'],
+  ['commonsenseqa_validation_first200.jsonl', 'commonsenseqa', 200, 'multiple_choice'],
+  ['oasst_en_100_trees.jsonl', 'oasst', 100, 'conversation'],
+];
+
+const lines = (path: string): string[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+
+describe('importPreview', () => {
+  it.each(REAL)('detects %s as %s and maps its first rows', async (file, shape) => {
+    const h = createHarness();
+    const preview = ImportPreview.parse(
+      await h.call('importPreview', { source: { path: dataset(file) } }),
+    );
+    expect(preview).toMatchObject({ file_name: file, format: 'jsonl', detected: shape, shape });
+    expect(preview.confidence).toBe(1);
+    expect(preview.bytes).toBe(readFileSync(dataset(file)).length);
+    expect(preview.rows).toHaveLength(20);
+    for (const row of preview.rows) {
+      expect(row.error).toBeNull();
+      expect(row.sample).not.toBeNull();
+      expect(row.original).not.toBeNull();
+    }
+    expect(preview.shapes.map((s) => s.id)).toEqual(SHAPES.map((s) => s.id));
+  });
+
+  it('maps with a forced shape and reports rows that do not fit it', async () => {
+    const h = createHarness();
+    const preview = await h.call('importPreview', {
+      source: { path: dataset('gsm8k_test_first300.jsonl') },
+      shape: 'text',
+    });
+    expect(preview.detected).toBe('gsm8k');
+    expect(preview.shape).toBe('text');
+    expect(preview.rows[0]?.sample).toBeNull();
+    expect(preview.rows[0]?.error).toMatch(/text/);
+  });
+
+  it('says when no shape matches, row by row', async () => {
+    const h = createHarness();
+    const preview = await h.call('importPreview', {
+      source: { path: dataset('ftfy_mojibake_cases.jsonl') },
+    });
+    expect(preview.detected).toBeNull();
+    expect(preview.shape).toBeNull();
+    expect(preview.rows[0]?.error).toMatch(/choose one/);
+  });
+
+  it('reads uploads through the upload registry', async () => {
+    const h = createHarness();
+    h.uploads.set('up_1', dataset('gsm8k_test_first300.jsonl'));
+    const preview = await h.call('importPreview', { source: { upload_id: 'up_1' } });
+    expect(preview.detected).toBe('gsm8k');
+  });
+
+  it('refuses a file it cannot read', async () => {
+    const h = createHarness();
+    await expect(
+      h.call('importPreview', { source: { path: join(h.dir, 'missing.jsonl') } }),
+    ).rejects.toMatchObject({ code: 'invalid_request', message: /no such file/ });
+    await expect(
+      h.call('importPreview', { source: { path: join(h.dir, 'data.txt') } }),
+    ).rejects.toMatchObject({ code: 'invalid_request', message: /unknown format/ });
+  });
+});
+
+describe('importDataset', () => {
+  it.each(REAL)('imports %s (%s): every row, in order', async (file, shape, count, taskType) => {
+    const h = createHarness();
+    const summary = DatasetSummary.parse(await h.importFile(dataset(file), shape, file));
+    expect(summary).toMatchObject({
+      name: file,
+      file_name: file,
+      format: 'jsonl',
+      shape,
+      task_types: [taskType],
+      rows: count,
+      errors: 0,
+      audited: 0,
+      failed: 0,
+      changed: 0,
+      flagged: 0,
+      accepted: 0,
+    });
+    expect(summary.id).toMatch(/^ds_[0-9a-f]{16}$/);
+    expect(await h.call('listDatasets', {})).toEqual([summary]);
+    const first = await h.call('datasetRow', { dataset_id: summary.id, index: 0 });
+    expect(JSON.stringify(first.original)).toBe(
+      JSON.stringify(JSON.parse(lines(dataset(file))[0]!)),
+    );
+    expect(first.sample.task_type).toBe(taskType);
+    expect(first).toMatchObject({ audit: null, fix: null, reaudit: null, fixed_sample: null });
+  });
+
+  it('stores the rows it cannot read or map as errors with their row numbers', async () => {
+    const h = createHarness();
+    const good = lines(dataset('gsm8k_test_first300.jsonl')).slice(0, 10);
+    const file = join(h.dir, 'broken.jsonl');
+    writeFileSync(
+      file,
+      [
+        ...good.slice(0, 3),
+        '{"question": "cut off", "answ',
+        good[3],
+        '[1, 2, 3]',
+        '{"question": "no answer here"}',
+        ...good.slice(4),
+      ].join('\n') + '\n',
+    );
+    const summary = await h.importFile(file, 'gsm8k');
+    expect(summary).toMatchObject({ rows: 10, errors: 3 });
+    const errors = await h.call('importErrors', { dataset_id: summary.id });
+    expect(errors.map((e) => e.row)).toEqual([4, 6, 7]);
+    expect(errors[0]?.message).toMatch(/invalid JSON/);
+    expect(errors[1]?.message).toMatch(/object/);
+    expect(errors[2]?.message).toMatch(/answer/);
+    const row = await h.call('datasetRow', { dataset_id: summary.id, index: 3 });
+    expect(row.source_row).toBe(5);
+  });
+
+  it('takes rows with task_type as samples, whatever the shape', async () => {
+    const h = createHarness();
+    const file = join(h.dir, 'mixed.jsonl');
+    writeFileSync(
+      file,
+      [
+        { text: 'A plain row.' },
+        { task_type: 'question_answer', question: 'What is 2 + 2?', answer: '4', id: 7 },
+      ]
+        .map((row) => JSON.stringify(row))
+        .join('\n'),
+    );
+    const summary = await h.importFile(file, 'text');
+    expect(summary.task_types).toEqual(['question_answer', 'text']);
+    const row = await h.call('datasetRow', { dataset_id: summary.id, index: 1 });
+    expect(row.sample).toEqual({
+      task_type: 'question_answer',
+      question: 'What is 2 + 2?',
+      answer: '4',
+      id: 7,
+    });
+  });
+
+  it('imports CSV and Parquet files', async () => {
+    const h = createHarness();
+    const rows = lines(dataset('commonsenseqa_validation_first200.jsonl'))
+      .slice(0, 50)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (const format of ['csv', 'parquet', 'json'] as const) {
+      const file = join(h.dir, `csqa.${format}`);
+      await writeRows(file, format, rows);
+      const summary = await h.importFile(file, 'commonsenseqa', format);
+      expect(summary).toMatchObject({ format, rows: 50, errors: 0 });
+      const row = await h.call('datasetRow', { dataset_id: summary.id, index: 49 });
+      expect(row.original).toEqual(rows[49]);
+    }
+  });
+
+  it('emits throttled progress and a final done event', async () => {
+    const h = createHarness();
+    await h.importFile(dataset('oasst_en_100_trees.jsonl'), 'oasst', 'trees');
+    const bytes = readFileSync(dataset('oasst_en_100_trees.jsonl')).length;
+    const events = h.received.map((event) => OwnerEvent.parse(event));
+    const last = events.at(-1);
+    expect(last).toEqual({
+      type: 'import',
+      name: 'trees',
+      rows: 100,
+      errors: 0,
+      bytes_read: bytes,
+      bytes_total: bytes,
+      done: true,
+    });
+    expect(events.filter((e) => e.type === 'import' && e.done)).toHaveLength(1);
+  });
+
+  it('refuses a file none of whose rows fit, and keeps nothing of it', async () => {
+    const h = createHarness();
+    await expect(h.importFile(dataset('ftfy_mojibake_cases.jsonl'), 'gsm8k')).rejects.toMatchObject(
+      { code: 'invalid_request', message: /none of the 111 rows/ },
+    );
+    expect(await h.call('listDatasets', {})).toEqual([]);
+    expect(h.db.prepare('SELECT count(*) AS n FROM datasets').get()).toEqual({ n: 0 });
+  });
+
+  it('deletes a dataset with its rows and errors', async () => {
+    const h = createHarness();
+    const summary = await h.importFile(dataset('gsm8k_test_first300.jsonl'), 'gsm8k');
+    expect(await h.call('deleteDataset', { dataset_id: summary.id })).toEqual({ updated: 1 });
+    expect(await h.call('listDatasets', {})).toEqual([]);
+    expect(h.db.prepare('SELECT count(*) AS n FROM dataset_rows').get()).toEqual({ n: 0 });
+    await expect(h.call('deleteDataset', { dataset_id: summary.id })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+});

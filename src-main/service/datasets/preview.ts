@@ -1,0 +1,80 @@
+import { AppError } from '../../../src-shared/errors.ts';
+import type { ImportPreview, ImportSource, ShapeId } from '../../../src-shared/owner/datasets.ts';
+import { detectShape, rowToSample, SHAPES } from '../../engine/shapes/index.ts';
+import { readRows, type RowResult } from '../files/index.ts';
+import { DETECTION_ROWS } from '../read-samples.ts';
+import { resolveSource, type Uploads } from './source.ts';
+
+/** Rows of the preview mapped to samples for the import dialog. */
+export const PREVIEW_ROWS = 20;
+
+/** Rows that carry `task_type` are samples already, whatever the dataset's shape. */
+export const shapeOfRow = (row: Record<string, unknown>, shape: ShapeId): ShapeId =>
+  typeof row.task_type === 'string' ? 'sample' : shape;
+
+export const SHAPE_LIST: ImportPreview['shapes'] = SHAPES.map((info) => ({
+  id: info.id,
+  label: info.label,
+  task_type: info.taskType,
+}));
+
+async function readHead(path: string, format: ImportPreview['format']): Promise<RowResult[]> {
+  const rows = readRows(path, { format });
+  const head: RowResult[] = [];
+  try {
+    while (head.length < DETECTION_ROWS) {
+      const next = await rows.next();
+      if (next.done) break;
+      head.push(next.value);
+    }
+  } finally {
+    await rows.return(undefined); // closes the file
+  }
+  return head;
+}
+
+/**
+ * The first rows of a file, the shape they have (or the one forced), and the
+ * first PREVIEW_ROWS mapped with it: each as its sample or the reason it
+ * cannot be one.
+ */
+export async function importPreview(
+  input: { source: ImportSource; shape?: ShapeId | undefined },
+  uploads: Uploads,
+): Promise<ImportPreview> {
+  const file = await resolveSource(input.source, uploads);
+  const head = await readHead(file.path, file.format);
+  const detection = detectShape(head.flatMap((r) => ('value' in r ? [r.value] : [])));
+  const shape = input.shape ?? detection?.shape ?? null;
+  const rows = head.slice(0, PREVIEW_ROWS).map((result) => {
+    if (!('value' in result)) {
+      return { row: result.row, original: null, sample: null, error: result.error };
+    }
+    if (shape === null) {
+      return {
+        row: result.row,
+        original: result.value,
+        sample: null,
+        error: 'no known dataset shape matches these rows: choose one',
+      };
+    }
+    try {
+      const sample = rowToSample(result.value, shapeOfRow(result.value, shape));
+      return { row: result.row, original: result.value, sample, error: null };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { row: result.row, original: result.value, sample: null, error: error.message };
+    }
+  });
+  return {
+    file_name: file.fileName,
+    format: file.format,
+    bytes: file.bytes,
+    detected: detection?.shape ?? null,
+    confidence: detection?.confidence ?? 0,
+    candidates: detection?.candidates ?? [],
+    shape,
+    rows,
+    shapes: SHAPE_LIST,
+  };
+}

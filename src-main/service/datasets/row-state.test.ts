@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
+import type { RunInputRecord } from '../../store/datasets-rows.ts';
+import { gridText } from './grid-text.ts';
+import { rowResult, verdictColumns } from './row-state.ts';
+import { Throttle } from './throttle.ts';
+
+const verdict = (passed: boolean | null, score: number) => ({ passed, score, issues: [] });
+const audit = (checks: Record<string, ReturnType<typeof verdict>>, extra = {}): AuditBlock => ({
+  passed: Object.values(checks).every((v) => v.passed !== false),
+  checks,
+  model: 'svc-audit-1',
+  votes: 1,
+  ...extra,
+});
+const fix = (changes: number, flagged = false): FixBlock => ({
+  changes: Array.from({ length: changes }, () => ({
+    op: 'replace' as const,
+    path: '/text',
+    value: 'b',
+    old: 'a',
+    reason: 'formatting',
+  })),
+  flagged,
+  attempts: 1,
+});
+const before = (overrides: Partial<RunInputRecord> = {}): RunInputRecord => ({
+  row_index: 4,
+  sample_json: '{"task_type":"text","text":"a"}',
+  audit_json: null,
+  fix_json: null,
+  reaudit_json: null,
+  fixed_json: null,
+  decision: null,
+  ...overrides,
+});
+
+describe('verdictColumns', () => {
+  it('takes the failed checks, the lowest score and whether the label was verified', () => {
+    const block = audit(
+      { a: verdict(true, 0.9), b: verdict(false, 0.2), c: verdict(false, 0.6) },
+      { answer_correct: null },
+    );
+    expect(verdictColumns(block)).toEqual({
+      passed: 0,
+      score: 0.2,
+      failed_checks: ',b,c,',
+      unverified: 1,
+    });
+    expect(verdictColumns(null)).toEqual({
+      passed: null,
+      score: null,
+      failed_checks: '',
+      unverified: 0,
+    });
+  });
+});
+
+describe('rowResult', () => {
+  const failing = audit({ formatting: verdict(false, 0.6) });
+  const clean = audit({ formatting: verdict(true, 1) });
+
+  it('refine: the verdict is the reaudit of the accepted candidate; the decision resets', () => {
+    const result = rowResult('refine', before({ decision: 'accepted' }), {
+      task_type: 'text',
+      text: 'b',
+      audit: failing,
+      fix: fix(1),
+      reaudit: clean,
+    });
+    expect(result).toMatchObject({
+      passed: 1,
+      changed: 1,
+      flagged: 0,
+      decision: null,
+      fixed_json: '{"task_type":"text","text":"b"}',
+    });
+  });
+
+  it('audit: replaces the audit and keeps the fix, its reaudit and the decision', () => {
+    const previous = before({
+      fix_json: JSON.stringify(fix(1)),
+      reaudit_json: JSON.stringify(clean),
+      fixed_json: '{"task_type":"text","text":"b"}',
+      decision: 'accepted',
+    });
+    const result = rowResult('audit', previous, { task_type: 'text', text: 'a', audit: failing });
+    expect(result).toMatchObject({ passed: 0, changed: 1, decision: 'accepted' });
+    expect(result.reaudit_json).toBe(previous.reaudit_json);
+    expect(result.fixed_json).toBe(previous.fixed_json);
+  });
+
+  it('fix: drops the old reaudit, judges by the audit, and an untouched sample has no fixed copy', () => {
+    const previous = before({
+      audit_json: JSON.stringify(failing),
+      reaudit_json: JSON.stringify(clean),
+      decision: 'rejected',
+    });
+    const result = rowResult('fix', previous, { task_type: 'text', text: 'a', fix: fix(0, true) });
+    expect(result).toMatchObject({
+      passed: 0,
+      reaudit_json: null,
+      fixed_json: null,
+      changed: 0,
+      flagged: 1,
+      decision: null,
+    });
+  });
+});
+
+describe('gridText', () => {
+  it('shows one line of each task type and searches lowercased text', () => {
+    expect(
+      gridText({
+        task_type: 'multiple_choice',
+        context: 'Pick  one\n',
+        choices: ['A', 'B'],
+        answer_index: 1,
+      }),
+    ).toEqual({ title: 'Pick one', detail: 'A | ✓ B', search_text: 'pick one\na | ✓ b' });
+    expect(
+      gridText({
+        task_type: 'conversation',
+        messages: [
+          { role: 'user', content: 'Hi there' },
+          { role: 'assistant', content: 'Hello' },
+        ],
+      }),
+    ).toMatchObject({ title: 'Hi there', detail: 'user → assistant' });
+    const long = gridText({ task_type: 'text', text: '😀'.repeat(400) });
+    expect(long.title.length).toBeLessThanOrEqual(300);
+    expect(long.title.endsWith('…')).toBe(true);
+    expect(long.title.isWellFormed()).toBe(true);
+  });
+});
+
+describe('Throttle', () => {
+  it('lets one through per interval', () => {
+    let now = 0;
+    const throttle = new Throttle(100, () => now);
+    expect(throttle.due()).toBe(true);
+    now = 50;
+    expect(throttle.due()).toBe(false);
+    now = 100;
+    expect(throttle.due()).toBe(true);
+  });
+});

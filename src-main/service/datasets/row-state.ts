@@ -1,0 +1,103 @@
+import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
+import { RESULT_KEYS, type Sample } from '../../../src-shared/schemas/sample.ts';
+import type { RowResultRecord, RunInputRecord } from '../../store/datasets-rows.ts';
+import type { ResultSample } from '../operation.ts';
+
+/**
+ * How a run's result lands on a row. Runs always work on the imported sample.
+ *
+ * - audit: replaces `audit`; a fix, its reaudit and the decision stay (they
+ *   were made from the same sample). The grid's verdict is the new audit.
+ * - fix: replaces `fix` and the fixed sample, drops the reaudit (it was of an
+ *   older candidate) and resets the decision; the verdict is the audit.
+ * - refine: replaces all three blocks and resets the decision; the verdict is
+ *   the reaudit when a candidate was accepted, else the audit.
+ *
+ * The stored verdict columns (passed, score, failed checks, unverified) are
+ * those of that verdict; flagged and changed are those of the fix.
+ */
+
+type Operation = 'audit' | 'fix' | 'refine';
+
+const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
+const json = (value: unknown): string | null =>
+  value === null || value === undefined ? null : JSON.stringify(value);
+
+function withoutBlocks(result: ResultSample): Sample {
+  const sample: Record<string, unknown> = { ...result };
+  for (const key of RESULT_KEYS) Reflect.deleteProperty(sample, key);
+  return sample as Sample;
+}
+
+export interface VerdictColumns {
+  passed: 0 | 1 | null;
+  score: number | null;
+  failed_checks: string;
+  unverified: 0 | 1;
+}
+
+export function verdictColumns(verdict: AuditBlock | null): VerdictColumns {
+  if (!verdict) return { passed: null, score: null, failed_checks: '', unverified: 0 };
+  const checks = Object.entries(verdict.checks);
+  const failed = checks.filter(([, v]) => v.passed === false).map(([name]) => name);
+  const scores = checks.map(([, v]) => v.score);
+  return {
+    passed: verdict.passed ? 1 : 0,
+    score: scores.length === 0 ? null : Math.min(...scores),
+    failed_checks: failed.length === 0 ? '' : `,${failed.join(',')},`,
+    unverified: verdict.label_correct === null || verdict.answer_correct === null ? 1 : 0,
+  };
+}
+
+export function rowResult(
+  operation: Operation,
+  previous: RunInputRecord,
+  result: ResultSample,
+): RowResultRecord {
+  const fixOf = (): { fix: FixBlock | null; fixed: Sample | null } => {
+    const fix = result.fix ?? null;
+    return { fix, fixed: fix && fix.changes.length > 0 ? withoutBlocks(result) : null };
+  };
+  let audit = parse(previous.audit_json) as AuditBlock | null;
+  let fix = parse(previous.fix_json) as FixBlock | null;
+  let reaudit = parse(previous.reaudit_json) as AuditBlock | null;
+  let fixedJson = previous.fixed_json;
+  let decision = previous.decision;
+  let verdict: AuditBlock | null;
+  switch (operation) {
+    case 'audit':
+      audit = result.audit ?? null;
+      verdict = audit;
+      break;
+    case 'fix': {
+      const next = fixOf();
+      fix = next.fix;
+      fixedJson = json(next.fixed);
+      reaudit = null;
+      decision = null;
+      verdict = audit;
+      break;
+    }
+    case 'refine': {
+      const next = fixOf();
+      audit = result.audit ?? null;
+      fix = next.fix;
+      fixedJson = json(next.fixed);
+      reaudit = result.reaudit ?? null;
+      decision = null;
+      verdict = reaudit ?? audit;
+      break;
+    }
+  }
+  return {
+    row_index: previous.row_index,
+    audit_json: json(audit),
+    fix_json: json(fix),
+    reaudit_json: json(reaudit),
+    fixed_json: fixedJson,
+    ...verdictColumns(verdict),
+    flagged: fix?.flagged ? 1 : 0,
+    changed: (fix?.changes.length ?? 0) > 0 ? 1 : 0,
+    decision,
+  };
+}

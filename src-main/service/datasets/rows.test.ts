@@ -1,0 +1,143 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RowsPage, type GridRow, type RowFilter } from '../../../src-shared/owner/datasets.ts';
+import { createHarness, dataset, type Harness } from './testing/harness.ts';
+
+/** GSM8K's first 300 rows, every 10th from row 3 with a wrong final answer, refined. */
+let h: Harness;
+let id: string;
+
+beforeAll(async () => {
+  h = createHarness();
+  const rows = readFileSync(dataset('gsm8k_test_first300.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { question: string; answer: string });
+  const file = join(h.dir, 'gsm8k.jsonl');
+  writeFileSync(
+    file,
+    rows
+      .map((row, i) =>
+        i % 10 === 3
+          ? {
+              ...row,
+              answer: row.answer.replace(/#### (\d+)$/, (_m, n: string) => `#### ${Number(n) + 7}`),
+            }
+          : row,
+      )
+      .map((row) => JSON.stringify(row))
+      .join('\n'),
+  );
+  id = (await h.importFile(file, 'gsm8k')).id;
+  await h.finished(
+    await h.call('startRun', { dataset_id: id, operation: 'refine', scope: { kind: 'all' } }),
+  );
+});
+
+const page = async (
+  query: { offset?: number; limit?: number; filter?: RowFilter; sort?: GridRowSort } = {},
+) =>
+  RowsPage.parse(await h.call('datasetRows', { dataset_id: id, offset: 0, limit: 1000, ...query }));
+type GridRowSort = {
+  column: 'index' | 'task_type' | 'score' | 'status';
+  direction: 'asc' | 'desc';
+};
+
+/** Every row, to check filters against. */
+const all = async (): Promise<GridRow[]> => (await page()).rows;
+
+describe('datasetRows', () => {
+  it('pages in import order', async () => {
+    const first = await page({ limit: 50 });
+    expect(first.total).toBe(300);
+    expect(first.rows.map((r) => r.index)).toEqual([...Array(50).keys()]);
+    const last = await page({ offset: 250, limit: 100 });
+    expect(last.rows.map((r) => r.index)).toEqual([...Array(50).keys()].map((i) => 250 + i));
+    expect((await page({ offset: 300, limit: 10 })).rows).toEqual([]);
+    expect(first.rows[0]).toMatchObject({
+      source_row: 1,
+      task_type: 'question_answer',
+      title: expect.stringMatching(/^Janet’s ducks lay 16 eggs/) as unknown,
+      detail: expect.stringMatching(/#### 18$/) as unknown,
+    });
+  });
+
+  it('filters on failed checks, flags, changes and unverified labels, counting with the same filter', async () => {
+    const rows = await all();
+    const expectations: [RowFilter, (row: GridRow) => boolean][] = [
+      [{ failed_check: '*' }, (r) => r.passed === false],
+      [{ failed_check: 'answer_correct' }, (r) => r.failed_checks.includes('answer_correct')],
+      [{ flagged: true }, (r) => r.flagged],
+      [{ flagged: false }, (r) => !r.flagged],
+      [{ changed: true }, (r) => r.changed],
+      [{ changed: false }, (r) => !r.changed],
+      [{ unverified: true }, (r) => r.unverified],
+      [{ decision: 'pending' }, (r) => r.changed && r.decision === null],
+      [{ changed: true, flagged: true }, (r) => r.changed && r.flagged],
+    ];
+    for (const [filter, keep] of expectations) {
+      const expected = rows.filter(keep).map((r) => r.index);
+      const got = await page({ filter, limit: 7 });
+      expect(got.total, JSON.stringify(filter)).toBe(expected.length);
+      expect(got.rows.map((r) => r.index)).toEqual(expected.slice(0, 7));
+    }
+    const failed = await page({ filter: { failed_check: 'answer_correct' } });
+    expect(failed.total).toBeGreaterThan(20);
+    expect(failed.rows.every((r) => r.index % 10 === 3)).toBe(true);
+    expect((await page({ filter: { failed_check: 'no_such_check' } })).total).toBe(0);
+  });
+
+  it('searches case-insensitively in the main and secondary text', async () => {
+    const janet = await page({ filter: { search: 'JANET’S DUCKS' } });
+    expect(janet.rows.map((r) => r.index)).toEqual([0]);
+    const byAnswer = await page({ filter: { search: '#### 18' } });
+    expect(byAnswer.rows.map((r) => r.index)).toContain(0);
+    const combined = await page({ filter: { search: 'sheep', changed: true } });
+    expect(combined.rows.every((r) => r.changed && /sheep/i.test(r.title + r.detail))).toBe(true);
+    expect((await page({ filter: { search: 'zebra-unicorn' } })).total).toBe(0);
+  });
+
+  it('sorts by score, status, task type and index, both ways', async () => {
+    const scoreAsc = (await page({ sort: { column: 'score', direction: 'asc' } })).rows;
+    const scores = scoreAsc.map((r) => r.score ?? 2);
+    expect(scores).toEqual([...scores].sort((a, b) => a - b));
+    expect(scoreAsc[0]?.passed).toBe(false);
+    const scoreDesc = (await page({ sort: { column: 'score', direction: 'desc' } })).rows;
+    expect(scoreDesc.map((r) => r.index)).toEqual(scoreAsc.map((r) => r.index).reverse());
+
+    const rank = (r: GridRow): number =>
+      r.passed === false ? 0 : r.flagged ? 1 : r.passed === true ? 2 : 3;
+    const status = (await page({ sort: { column: 'status', direction: 'asc' } })).rows;
+    expect(status.map(rank)).toEqual(status.map(rank).sort((a, b) => a - b));
+    expect(status[0]?.passed).toBe(false);
+
+    const desc = await page({ limit: 3, sort: { column: 'index', direction: 'desc' } });
+    expect(desc.rows.map((r) => r.index)).toEqual([299, 298, 297]);
+    const byType = await page({ limit: 3, sort: { column: 'task_type', direction: 'asc' } });
+    expect(byType.rows.map((r) => r.index)).toEqual([0, 1, 2]);
+
+    // sorted and filtered, deep: the same rows as filtering the sorted list
+    const filtered = await page({
+      offset: 5,
+      limit: 10,
+      filter: { changed: true },
+      sort: { column: 'score', direction: 'asc' },
+    });
+    expect(filtered.rows.map((r) => r.index)).toEqual(
+      scoreAsc
+        .filter((r) => r.changed)
+        .slice(5, 15)
+        .map((r) => r.index),
+    );
+  });
+
+  it('answers not_found for an unknown dataset or row', async () => {
+    await expect(
+      h.call('datasetRows', { dataset_id: 'ds_nope', offset: 0, limit: 10 }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.call('datasetRow', { dataset_id: id, index: 300 })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+});

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { AppError } from '../../../src-shared/errors.ts';
+import type {
+  GridRow,
+  RowDetail,
+  RowFilter,
+  RowsPage,
+  RowsQuery,
+} from '../../../src-shared/owner/datasets.ts';
+import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
+import type { TaskType } from '../../../src-shared/schemas/sample.ts';
+import type { Db } from '../../store/db.ts';
+import {
+  countRows,
+  gridRows,
+  pageIndices,
+  rowRecord,
+  type GridRowRecord,
+} from '../../store/datasets-rows.ts';
+import { readyDataset } from './summary.ts';
+
+/** The grid's reads: a page of rows (filtered, sorted) and one row in full. */
+
+type Json = Record<string, unknown>;
+
+export const failedChecksOf = (stored: string): string[] => stored.split(',').filter(Boolean);
+
+function toGridRow(record: GridRowRecord): GridRow {
+  return {
+    index: record.row_index,
+    source_row: record.source_row,
+    task_type: record.task_type as TaskType,
+    title: record.title,
+    detail: record.detail,
+    passed: record.passed === null ? null : record.passed === 1,
+    score: record.score,
+    failed_checks: failedChecksOf(record.failed_checks),
+    flagged: record.flagged === 1,
+    changed: record.changed === 1,
+    unverified: record.unverified === 1,
+    decision: record.decision,
+  };
+}
+
+/** A page of the grid: the rows at `offset` in the sort's order, and how many match in all. */
+export function datasetRows(db: Db, query: z.output<typeof RowsQuery>): RowsPage {
+  readyDataset(db, query.dataset_id);
+  const filter: RowFilter = query.filter;
+  const total = countRows(db, query.dataset_id, filter);
+  const indices =
+    query.offset >= total
+      ? []
+      : pageIndices(db, query.dataset_id, {
+          filter,
+          sort: query.sort,
+          offset: query.offset,
+          limit: query.limit,
+        });
+  return { total, rows: gridRows(db, query.dataset_id, indices).map(toGridRow) };
+}
+
+const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
+
+export function datasetRow(db: Db, input: { dataset_id: string; index: number }): RowDetail {
+  readyDataset(db, input.dataset_id);
+  const record = rowRecord(db, input.dataset_id, input.index);
+  if (!record) {
+    throw new AppError('not_found', `dataset ${input.dataset_id} has no row ${input.index}`);
+  }
+  return {
+    index: record.row_index,
+    source_row: record.source_row,
+    original: JSON.parse(record.original_json) as Json,
+    sample: JSON.parse(record.sample_json) as Json,
+    audit: parse(record.audit_json) as AuditBlock | null,
+    fix: parse(record.fix_json) as FixBlock | null,
+    reaudit: parse(record.reaudit_json) as AuditBlock | null,
+    fixed_sample: parse(record.fixed_json) as Json | null,
+    decision: record.decision,
+  };
+}

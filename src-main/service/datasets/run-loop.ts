@@ -1,0 +1,142 @@
+import { AppError } from '../../../src-shared/errors.ts';
+import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import type { EngineBackend } from '../../engine/backend.ts';
+import { runInputs, updateRowResults } from '../../store/datasets-rows.ts';
+import { finishRun, runRecord, updateRunProgress } from '../../store/datasets-runs.ts';
+import { charge, OWNER_ACCOUNT_ID } from '../billing.ts';
+import type { ServiceContext } from '../context.ts';
+import { recordHistory } from '../history.ts';
+import { microToUsd, tokenCostMicro } from '../money.ts';
+import { runOperation } from '../operation.ts';
+import { RunBill } from './run-bill.ts';
+import type { ActiveRun } from './run-registry.ts';
+import { ratePerSecond, statusOfRecord } from './run-status.ts';
+import { operationFor, type ParsedRunRequest } from './run-request.ts';
+import { rowResult } from './row-state.ts';
+import { Throttle } from './throttle.ts';
+
+/** Rows sent to the engine at once; their results are written (and charged) together. */
+export const RUN_BATCH_ROWS = 200;
+/** Run progress events: at most one per this many milliseconds, then a final one. */
+export const RUN_EVENT_INTERVAL_MS = 200;
+
+export interface RunLoopDeps {
+  backend: () => EngineBackend;
+  emit: (event: OwnerEvent) => void;
+}
+
+const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A run in the background: its rows in batches through the engine. After
+ * each batch, in one transaction: the charge for it (see RunBill), the rows'
+ * results, the history entry (fix and refine) and the run's progress, so a
+ * batch's results are stored exactly when they are paid for. Cancelling stops
+ * within a sample and drops the unfinished batch (uncharged); the batches
+ * done stay. Any failure (credit run out, the engine) ends the run `failed`
+ * with its message.
+ */
+export async function executeRun(
+  ctx: ServiceContext,
+  deps: RunLoopDeps,
+  run: ActiveRun,
+  request: ParsedRunRequest,
+  indices: readonly number[],
+): Promise<void> {
+  const { db } = ctx;
+  const { signal } = run.controller;
+  const bill = new RunBill();
+  const throttle = new Throttle(RUN_EVENT_INTERVAL_MS);
+  const progress = (done: number): void => {
+    run.status = {
+      ...run.status,
+      done,
+      rate_per_s: ratePerSecond(done, run.status.started_at, Date.now()),
+      cost_usd: microToUsd(bill.chargedMicro),
+    };
+    if (throttle.due()) deps.emit({ type: 'run', run: run.status });
+  };
+
+  let done = 0;
+  let batchNo = 0;
+  try {
+    for (let start = 0; start < indices.length; start += RUN_BATCH_ROWS) {
+      if (signal.aborted) throw new AppError('cancelled', 'the run was cancelled');
+      batchNo++;
+      const inputs = runInputs(db, run.datasetId, indices.slice(start, start + RUN_BATCH_ROWS));
+      const samples = inputs.map((row) => JSON.parse(row.sample_json) as Sample);
+      const result = await runOperation(operationFor(request, samples), {
+        backend: deps.backend(),
+        signal,
+        onProgress: (n) => progress(done + n),
+      });
+      const usage = result.usage.byModel();
+      const tokenCost = tokenCostMicro(usage, ctx.settings().rates);
+      const owed = bill.owed(tokenCost);
+      db.transaction(() => {
+        if (owed > 0) {
+          charge(db, {
+            accountId: OWNER_ACCOUNT_ID,
+            chargeMicro: owed,
+            requestId: run.id,
+            memo: `app ${request.operation} ${run.id}, batch ${batchNo} (${samples.length} samples)`,
+            meta: {
+              operation: request.operation,
+              dataset_id: run.datasetId,
+              usage,
+              token_cost_micro: tokenCost,
+            },
+          });
+        }
+        updateRowResults(
+          db,
+          run.datasetId,
+          inputs.map((row, i) => {
+            const sample = result.data[i];
+            if (!sample) throw new Error(`the engine returned no result for row ${row.row_index}`);
+            return rowResult(request.operation, row, sample);
+          }),
+        );
+        if (request.operation !== 'audit') {
+          recordHistory(db, {
+            requestId: run.id,
+            operation: request.operation,
+            source: 'app',
+            input: samples,
+            output: result.data,
+            costMicro: owed,
+          });
+        }
+        updateRunProgress(db, run.id, {
+          done: done + inputs.length,
+          cost_micro: bill.chargedMicro + owed,
+        });
+      }).immediate();
+      bill.paid(tokenCost, owed);
+      done += inputs.length;
+      progress(done);
+      await nextTick();
+    }
+    end(ctx, run, 'done', null);
+  } catch (error) {
+    if (signal.aborted) end(ctx, run, 'cancelled', null);
+    else if (error instanceof AppError) end(ctx, run, 'failed', error.message);
+    else {
+      console.error(`run ${run.id} failed:`, error);
+      end(ctx, run, 'failed', `internal error: ${(error as Error).message}`);
+    }
+  }
+  deps.emit({ type: 'run', run: run.status });
+}
+
+function end(
+  ctx: ServiceContext,
+  run: ActiveRun,
+  status: 'done' | 'cancelled' | 'failed',
+  error: string | null,
+): void {
+  finishRun(ctx.db, run.id, { status, error, finished_at: new Date().toISOString() });
+  const record = runRecord(ctx.db, run.id);
+  if (record) run.status = statusOfRecord(record);
+}

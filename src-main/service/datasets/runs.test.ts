@@ -1,0 +1,308 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../src-shared/errors.ts';
+import { OwnerEvent } from '../../../src-shared/owner-api.ts';
+import { RunStatus } from '../../../src-shared/owner/runs.ts';
+import { builtinBackend } from '../../engine/builtin/backend.ts';
+import type { EngineBackend } from '../../engine/backend.ts';
+import { openDatabase } from '../../store/db.ts';
+import { finishImport, insertDataset } from '../../store/datasets.ts';
+import { insertRun, runRecord } from '../../store/datasets-runs.ts';
+import { balances, charge, OWNER_ACCOUNT_ID } from '../billing.ts';
+import { recoverDatasets } from './recover.ts';
+import { createHarness, dataset, type Harness } from './testing/harness.ts';
+
+type Row = Record<string, unknown> & { question: string; answer: string };
+
+/** GSM8K's first 300 rows with defects: every 10th row from 3 a wrong final answer, from 6 a wrong annotation. */
+function gsm8kWithDefects(dir: string): string {
+  const rows = readFileSync(dataset('gsm8k_test_first300.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Row);
+  const altered = rows.map((row, i) => {
+    if (i % 10 === 3) {
+      return {
+        ...row,
+        answer: row.answer.replace(/#### (\d+)$/, (_m, n: string) => `#### ${Number(n) + 7}`),
+      };
+    }
+    if (i % 10 === 6) {
+      return {
+        ...row,
+        answer: row.answer.replace(
+          /<<([^=>]+)=(-?[\d.]+)>>(-?[\d.]+)/,
+          (_m, expr: string, result: string, shown: string) =>
+            `<<${expr}=${Number(result) + 1}>>${Number(shown) + 1}`,
+        ),
+      };
+    }
+    return row;
+  });
+  const file = join(dir, 'gsm8k-defects.jsonl');
+  writeFileSync(file, altered.map((row) => JSON.stringify(row)).join('\n') + '\n');
+  return file;
+}
+
+/** The builtin engine, a millisecond slower per audit pass (so a run can be caught mid-way). */
+const slowBackend: EngineBackend = {
+  id: 'slow',
+  audit: async (sample, ctx) => {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    return builtinBackend.audit(sample, ctx);
+  },
+  proposeFix: (...args) => builtinBackend.proposeFix(...args),
+};
+
+const runEvents = (h: Harness, runId: string): RunStatus[] =>
+  h.received
+    .map((event) => OwnerEvent.parse(event))
+    .flatMap((event) => (event.type === 'run' && event.run.id === runId ? [event.run] : []));
+
+const owed = (h: Harness): number => 5_000_000 - balances(h.db, OWNER_ACCOUNT_ID).balance_micro;
+
+async function importDefects(h: Harness) {
+  return h.importFile(gsm8kWithDefects(h.dir), 'gsm8k', 'gsm8k with defects');
+}
+
+describe('a refine run over GSM8K with injected defects', () => {
+  it('stores every row’s blocks, bills the owner per batch, keeps history, emits progress', async () => {
+    const h = createHarness();
+    const ds = await importDefects(h);
+    const estimate = await h.call('estimateRun', {
+      dataset_id: ds.id,
+      operation: 'refine',
+      scope: { kind: 'all' },
+    });
+    expect(estimate).toMatchObject({ samples: 300, available_usd: 5 });
+
+    const started = RunStatus.parse(
+      await h.call('startRun', { dataset_id: ds.id, operation: 'refine', scope: { kind: 'all' } }),
+    );
+    expect(started).toMatchObject({ status: 'running', total: 300, done: 0, operation: 'refine' });
+    const run = await h.finished(started);
+    expect(run).toMatchObject({ status: 'done', total: 300, done: 300, error: null });
+    expect(run.finished_at).not.toBeNull();
+    expect(run.cost_usd).toBeGreaterThan(0);
+    expect(run.cost_usd).toBeLessThanOrEqual(estimate.max_cost_usd);
+
+    // the wrong annotation was repaired, re-audited clean, and is pending review
+    const annotation = await h.call('datasetRow', { dataset_id: ds.id, index: 6 });
+    expect(annotation.audit?.checks.arithmetic?.passed).toBe(false);
+    expect(annotation.fix?.changes.map((c) => c.reason)).toContain('arithmetic');
+    expect(annotation.reaudit?.passed).toBe(true);
+    expect(String(annotation.fixed_sample?.answer)).not.toBe(String(annotation.sample.answer));
+    expect(annotation.decision).toBeNull();
+    // the wrong final answer cannot be computed back: it stays failed and flagged
+    const wrong = await h.call('datasetRows', {
+      dataset_id: ds.id,
+      offset: 0,
+      limit: 100,
+      filter: { failed_check: 'answer_correct' },
+    });
+    expect(wrong.total).toBeGreaterThan(20);
+    expect(wrong.rows.every((row) => row.index % 10 === 3 && row.flagged)).toBe(true);
+
+    const [summary] = await h.call('listDatasets', {});
+    expect(summary).toMatchObject({ audited: 300, failed: wrong.total, flagged: wrong.total });
+    expect(summary?.changed).toBeGreaterThanOrEqual(30);
+
+    // billed: one charge per batch (200 + 100 rows), to the cent, adding up to the run's cost
+    const charges = (await h.call('ledger', { limit: 10 })).filter((e) => e.kind === 'charge');
+    expect(charges).toHaveLength(2);
+    expect(charges.every((c) => c.request_id === run.id && c.memo.startsWith('app refine'))).toBe(
+      true,
+    );
+    expect(owed(h)).toBe(Math.round(run.cost_usd * 1e6));
+    expect(owed(h) % 10_000).toBe(0);
+    const history = await h.call('history', { limit: 10 });
+    expect(history.map((item) => [item.source, item.operation, item.samples])).toEqual([
+      ['app', 'refine', 100],
+      ['app', 'refine', 200],
+    ]);
+
+    // progress: throttled events with rising `done`, then the final status
+    const events = runEvents(h, run.id);
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    expect(events.at(-1)).toEqual(run);
+    const dones = events.map((e) => e.done);
+    expect(dones).toEqual([...dones].sort((a, b) => a - b));
+    expect(await h.call('listRuns', { dataset_id: ds.id })).toEqual([run]);
+  });
+
+  it('runs on the rows of a filter or a selection only', async () => {
+    const h = createHarness();
+    const ds = await importDefects(h);
+    await h.finished(
+      await h.call('startRun', { dataset_id: ds.id, operation: 'audit', scope: { kind: 'all' } }),
+    );
+    const failed = await h.call('datasetRows', {
+      dataset_id: ds.id,
+      offset: 0,
+      limit: 1000,
+      filter: { failed_check: '*' },
+    });
+    const fix = await h.finished(
+      await h.call('startRun', {
+        dataset_id: ds.id,
+        operation: 'fix',
+        scope: { kind: 'filter', filter: { failed_check: '*' } },
+      }),
+    );
+    expect(fix.total).toBe(failed.total);
+    const fixedRows = await h.call('datasetRows', {
+      dataset_id: ds.id,
+      offset: 0,
+      limit: 1000,
+      filter: { changed: true },
+    });
+    const failedSet = new Set(failed.rows.map((r) => r.index));
+    expect(fixedRows.rows.every((row) => failedSet.has(row.index))).toBe(true);
+    // a fix run keeps the audit as the verdict and has no reaudit
+    const row = await h.call('datasetRow', { dataset_id: ds.id, index: 6 });
+    expect(row).toMatchObject({ reaudit: null, audit: { passed: false } });
+    expect(row.fix?.changes.length).toBeGreaterThan(0);
+
+    const selection = await h.finished(
+      await h.call('startRun', {
+        dataset_id: ds.id,
+        operation: 'audit',
+        scope: { kind: 'selection', indices: [5, 1, 5] },
+      }),
+    );
+    expect(selection).toMatchObject({ status: 'done', total: 2 });
+    await expect(
+      h.call('startRun', {
+        dataset_id: ds.id,
+        operation: 'audit',
+        scope: { kind: 'selection', indices: [300] },
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_request', message: /row 300/ });
+  });
+
+  it('allows one run per dataset at a time', async () => {
+    const h = createHarness({ backend: slowBackend });
+    const ds = await importDefects(h);
+    const first = await h.call('startRun', {
+      dataset_id: ds.id,
+      operation: 'audit',
+      scope: { kind: 'all' },
+    });
+    await expect(
+      h.call('startRun', { dataset_id: ds.id, operation: 'audit', scope: { kind: 'all' } }),
+    ).rejects.toMatchObject({ code: 'invalid_request', message: /run in progress/ });
+    await expect(h.call('deleteDataset', { dataset_id: ds.id })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    expect((await h.finished(first)).status).toBe('done');
+  });
+});
+
+describe('cancelling and failing runs', () => {
+  it('cancels mid-run: finished batches stay (and are billed), the batch in progress is dropped', async () => {
+    const h = createHarness();
+    const ds = await importDefects(h);
+    // an engine that stops at row 250 (in the second batch) until the test has cancelled
+    const row250 = (await h.call('datasetRow', { dataset_id: ds.id, index: 250 })).sample.question;
+    let reached = (): void => undefined;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    h.setBackend({
+      id: 'gated',
+      audit: async (sample, ctx) => {
+        if (sample.task_type === 'question_answer' && sample.question === row250) {
+          reached();
+          await gate;
+        }
+        return builtinBackend.audit(sample, ctx);
+      },
+      proposeFix: (...args) => builtinBackend.proposeFix(...args),
+    });
+    const started = await h.call('startRun', {
+      dataset_id: ds.id,
+      operation: 'refine',
+      scope: { kind: 'all' },
+    });
+    await atGate;
+    const cancelling = h.call('cancelRun', { run_id: started.id });
+    open();
+    const cancelled = await cancelling;
+    expect(cancelled).toMatchObject({ status: 'cancelled', done: 200, error: null });
+    expect(await h.call('cancelRun', { run_id: started.id })).toEqual(cancelled);
+    const [summary] = await h.call('listDatasets', {});
+    expect(summary?.audited).toBe(200);
+    const charges = (await h.call('ledger', { limit: 10 })).filter((e) => e.kind === 'charge');
+    expect(charges).toHaveLength(1);
+    expect(runEvents(h, started.id).at(-1)?.status).toBe('cancelled');
+    await expect(h.call('cancelRun', { run_id: 'run_nope' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('stops `failed` when the credit runs out; the batches paid for stay', async () => {
+    const h = createHarness();
+    const ds = await importDefects(h);
+    // leave 17 cents: the first batch (about 15 cents) is paid, the second is not
+    charge(h.db, { accountId: OWNER_ACCOUNT_ID, chargeMicro: 4_830_000, memo: 'spent elsewhere' });
+    const run = await h.finished(
+      await h.call('startRun', { dataset_id: ds.id, operation: 'refine', scope: { kind: 'all' } }),
+    );
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/available; nothing was charged/);
+    expect(run.done).toBe(200);
+    const [summary] = await h.call('listDatasets', {});
+    expect(summary?.audited).toBe(200);
+    expect(balances(h.db, OWNER_ACCOUNT_ID).available_micro).toBeGreaterThanOrEqual(0);
+  });
+
+  it('refuses to start without a cent of credit', async () => {
+    const h = createHarness();
+    const ds = await importDefects(h);
+    charge(h.db, { accountId: OWNER_ACCOUNT_ID, chargeMicro: 4_995_000, memo: 'spent elsewhere' });
+    await expect(
+      h.call('startRun', { dataset_id: ds.id, operation: 'audit', scope: { kind: 'all' } }),
+    ).rejects.toMatchObject({ code: 'insufficient_quota' });
+  });
+
+  it('reports an engine failure as the run’s error', async () => {
+    const h = createHarness();
+    const ds = await importDefects(h);
+    h.setBackend({
+      id: 'down',
+      audit: () => Promise.reject(new AppError('service_error', 'the upstream engine is down')),
+      proposeFix: () => Promise.resolve(null),
+    });
+    const run = await h.finished(
+      await h.call('startRun', { dataset_id: ds.id, operation: 'audit', scope: { kind: 'all' } }),
+    );
+    expect(run).toMatchObject({ status: 'failed', error: 'the upstream engine is down', done: 0 });
+    expect(owed(h)).toBe(0);
+  });
+});
+
+describe('recoverDatasets (start-up)', () => {
+  it('marks runs a crash left running as failed, once', () => {
+    const db = openDatabase(':memory:');
+    insertDataset(db, {
+      id: 'ds_1',
+      name: 'x',
+      file_name: 'x.jsonl',
+      format: 'jsonl',
+      shape: 'text',
+    });
+    finishImport(db, 'ds_1', { row_count: 0, error_count: 0, task_types: [] });
+    insertRun(db, {
+      id: 'run_1',
+      dataset_id: 'ds_1',
+      operation: 'audit',
+      scope_json: '{}',
+      config_json: '{}',
+      total: 10,
+      started_at: new Date().toISOString(),
+    });
+    recoverDatasets(db);
+    expect(runRecord(db, 'run_1')).toMatchObject({ status: 'failed', error: /interrupted/ });
+  });
+});

@@ -1,0 +1,110 @@
+import { AppError } from '../../../src-shared/errors.ts';
+import type { RunStatus } from '../../../src-shared/owner/runs.ts';
+import { insertRun, runRecord, runRecords } from '../../store/datasets-runs.ts';
+import { balances, formatUsd, OWNER_ACCOUNT_ID } from '../billing.ts';
+import type { ServiceContext } from '../context.ts';
+import { MINIMUM_CHARGE_MICRO } from '../money.ts';
+import { newId } from './ids.ts';
+import { executeRun, type RunLoopDeps } from './run-loop.ts';
+import { runRegistry, type ActiveRun } from './run-registry.ts';
+import type { ParsedRunRequest } from './run-request.ts';
+import { statusOfRecord } from './run-status.ts';
+import { scopeIndices } from './scope.ts';
+import { readyDataset } from './summary.ts';
+
+/** Starting, cancelling and listing runs. The work itself is in run-loop.ts. */
+
+/**
+ * Starts a run and returns at once (status `running`); progress arrives as
+ * `run` events. One run per dataset at a time. App runs have no rate limit,
+ * no per-request sample cap and no cost cap; they need at least a cent of
+ * available credit to start and stop `failed` when the credit runs out.
+ */
+export function startRun(
+  ctx: ServiceContext,
+  deps: RunLoopDeps,
+  request: ParsedRunRequest,
+): RunStatus {
+  const dataset = readyDataset(ctx.db, request.dataset_id);
+  const registry = runRegistry(ctx.db);
+  const current = registry.forDataset(dataset.id);
+  if (current) {
+    throw new AppError(
+      'invalid_request',
+      `dataset ${dataset.name} already has a run in progress (${current.id}): wait for it or cancel it`,
+    );
+  }
+  const indices = scopeIndices(ctx.db, dataset, request.scope);
+  if (indices.length === 0) {
+    throw new AppError('invalid_request', 'no rows in the scope of this run', { param: '/scope' });
+  }
+  const { available_micro } = balances(ctx.db, OWNER_ACCOUNT_ID);
+  if (available_micro < MINIMUM_CHARGE_MICRO) {
+    throw new AppError(
+      'insufficient_quota',
+      `insufficient credit: ${formatUsd(Math.max(0, available_micro))} is available; ` +
+        'add credit in the Keys screen or with `svc credits add`',
+    );
+  }
+  const startedAt = new Date().toISOString();
+  const id = newId('run');
+  insertRun(ctx.db, {
+    id,
+    dataset_id: dataset.id,
+    operation: request.operation,
+    scope_json: JSON.stringify(request.scope),
+    config_json: JSON.stringify({ config: request.config, conventions: request.conventions }),
+    total: indices.length,
+    started_at: startedAt,
+  });
+  const run: ActiveRun = {
+    id,
+    datasetId: dataset.id,
+    controller: new AbortController(),
+    status: {
+      id,
+      dataset_id: dataset.id,
+      operation: request.operation,
+      status: 'running',
+      total: indices.length,
+      done: 0,
+      rate_per_s: 0,
+      cost_usd: 0,
+      error: null,
+      started_at: startedAt,
+      finished_at: null,
+    },
+    finished: Promise.resolve(),
+  };
+  registry.add(run);
+  run.finished = executeRun(ctx, deps, run, request, indices)
+    .catch((error: unknown) => console.error(`run ${id} could not finish:`, error))
+    .finally(() => registry.remove(id));
+  return run.status;
+}
+
+/**
+ * Cancels a run: the batch in progress stops within a sample and is dropped
+ * (not charged); rows finished before stay. Resolves with the final status.
+ * Cancelling a run that has ended returns its status as it is.
+ */
+export async function cancelRun(ctx: ServiceContext, runId: string): Promise<RunStatus> {
+  const active = runRegistry(ctx.db).get(runId);
+  if (active) {
+    active.controller.abort();
+    await active.finished;
+    return active.status;
+  }
+  const record = runRecord(ctx.db, runId);
+  if (!record) throw new AppError('not_found', `no run with id ${JSON.stringify(runId)}`);
+  return statusOfRecord(record);
+}
+
+/** A dataset's runs, newest first; those in progress with their live progress. */
+export function listRuns(ctx: ServiceContext, datasetId: string): RunStatus[] {
+  readyDataset(ctx.db, datasetId);
+  const registry = runRegistry(ctx.db);
+  return runRecords(ctx.db, datasetId).map(
+    (record) => registry.get(record.id)?.status ?? statusOfRecord(record),
+  );
+}

@@ -1,0 +1,52 @@
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { AppError } from '../../../src-shared/errors.ts';
+import type { ImportSource } from '../../../src-shared/owner/datasets.ts';
+import { formatFromPath, type FileFormat } from '../files/index.ts';
+import { fsProblem } from '../files/source.ts';
+
+/** Where uploaded files are (the browser transport); Electron passes paths instead. */
+export interface Uploads {
+  pathOf(uploadId: string): string;
+  /** The name the file had on the user's machine, when known. */
+  fileNameOf?(uploadId: string): string;
+}
+
+export interface ResolvedSource {
+  path: string;
+  fileName: string;
+  format: FileFormat;
+  bytes: number;
+}
+
+/** The file an import reads: its path, the name to show, its format and size. */
+export async function resolveSource(
+  source: ImportSource,
+  uploads: Uploads,
+): Promise<ResolvedSource> {
+  const path = 'path' in source ? source.path : uploads.pathOf(source.upload_id);
+  const fileName =
+    'path' in source ? basename(path) : (uploads.fileNameOf?.(source.upload_id) ?? basename(path));
+  const format = formatFromPath(fileName) ?? formatFromPath(path);
+  if (!format) {
+    throw new AppError(
+      'invalid_request',
+      `cannot import ${JSON.stringify(fileName)}: unknown format; use .jsonl, .ndjson, .json, .csv or .parquet`,
+    );
+  }
+  let bytes: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    bytes = info.size;
+  } catch (error) {
+    throw new AppError(
+      'invalid_request',
+      `cannot read ${JSON.stringify(path)}: ${fsProblem(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return { path, fileName, format, bytes };
+}

@@ -1,0 +1,31 @@
+import { AppError } from '../../../src-shared/errors.ts';
+import type { DatasetSummary, ShapeId } from '../../../src-shared/owner/datasets.ts';
+import type { TaskType } from '../../../src-shared/schemas/sample.ts';
+import type { Db } from '../../store/db.ts';
+import { datasetRecord, datasetStats, type DatasetRecord } from '../../store/datasets.ts';
+
+/** A dataset as the app lists it: its record and the counts over its rows. */
+export function summaryOf(db: Db, record: DatasetRecord): DatasetSummary {
+  const stats = datasetStats(db, record.id);
+  return {
+    id: record.id,
+    name: record.name,
+    file_name: record.file_name,
+    format: record.format,
+    shape: record.shape as ShapeId,
+    task_types: JSON.parse(record.task_types) as TaskType[],
+    rows: record.row_count,
+    errors: record.error_count,
+    ...stats,
+    created_at: record.created_at,
+  };
+}
+
+/** The dataset, ready (imported, not being deleted); `not_found` otherwise. */
+export function readyDataset(db: Db, id: string): DatasetRecord {
+  const record = datasetRecord(db, id);
+  if (record?.state !== 'ready') {
+    throw new AppError('not_found', `no dataset with id ${JSON.stringify(id)}`);
+  }
+  return record;
+}

@@ -1,0 +1,232 @@
+import type { RowFilter } from '../../src-shared/owner/datasets.ts';
+import type { Db } from './db.ts';
+import { orderBy, rowWhere, source, type RowSort } from './datasets-filter.ts';
+
+/** The rows of a dataset (`dataset_rows`, migration 3): insert, page, read, update. */
+
+export interface NewRowRecord {
+  row_index: number;
+  source_row: number;
+  task_type: string;
+  search_text: string;
+  title: string;
+  detail: string;
+  original_json: string;
+  sample_json: string;
+}
+
+/** What the grid shows of a row. */
+export interface GridRowRecord {
+  row_index: number;
+  source_row: number;
+  task_type: string;
+  title: string;
+  detail: string;
+  passed: 0 | 1 | null;
+  score: number | null;
+  failed_checks: string;
+  flagged: 0 | 1;
+  changed: 0 | 1;
+  unverified: 0 | 1;
+  decision: 'accepted' | 'rejected' | null;
+}
+
+export interface RowRecord extends GridRowRecord {
+  original_json: string;
+  sample_json: string;
+  audit_json: string | null;
+  fix_json: string | null;
+  reaudit_json: string | null;
+  fixed_json: string | null;
+}
+
+/** The columns a run rewrites on each row it finishes. */
+export interface RowResultRecord {
+  row_index: number;
+  audit_json: string | null;
+  fix_json: string | null;
+  reaudit_json: string | null;
+  fixed_json: string | null;
+  passed: 0 | 1 | null;
+  score: number | null;
+  failed_checks: string;
+  flagged: 0 | 1;
+  changed: 0 | 1;
+  unverified: 0 | 1;
+  decision: 'accepted' | 'rejected' | null;
+}
+
+const GRID_COLUMNS =
+  'row_index, source_row, task_type, title, detail, passed, score, failed_checks, flagged, ' +
+  'changed, unverified, decision';
+
+/** Inserts rows; the caller wraps a batch in one transaction. */
+export function insertRows(db: Db, datasetId: string, rows: readonly NewRowRecord[]): void {
+  const insert = db.prepare(
+    `INSERT INTO dataset_rows (dataset_id, row_index, source_row, task_type, search_text, title,
+       detail, original_json, sample_json)
+     VALUES (@dataset_id, @row_index, @source_row, @task_type, @search_text, @title, @detail,
+       @original_json, @sample_json)`,
+  );
+  for (const row of rows) insert.run({ dataset_id: datasetId, ...row });
+}
+
+/** How many rows match the filter (the same WHERE as the page). */
+export function countRows(db: Db, datasetId: string, filter?: RowFilter): number {
+  const where = rowWhere(datasetId, filter);
+  const row = db
+    .prepare(`SELECT count(*) AS n FROM ${source(where)} WHERE ${where.sql}`)
+    .get(...where.params) as { n: number };
+  return row.n;
+}
+
+/** The indices of one page of matching rows, in the sort's order. */
+export function pageIndices(
+  db: Db,
+  datasetId: string,
+  query: { filter?: RowFilter; sort: RowSort; offset: number; limit: number },
+): number[] {
+  const where = rowWhere(datasetId, query.filter);
+  return db
+    .prepare(
+      `SELECT row_index FROM ${source(where, query.sort)} WHERE ${where.sql}
+       ORDER BY ${orderBy(query.sort)} LIMIT ? OFFSET ?`,
+    )
+    .pluck()
+    .all(...where.params, query.limit, query.offset) as number[];
+}
+
+/** Every matching index, ascending (a run's scope). */
+export function matchingIndices(db: Db, datasetId: string, filter?: RowFilter): number[] {
+  const where = rowWhere(datasetId, filter);
+  return db
+    .prepare(`SELECT row_index FROM ${source(where)} WHERE ${where.sql} ORDER BY row_index`)
+    .pluck()
+    .all(...where.params) as number[];
+}
+
+/** Grid rows by index, in the order asked (missing ones left out). */
+export function gridRows(db: Db, datasetId: string, indices: readonly number[]): GridRowRecord[] {
+  if (indices.length === 0) return [];
+  const rows = db
+    .prepare(
+      `SELECT ${GRID_COLUMNS} FROM dataset_rows
+       WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
+    )
+    .all(datasetId, JSON.stringify(indices)) as GridRowRecord[];
+  const byIndex = new Map(rows.map((row) => [row.row_index, row]));
+  return indices.flatMap((index) => byIndex.get(index) ?? []);
+}
+
+export function rowRecord(db: Db, datasetId: string, index: number): RowRecord | undefined {
+  return db
+    .prepare(
+      `SELECT ${GRID_COLUMNS}, original_json, sample_json, audit_json, fix_json, reaudit_json,
+         fixed_json
+       FROM dataset_rows WHERE dataset_id = ? AND row_index = ?`,
+    )
+    .get(datasetId, index) as RowRecord | undefined;
+}
+
+/** What a run reads of each row: the sample and the blocks it may keep. */
+export type RunInputRecord = Pick<
+  RowRecord,
+  | 'row_index'
+  | 'sample_json'
+  | 'audit_json'
+  | 'fix_json'
+  | 'reaudit_json'
+  | 'fixed_json'
+  | 'decision'
+>;
+
+export function runInputs(db: Db, datasetId: string, indices: readonly number[]): RunInputRecord[] {
+  if (indices.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT row_index, sample_json, audit_json, fix_json, reaudit_json, fixed_json, decision
+       FROM dataset_rows
+       WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
+       ORDER BY row_index`,
+    )
+    .all(datasetId, JSON.stringify(indices)) as RunInputRecord[];
+}
+
+/** Writes a run's results for rows; the caller wraps a batch in one transaction. */
+export function updateRowResults(
+  db: Db,
+  datasetId: string,
+  rows: readonly RowResultRecord[],
+): void {
+  const update = db.prepare(
+    `UPDATE dataset_rows SET audit_json = @audit_json, fix_json = @fix_json,
+       reaudit_json = @reaudit_json, fixed_json = @fixed_json, passed = @passed, score = @score,
+       failed_checks = @failed_checks, flagged = @flagged, changed = @changed,
+       unverified = @unverified, decision = @decision
+     WHERE dataset_id = @dataset_id AND row_index = @row_index`,
+  );
+  for (const row of rows) update.run({ dataset_id: datasetId, ...row });
+}
+
+/**
+ * Sets the decision of the rows matching the filter (and among `indices` when
+ * given). Accepting and rejecting apply to rows whose fix changed something
+ * (the others are skipped); null (pending) applies to any row. Returns how
+ * many rows were set.
+ */
+export function setDecision(
+  db: Db,
+  datasetId: string,
+  decision: 'accepted' | 'rejected' | null,
+  target: { indices?: readonly number[] | undefined; filter?: RowFilter | undefined },
+): number {
+  const where = rowWhere(datasetId, target.filter);
+  const clauses = [where.sql];
+  const params = [...where.params];
+  if (target.indices !== undefined) {
+    clauses.push('row_index IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(target.indices));
+  }
+  if (decision !== null) clauses.push('changed = 1');
+  return db
+    .prepare(`UPDATE dataset_rows SET decision = ? WHERE ${clauses.join(' AND ')}`)
+    .run(decision, ...params).changes;
+}
+
+/** What an export reads of each row. */
+export type ExportRecord = Pick<
+  RowRecord,
+  'row_index' | 'original_json' | 'fixed_json' | 'decision' | 'passed' | 'failed_checks' | 'flagged'
+>;
+
+/** The next `limit` rows after `afterIndex`, in import order (keyset paging). */
+export function exportPage(
+  db: Db,
+  datasetId: string,
+  afterIndex: number,
+  limit: number,
+): ExportRecord[] {
+  return db
+    .prepare(
+      `SELECT row_index, original_json, fixed_json, decision, passed, failed_checks, flagged
+       FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
+       ORDER BY row_index LIMIT ?`,
+    )
+    .all(datasetId, afterIndex, limit) as ExportRecord[];
+}
+
+/** The samples of the rows given, ascending (what an estimate reads). */
+export function samplesPage(
+  db: Db,
+  datasetId: string,
+  indices: readonly number[],
+): { row_index: number; sample_json: string }[] {
+  if (indices.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT row_index, sample_json FROM dataset_rows
+       WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
+       ORDER BY row_index`,
+    )
+    .all(datasetId, JSON.stringify(indices)) as { row_index: number; sample_json: string }[];
+}

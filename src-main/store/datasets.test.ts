@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from './db.ts';
+import {
+  datasetRecord,
+  datasetStats,
+  datasetsIn,
+  deleteDatasetRecord,
+  deleteRowSlice,
+  finishImport,
+  insertDataset,
+  insertImportErrors,
+} from './datasets.ts';
+import { countRows, insertRows, pageIndices, setDecision } from './datasets-rows.ts';
+import { orderBy, rowWhere, source } from './datasets-filter.ts';
+
+function withRows(n: number) {
+  const db = openDatabase(':memory:');
+  insertDataset(db, {
+    id: 'ds_a',
+    name: 'a',
+    file_name: 'a.jsonl',
+    format: 'jsonl',
+    shape: 'text',
+  });
+  db.transaction(() =>
+    insertRows(
+      db,
+      'ds_a',
+      Array.from({ length: n }, (_, i) => ({
+        row_index: i,
+        source_row: i + 1,
+        task_type: 'text',
+        search_text: `row ${i}`,
+        title: `Row ${i}`,
+        detail: '',
+        original_json: JSON.stringify({ text: `Row ${i}` }),
+        sample_json: JSON.stringify({ task_type: 'text', text: `Row ${i}` }),
+      })),
+    ),
+  )();
+  finishImport(db, 'ds_a', { row_count: n, error_count: 0, task_types: ['text'] });
+  return db;
+}
+
+describe('datasets tables (migration 3)', () => {
+  it('keeps a dataset out of the lists until its import finishes', () => {
+    const db = openDatabase(':memory:');
+    insertDataset(db, { id: 'ds_b', name: 'b', file_name: 'b.csv', format: 'csv', shape: 'gsm8k' });
+    expect(datasetsIn(db, 'ready')).toEqual([]);
+    finishImport(db, 'ds_b', { row_count: 0, error_count: 2, task_types: ['question_answer'] });
+    expect(datasetsIn(db, 'ready').map((d) => d.id)).toEqual(['ds_b']);
+    expect(datasetRecord(db, 'ds_b')).toMatchObject({
+      error_count: 2,
+      task_types: '["question_answer"]',
+    });
+  });
+
+  it('refuses bad ids, formats and decisions', () => {
+    const db = withRows(1);
+    const dataset = { name: 'x', file_name: 'x', format: 'jsonl' as const, shape: 'text' };
+    expect(() => insertDataset(db, { ...dataset, id: 'nope' })).toThrow(/CHECK/);
+    expect(() => insertDataset(db, { ...dataset, id: 'ds_x', format: 'xml' as 'json' })).toThrow(
+      /CHECK/,
+    );
+    expect(() => db.prepare(`UPDATE dataset_rows SET decision = 'maybe'`).run()).toThrow(/CHECK/);
+  });
+
+  it('deletes rows in slices, then the dataset with its errors and runs', () => {
+    const db = withRows(25);
+    insertImportErrors(db, 'ds_a', [{ row: 3, message: 'bad' }]);
+    expect(deleteRowSlice(db, 'ds_a', 10)).toBe(10);
+    expect(countRows(db, 'ds_a')).toBe(15);
+    expect(deleteRowSlice(db, 'ds_a', 10)).toBe(10);
+    expect(deleteRowSlice(db, 'ds_a', 10)).toBe(5);
+    expect(deleteRowSlice(db, 'ds_a', 10)).toBe(0);
+    expect(deleteDatasetRecord(db, 'ds_a')).toBe(1);
+    expect(db.prepare('SELECT count(*) AS n FROM dataset_errors').get()).toEqual({ n: 0 });
+  });
+
+  it('answers filters from the narrow covering indexes, a search from the rows', () => {
+    const db = withRows(3);
+    const plan = (sql: string, params: unknown[]): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('; ');
+    const where = rowWhere('ds_a', { flagged: true, failed_check: 'safety', decision: 'pending' });
+    expect(plan(`SELECT count(*) FROM ${source(where)} WHERE ${where.sql}`, where.params)).toMatch(
+      /COVERING INDEX dataset_rows_by_index/,
+    );
+    const byType = { column: 'task_type', direction: 'desc' } as const;
+    expect(
+      plan(
+        `SELECT row_index FROM ${source(where, byType)} WHERE ${where.sql} ORDER BY ${orderBy(byType)}`,
+        where.params,
+      ),
+    ).toMatch(/COVERING INDEX dataset_rows_by_task_type/);
+    const search = rowWhere('ds_a', { search: 'Row 1' });
+    expect(search.searches).toBe(true);
+    expect(
+      pageIndices(db, 'ds_a', { filter: { search: 'ROW 1' }, sort: byType, offset: 0, limit: 5 }),
+    ).toEqual([1]);
+  });
+
+  it('counts a dataset’s rows by state, and decides only on changed rows', () => {
+    const db = withRows(4);
+    db.prepare(`UPDATE dataset_rows SET passed = row_index % 2, changed = row_index < 2`).run();
+    expect(datasetStats(db, 'ds_a')).toEqual({
+      audited: 4,
+      failed: 2,
+      changed: 2,
+      flagged: 0,
+      accepted: 0,
+    });
+    expect(setDecision(db, 'ds_a', 'accepted', { filter: {} })).toBe(2);
+    expect(setDecision(db, 'ds_a', null, { indices: [0, 3] })).toBe(2);
+    expect(datasetStats(db, 'ds_a').accepted).toBe(1);
+  });
+});

@@ -1,0 +1,124 @@
+import type { Db } from './db.ts';
+
+/** The `datasets` and `dataset_errors` tables (migration 3). Rows live in datasets-rows.ts. */
+
+export type DatasetState = 'importing' | 'ready' | 'deleting';
+
+export interface DatasetRecord {
+  id: string;
+  name: string;
+  file_name: string;
+  format: 'jsonl' | 'json' | 'csv' | 'parquet';
+  shape: string;
+  /** JSON array of task types. */
+  task_types: string;
+  row_count: number;
+  error_count: number;
+  state: DatasetState;
+  created_at: string;
+}
+
+/** Counts over a dataset's rows, by aggregate query. */
+export interface DatasetStats {
+  audited: number;
+  failed: number;
+  changed: number;
+  flagged: number;
+  accepted: number;
+}
+
+export function insertDataset(
+  db: Db,
+  row: Pick<DatasetRecord, 'id' | 'name' | 'file_name' | 'format' | 'shape'>,
+): void {
+  db.prepare(
+    `INSERT INTO datasets (id, name, file_name, format, shape)
+     VALUES (@id, @name, @file_name, @format, @shape)`,
+  ).run(row);
+}
+
+/** Marks an import complete with its counts; the dataset is listed from now on. */
+export function finishImport(
+  db: Db,
+  id: string,
+  totals: { row_count: number; error_count: number; task_types: readonly string[] },
+): void {
+  db.prepare(
+    `UPDATE datasets SET row_count = ?, error_count = ?, task_types = ?, state = 'ready'
+     WHERE id = ?`,
+  ).run(totals.row_count, totals.error_count, JSON.stringify(totals.task_types), id);
+}
+
+export function datasetRecord(db: Db, id: string): DatasetRecord | undefined {
+  return db.prepare('SELECT * FROM datasets WHERE id = ?').get(id) as DatasetRecord | undefined;
+}
+
+/** Datasets in a state, newest first. */
+export function datasetsIn(db: Db, state: DatasetState): DatasetRecord[] {
+  return db
+    .prepare('SELECT * FROM datasets WHERE state = ? ORDER BY created_at DESC, id')
+    .all(state) as DatasetRecord[];
+}
+
+export function setDatasetState(db: Db, id: string, state: DatasetState): void {
+  db.prepare('UPDATE datasets SET state = ? WHERE id = ?').run(state, id);
+}
+
+export function datasetStats(db: Db, id: string): DatasetStats {
+  // Reads only the narrow covering index, never the rows themselves.
+  return db
+    .prepare(
+      `SELECT count(passed) AS audited,
+         coalesce(sum(passed = 0), 0) AS failed,
+         coalesce(sum(changed), 0) AS changed,
+         coalesce(sum(flagged), 0) AS flagged,
+         coalesce(sum(decision = 'accepted'), 0) AS accepted
+       FROM dataset_rows INDEXED BY dataset_rows_by_index
+       WHERE dataset_id = ?`,
+    )
+    .get(id) as DatasetStats;
+}
+
+/**
+ * Deletes up to `limit` of the dataset's rows (lowest indices first); returns
+ * how many. Big datasets go in slices so no single statement blocks for long.
+ */
+export function deleteRowSlice(db: Db, id: string, limit: number): number {
+  return db
+    .prepare(
+      `DELETE FROM dataset_rows WHERE dataset_id = @id AND row_index < coalesce(
+         (SELECT row_index FROM dataset_rows WHERE dataset_id = @id
+          ORDER BY row_index LIMIT 1 OFFSET @limit), 9223372036854775807)`,
+    )
+    .run({ id, limit }).changes;
+}
+
+/** Deletes the dataset with whatever rows, errors and runs it still has. */
+export function deleteDatasetRecord(db: Db, id: string): number {
+  return db.prepare('DELETE FROM datasets WHERE id = ?').run(id).changes;
+}
+
+export interface ImportErrorRecord {
+  row: number;
+  message: string;
+}
+
+export function insertImportErrors(
+  db: Db,
+  datasetId: string,
+  errors: readonly ImportErrorRecord[],
+): void {
+  const insert = db.prepare(
+    'INSERT INTO dataset_errors (dataset_id, source_row, message) VALUES (?, ?, ?)',
+  );
+  for (const error of errors) insert.run(datasetId, error.row, error.message);
+}
+
+export function importErrorRecords(db: Db, datasetId: string, limit: number): ImportErrorRecord[] {
+  return db
+    .prepare(
+      `SELECT source_row AS row, message FROM dataset_errors
+       WHERE dataset_id = ? ORDER BY source_row LIMIT ?`,
+    )
+    .all(datasetId, limit) as ImportErrorRecord[];
+}

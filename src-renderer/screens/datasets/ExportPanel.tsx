@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import type { AppError } from '../../../src-shared/errors.ts';
+import type { DatasetSummary } from '../../../src-shared/owner/datasets.ts';
+import { api, chooseSavePath } from '../../api/client.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+
+type Format = 'jsonl' | 'csv' | 'parquet' | 'json';
+
+/** Export in the original schema with accepted fixes applied; optionally with verdicts, without flagged rows. */
+export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
+  const [format, setFormat] = useState<Format>(dataset.format);
+  const [includeVerdicts, setIncludeVerdicts] = useState(false);
+  const [dropFlagged, setDropFlagged] = useState(false);
+  const [result, setResult] = useState<string | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+  const fileName = `${dataset.name}.clean.${format}`;
+
+  const run = async () => {
+    setError(null);
+    try {
+      const path = await chooseSavePath(fileName);
+      if (path === null) return; // cancelled in Electron's dialog
+      const exported = await api.exportDataset({
+        dataset_id: dataset.id,
+        format,
+        include_verdicts: includeVerdicts,
+        drop_flagged: dropFlagged,
+        ...(path ? { path } : {}),
+      });
+      if (exported.download_url) {
+        const link = document.createElement('a');
+        link.href = exported.download_url;
+        link.download = fileName;
+        document.body.append(link);
+        link.click();
+        link.remove();
+      }
+      setResult(
+        `${exported.rows.toLocaleString('en-US')} rows, ${(exported.bytes / 1024).toFixed(0)} KiB${exported.path ? ` to ${exported.path}` : ''}`,
+      );
+    } catch (e) {
+      setError(e as AppError);
+    }
+  };
+
+  return (
+    <div className="export-panel" aria-label="Export">
+      <select
+        aria-label="Export format"
+        value={format}
+        onChange={(e) => setFormat(e.target.value as Format)}
+      >
+        <option value="jsonl">JSONL</option>
+        <option value="csv">CSV</option>
+        <option value="parquet">Parquet</option>
+        <option value="json">JSON</option>
+      </select>
+      <label className="chip">
+        <input
+          type="checkbox"
+          checked={includeVerdicts}
+          onChange={(e) => setIncludeVerdicts(e.target.checked)}
+        />{' '}
+        verdict columns
+      </label>
+      <label className="chip">
+        <input
+          type="checkbox"
+          checked={dropFlagged}
+          onChange={(e) => setDropFlagged(e.target.checked)}
+        />{' '}
+        drop flagged
+      </label>
+      <button type="button" className="button" onClick={() => void run()}>
+        Export
+      </button>
+      {result && (
+        <span className="muted" data-testid="export-result">
+          {result}
+        </span>
+      )}
+      {error && <ErrorBanner error={error} />}
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import type { ShapeId } from '../../../src-shared/owner/datasets.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { useImport } from '../../state/imports.ts';
+import { useGrid } from '../../state/grid.ts';
+
+/** The preview of a dropped or picked file: detected shape (correctable), mapped rows, row errors. */
+export function ImportDialog() {
+  const { fileName, preview, shape, busy, progress, error, chooseShape, commit, cancel } =
+    useImport();
+  const [name, setName] = useState('');
+  const openDataset = useGrid((s) => s.openDataset);
+  const loadDatasets = useGrid((s) => s.loadDatasets);
+  if (!fileName) return null;
+  const datasetName = name || fileName.replace(/\.[^.]+$/, '');
+  const errors = preview?.rows.filter((r) => r.error).length ?? 0;
+
+  return (
+    <div className="dialog-backdrop">
+      <div className="dialog" role="dialog" aria-label="Import dataset" data-testid="import-dialog">
+        <h2>Import {fileName}</h2>
+        {error && <ErrorBanner error={error} />}
+        {!preview && busy && <p>Reading the file…</p>}
+        {preview && (
+          <>
+            <div className="form-row">
+              <label>
+                Shape{' '}
+                <select
+                  aria-label="Shape"
+                  value={shape ?? ''}
+                  disabled={busy}
+                  onChange={(e) => void chooseShape(e.target.value as ShapeId)}
+                >
+                  {preview.shapes.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.label} ({s.task_type.replace('_', ' ')})
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <span className="muted" data-testid="detected">
+                {preview.detected
+                  ? `detected: ${preview.detected} (${Math.round(preview.confidence * 100)}% of the first rows)`
+                  : 'no shape detected: choose one'}
+              </span>
+              <span className="muted">
+                {preview.format.toUpperCase()}, {(preview.bytes / 1024).toFixed(0)} KiB
+              </span>
+            </div>
+            <label className="form-row">
+              Name{' '}
+              <input
+                aria-label="Dataset name"
+                value={datasetName}
+                onChange={(e) => setName(e.target.value)}
+              />
+            </label>
+            <table className="table compact preview">
+              <thead>
+                <tr>
+                  <th>Row</th>
+                  <th>As sample</th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rows.map((row) => (
+                  <tr key={row.row} className={row.error ? 'error-row' : undefined}>
+                    <td>{row.row}</td>
+                    <td>
+                      {row.error ? (
+                        <span className="error-text">{row.error}</span>
+                      ) : (
+                        <code className="clip">{JSON.stringify(row.sample)}</code>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {errors > 0 && (
+              <p className="muted">
+                {errors} of the first {preview.rows.length} rows do not fit this shape; such rows
+                are reported with their row numbers and skipped.
+              </p>
+            )}
+          </>
+        )}
+        {progress && (
+          <div className="progress" data-testid="import-progress">
+            <progress max={1} value={progress.fraction} /> {progress.rows.toLocaleString('en-US')}{' '}
+            rows, {progress.errors} errors
+          </div>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={cancel} disabled={busy && !!progress}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button primary"
+            disabled={!preview || !shape || busy}
+            onClick={() =>
+              void commit(datasetName).then(async (id) => {
+                if (id) {
+                  await loadDatasets();
+                  openDataset(id);
+                }
+              })
+            }
+          >
+            Import
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+import { useEffect, useState } from 'react';
+import type { AppError } from '../../../src-shared/errors.ts';
+import type { RowDetail } from '../../../src-shared/owner/datasets.ts';
+import { api } from '../../api/client.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { useGrid } from '../../state/grid.ts';
+import { sampleText, WordDiff } from './WordDiff.tsx';
+
+/** One sample under review: original vs fixed, audit vs reaudit, the changes, accept or reject. */
+export function ReviewPanel({ datasetId, index }: { datasetId: string; index: number }) {
+  const [detail, setDetail] = useState<RowDetail | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+  const refresh = useGrid((s) => s.refresh);
+  const close = useGrid((s) => s.showDetail);
+  const generation = useGrid((s) => s.generation);
+
+  useEffect(() => {
+    let live = true;
+    api
+      .datasetRow({ dataset_id: datasetId, index })
+      .then((row) => live && setDetail(row))
+      .catch((e: unknown) => live && setError(e as AppError));
+    return () => {
+      live = false;
+    };
+  }, [datasetId, index, generation]);
+
+  if (error) return <ErrorBanner error={error} />;
+  if (!detail) return <aside className="review">Loading…</aside>;
+
+  const before = sampleText(detail.sample);
+  const after = detail.fixed_sample ? sampleText(detail.fixed_sample) : before;
+  const checks = Object.entries(detail.audit?.checks ?? {});
+  const decide = async (decision: 'accepted' | 'rejected' | null) => {
+    try {
+      await api.decide({ dataset_id: datasetId, indices: [index], decision });
+      refresh();
+    } catch (e) {
+      setError(e as AppError);
+    }
+  };
+
+  return (
+    <aside className="review" aria-label="Review" data-testid="review">
+      <header className="review-header">
+        <h2>Row {detail.source_row}</h2>
+        <span className="muted">{detail.decision ?? 'pending'}</span>
+        <button type="button" className="button small" onClick={() => close(null)}>
+          Close
+        </button>
+      </header>
+      {detail.fix && detail.fix.changes.length > 0 && (
+        <div className="review-actions">
+          <button type="button" className="button primary" onClick={() => void decide('accepted')}>
+            Accept fix
+          </button>
+          <button type="button" className="button" onClick={() => void decide('rejected')}>
+            Reject
+          </button>
+          {detail.decision && (
+            <button type="button" className="button small" onClick={() => void decide(null)}>
+              Undo
+            </button>
+          )}
+        </div>
+      )}
+      <div className="side-by-side">
+        <section>
+          <h3>Original</h3>
+          <WordDiff before={before} after={after} side="before" />
+        </section>
+        <section>
+          <h3>{detail.fixed_sample ? 'Fixed' : 'Unchanged'}</h3>
+          <WordDiff before={before} after={after} side="after" />
+        </section>
+      </div>
+      {checks.length > 0 && (
+        <>
+          <h3>Verdicts</h3>
+          <table className="table compact" data-testid="verdicts">
+            <thead>
+              <tr>
+                <th>Check</th>
+                <th>Audit</th>
+                <th>Reaudit</th>
+                <th>Δ score</th>
+              </tr>
+            </thead>
+            <tbody>
+              {checks.map(([name, verdict]) => {
+                const again = detail.reaudit?.checks[name];
+                const delta = again ? again.score - verdict.score : null;
+                return (
+                  <tr key={name}>
+                    <td>{name}</td>
+                    <td>
+                      <Verdict passed={verdict.passed} score={verdict.score} />
+                      {verdict.issues.map((issue, i) => (
+                        <div key={i} className="issue">
+                          <code>{issue.code}</code> {issue.message}
+                        </div>
+                      ))}
+                    </td>
+                    <td>{again ? <Verdict passed={again.passed} score={again.score} /> : '—'}</td>
+                    <td className={delta !== null && delta > 0 ? 'delta-up' : ''}>
+                      {delta === null ? '—' : `${delta >= 0 ? '+' : ''}${delta.toFixed(2)}`}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </>
+      )}
+      {detail.fix && detail.fix.changes.length > 0 && (
+        <>
+          <h3>Changes</h3>
+          <ol className="changes" data-testid="changes">
+            {detail.fix.changes.map((change, i) => (
+              <li key={i}>
+                <code>{change.op}</code> <code>{change.path}</code>{' '}
+                <span className="muted">({change.reason})</span>
+              </li>
+            ))}
+          </ol>
+          {detail.fix.flagged && (
+            <p className="badge warn">Flagged: a check still fails after the fix.</p>
+          )}
+        </>
+      )}
+    </aside>
+  );
+}
+
+function Verdict({ passed, score }: { passed: boolean | null; score: number }) {
+  const label = passed === null ? 'undecided' : passed ? 'pass' : 'fail';
+  return (
+    <span className={`badge ${passed === null ? 'neutral' : passed ? 'ok' : 'bad'}`}>
+      {label} {score.toFixed(2)}
+    </span>
+  );
+}

@@ -1,0 +1,155 @@
+import { useState } from 'react';
+import type { AppError } from '../../../src-shared/errors.ts';
+import type { RunRequest } from '../../../src-shared/owner/runs.ts';
+import { api } from '../../api/client.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { useGrid } from '../../state/grid.ts';
+
+type ScopeKind = 'all' | 'filter' | 'selection';
+
+/** Audit, fix or refine on all rows, the filtered rows or the selection: estimate, start, progress, cancel. */
+export function RunPanel({ datasetId }: { datasetId: string }) {
+  const { filter, selection, run } = useGrid();
+  const [operation, setOperation] = useState<'audit' | 'fix' | 'refine'>('audit');
+  const [scopeKind, setScopeKind] = useState<ScopeKind>('all');
+  const [votes, setVotes] = useState(1);
+  const [attempts, setAttempts] = useState(3);
+  const [conventions, setConventions] = useState('');
+  const [estimate, setEstimate] = useState<string | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+
+  const request = (): RunRequest => {
+    const scope =
+      scopeKind === 'all'
+        ? { kind: 'all' as const }
+        : scopeKind === 'filter'
+          ? { kind: 'filter' as const, filter }
+          : { kind: 'selection' as const, indices: [...selection] };
+    const common = { dataset_id: datasetId, scope, ...(conventions ? { conventions } : {}) };
+    if (operation === 'audit') return { ...common, operation, config: { votes } };
+    if (operation === 'fix') return { ...common, operation, config: { max_attempts: attempts } };
+    return {
+      ...common,
+      operation,
+      config: { audit: { votes }, fix: { max_attempts: attempts }, reaudit: { votes } },
+    };
+  };
+  const guard = async (work: () => Promise<void>) => {
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(e as AppError);
+    }
+  };
+  const running = run?.status === 'running';
+
+  return (
+    <div className="run-panel" aria-label="Run">
+      <select
+        aria-label="Operation"
+        value={operation}
+        onChange={(e) => setOperation(e.target.value as typeof operation)}
+      >
+        <option value="audit">Audit</option>
+        <option value="fix">Fix</option>
+        <option value="refine">Refine</option>
+      </select>
+      <select
+        aria-label="Rows"
+        value={scopeKind}
+        onChange={(e) => setScopeKind(e.target.value as ScopeKind)}
+      >
+        <option value="all">all rows</option>
+        <option value="filter">filtered rows</option>
+        <option value="selection" disabled={selection.size === 0}>
+          selection ({selection.size})
+        </option>
+      </select>
+      {operation !== 'fix' && (
+        <label>
+          votes{' '}
+          <input
+            type="number"
+            min={1}
+            max={9}
+            value={votes}
+            onChange={(e) => setVotes(Number(e.target.value))}
+          />
+        </label>
+      )}
+      {operation !== 'audit' && (
+        <label>
+          attempts{' '}
+          <input
+            type="number"
+            min={1}
+            max={5}
+            value={attempts}
+            onChange={(e) => setAttempts(Number(e.target.value))}
+          />
+        </label>
+      )}
+      <input
+        className="conventions"
+        aria-label="Conventions"
+        placeholder="Conventions, e.g. “E-mail addresses are fine.”"
+        value={conventions}
+        maxLength={4000}
+        onChange={(e) => setConventions(e.target.value)}
+      />
+      <button
+        type="button"
+        className="button"
+        disabled={running}
+        onClick={() =>
+          void guard(async () => {
+            const e = await api.estimateRun(request());
+            setEstimate(
+              `${e.samples.toLocaleString('en-US')} samples, at most $${e.max_cost_usd.toFixed(2)} (available $${e.available_usd.toFixed(2)})`,
+            );
+          })
+        }
+      >
+        Estimate
+      </button>
+      <button
+        type="button"
+        className="button primary"
+        disabled={running}
+        onClick={() =>
+          void guard(async () => useGrid.getState().setRun(await api.startRun(request())))
+        }
+      >
+        Start {operation}
+      </button>
+      {estimate && !running && (
+        <span className="muted" data-testid="estimate">
+          {estimate}
+        </span>
+      )}
+      {run && (
+        <span className="run-status" data-testid="run-status">
+          <progress max={Math.max(1, run.total)} value={run.done} />{' '}
+          {run.done.toLocaleString('en-US')}/{run.total.toLocaleString('en-US')} ·{' '}
+          {run.rate_per_s.toFixed(0)}/s · ${run.cost_usd.toFixed(2)} · {run.status}
+          {running && (
+            <button
+              type="button"
+              className="button small"
+              onClick={() =>
+                void guard(async () =>
+                  useGrid.getState().setRun(await api.cancelRun({ run_id: run.id })),
+                )
+              }
+            >
+              Cancel
+            </button>
+          )}
+          {run.error && <span className="error-text"> {run.error}</span>}
+        </span>
+      )}
+      {error && <ErrorBanner error={error} />}
+    </div>
+  );
+}

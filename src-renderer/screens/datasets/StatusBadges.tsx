@@ -1,0 +1,27 @@
+import type { GridRow } from '../../../src-shared/owner/datasets.ts';
+
+/** Verdict badges: passed/failed, the failed checks, flagged, changed, unverified, the decision. */
+export function StatusBadges({ row }: { row: GridRow }) {
+  return (
+    <span className="badges">
+      {row.passed === null ? (
+        <span className="badge neutral">not audited</span>
+      ) : row.passed ? (
+        <span className="badge ok">passed</span>
+      ) : (
+        <span className="badge bad" title={row.failed_checks.join(', ')}>
+          {row.failed_checks.slice(0, 2).join(', ') || 'failed'}
+          {row.failed_checks.length > 2 ? ` +${row.failed_checks.length - 2}` : ''}
+        </span>
+      )}
+      {row.flagged && <span className="badge warn">flagged</span>}
+      {row.changed && <span className="badge info">changed</span>}
+      {row.unverified && <span className="badge neutral">unverified</span>}
+      {row.decision && (
+        <span className={`badge ${row.decision === 'accepted' ? 'ok' : 'neutral'}`}>
+          {row.decision}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,135 @@
+import { create } from 'zustand';
+import type { DatasetSummary, GridRow, RowFilter } from '../../src-shared/owner/datasets.ts';
+import type { RunStatus } from '../../src-shared/owner/runs.ts';
+import { api } from '../api/client.ts';
+import { newerRun } from './run-merge.ts';
+
+/**
+ * The dataset grid's state. Rows are never all in memory: pages of PAGE_SIZE
+ * are fetched from main as the grid scrolls, and at most MAX_PAGES are kept
+ * (the least recently used go), so a million-row dataset costs the renderer a
+ * few thousand rows at any time.
+ */
+export const PAGE_SIZE = 200;
+const MAX_PAGES = 12;
+
+export type SortState = {
+  column: 'index' | 'task_type' | 'score' | 'status';
+  direction: 'asc' | 'desc';
+};
+
+interface GridState {
+  datasets: DatasetSummary[];
+  datasetId: string | null;
+  filter: RowFilter;
+  sort: SortState;
+  total: number;
+  /** Bumped whenever cached pages become stale (filter, sort, a run wrote rows). */
+  generation: number;
+  pages: Map<number, GridRow[]>;
+  selection: Set<number>;
+  detailIndex: number | null;
+  run: RunStatus | null;
+  loadDatasets: () => Promise<void>;
+  openDataset: (id: string | null) => void;
+  setFilter: (filter: RowFilter) => void;
+  setSort: (sort: SortState) => void;
+  ensurePages: (first: number, last: number) => Promise<void>;
+  refresh: () => void;
+  toggleSelected: (index: number) => void;
+  clearSelection: () => void;
+  showDetail: (index: number | null) => void;
+  setRun: (run: RunStatus | null) => void;
+}
+
+const inFlight = new Set<string>();
+
+export const useGrid = create<GridState>()((set, get) => ({
+  datasets: [],
+  datasetId: null,
+  filter: {},
+  sort: { column: 'index', direction: 'asc' },
+  total: 0,
+  generation: 0,
+  pages: new Map(),
+  selection: new Set(),
+  detailIndex: null,
+  run: null,
+
+  loadDatasets: async () => {
+    const datasets = await api.listDatasets({});
+    set({ datasets });
+  },
+  openDataset: (id) => {
+    set((s) => ({
+      datasetId: id,
+      filter: {},
+      total: 0,
+      pages: new Map(),
+      selection: new Set(),
+      detailIndex: null,
+      run: null,
+      generation: s.generation + 1,
+    }));
+    if (id) void get().ensurePages(0, 0);
+  },
+  setFilter: (filter) => {
+    set((s) => ({ filter, pages: new Map(), selection: new Set(), generation: s.generation + 1 }));
+    void get().ensurePages(0, 0);
+  },
+  setSort: (sort) => {
+    set((s) => ({ sort, pages: new Map(), generation: s.generation + 1 }));
+    void get().ensurePages(0, 0);
+  },
+  refresh: () => {
+    set((s) => ({ pages: new Map(), generation: s.generation + 1 }));
+    void get().ensurePages(0, 0);
+    void get().loadDatasets();
+  },
+  ensurePages: async (first, last) => {
+    const { datasetId } = get();
+    if (!datasetId) return;
+    const firstPage = Math.floor(first / PAGE_SIZE);
+    const lastPage = Math.floor(last / PAGE_SIZE);
+    for (let page = firstPage; page <= lastPage; page++) {
+      const { pages, generation, filter, sort } = get();
+      const key = `${datasetId}:${generation}:${page}`;
+      if (pages.has(page) || inFlight.has(key)) continue;
+      inFlight.add(key);
+      try {
+        const result = await api.datasetRows({
+          dataset_id: datasetId,
+          offset: page * PAGE_SIZE,
+          limit: PAGE_SIZE,
+          filter,
+          sort,
+        });
+        if (get().generation !== generation || get().datasetId !== datasetId) continue;
+        const next = new Map(get().pages);
+        next.set(page, result.rows);
+        while (next.size > MAX_PAGES) {
+          const oldest = next.keys().next().value;
+          if (oldest === undefined) break;
+          next.delete(oldest);
+        }
+        set({ pages: next, total: result.total });
+      } finally {
+        inFlight.delete(key);
+      }
+    }
+  },
+  toggleSelected: (index) => {
+    const selection = new Set(get().selection);
+    if (selection.has(index)) selection.delete(index);
+    else selection.add(index);
+    set({ selection });
+  },
+  clearSelection: () => set({ selection: new Set() }),
+  showDetail: (index) => set({ detailIndex: index }),
+  setRun: (run) => set((s) => ({ run: newerRun(s.run, run) })),
+}));
+
+/** The grid row at a position in the current filtered, sorted view (undefined while loading). */
+export function rowAt(pages: Map<number, GridRow[]>, position: number): GridRow | undefined {
+  return pages.get(Math.floor(position / PAGE_SIZE))?.[position % PAGE_SIZE];
+}

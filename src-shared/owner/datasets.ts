@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { AuditBlock, FixBlock } from '../schemas/blocks.ts';
+import { TaskType } from '../schemas/sample.ts';
+
+/** Datasets in the app: imported files kept in SQLite with their original rows. */
+
+export const FILE_FORMATS = ['jsonl', 'json', 'csv', 'parquet'] as const;
+export const FileFormat = z.enum(FILE_FORMATS);
+
+export const SHAPE_IDS = [
+  'sample',
+  'gsm8k',
+  'mmlu',
+  'arc',
+  'commonsenseqa',
+  'hellaswag',
+  'truthfulqa_mc',
+  'alpaca',
+  'sharegpt',
+  'openai_chat',
+  'oasst',
+  'text',
+] as const;
+export const ShapeId = z.enum(SHAPE_IDS);
+export type ShapeId = z.infer<typeof ShapeId>;
+
+/** Where an import reads from: a path in main (Electron) or an uploaded file (browser). */
+export const ImportSource = z.union([
+  z.strictObject({ path: z.string().min(1) }),
+  z.strictObject({ upload_id: z.string().min(1) }),
+]);
+export type ImportSource = z.infer<typeof ImportSource>;
+
+export const PreviewRow = z.object({
+  row: z.int(),
+  original: z.record(z.string(), z.unknown()).nullable(),
+  sample: z.record(z.string(), z.unknown()).nullable(),
+  error: z.string().nullable(),
+});
+
+export const ImportPreview = z.object({
+  file_name: z.string(),
+  format: FileFormat,
+  bytes: z.int(),
+  detected: ShapeId.nullable(),
+  confidence: z.number(),
+  candidates: z.array(z.object({ shape: ShapeId, matched: z.int() })),
+  shape: ShapeId.nullable().meta({ description: 'The shape the preview rows were mapped with.' }),
+  rows: z.array(PreviewRow),
+  shapes: z.array(z.object({ id: ShapeId, label: z.string(), task_type: TaskType })),
+});
+export type ImportPreview = z.infer<typeof ImportPreview>;
+
+export const DatasetSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  file_name: z.string(),
+  format: FileFormat,
+  shape: ShapeId,
+  task_types: z.array(TaskType),
+  rows: z.int(),
+  errors: z.int(),
+  audited: z.int(),
+  failed: z.int(),
+  changed: z.int(),
+  flagged: z.int(),
+  accepted: z.int(),
+  created_at: z.string(),
+});
+export type DatasetSummary = z.infer<typeof DatasetSummary>;
+
+export const RowFilter = z.strictObject({
+  failed_check: z
+    .string()
+    .optional()
+    .meta({ description: 'Rows whose audit failed this check; "*" for any.' }),
+  flagged: z.boolean().optional(),
+  changed: z.boolean().optional(),
+  unverified: z
+    .boolean()
+    .optional()
+    .meta({ description: 'label_correct / answer_correct is null.' }),
+  decision: z.enum(['accepted', 'rejected', 'pending']).optional(),
+  search: z.string().max(500).optional(),
+});
+export type RowFilter = z.infer<typeof RowFilter>;
+
+export const SORT_COLUMNS = ['index', 'task_type', 'score', 'status'] as const;
+
+export const RowsQuery = z.strictObject({
+  dataset_id: z.string(),
+  offset: z.int().min(0),
+  limit: z.int().min(1).max(1000),
+  filter: RowFilter.default({}),
+  sort: z
+    .strictObject({ column: z.enum(SORT_COLUMNS), direction: z.enum(['asc', 'desc']) })
+    .default({ column: 'index', direction: 'asc' }),
+});
+
+/** One grid row: what the table shows, small. */
+export const GridRow = z.object({
+  index: z.int(),
+  source_row: z.int(),
+  task_type: TaskType,
+  title: z.string().meta({ description: 'The main text: text, context, question or last turn.' }),
+  detail: z.string().meta({ description: 'Secondary text: choices, answer, roles.' }),
+  passed: z.boolean().nullable(),
+  score: z.number().nullable(),
+  failed_checks: z.array(z.string()),
+  flagged: z.boolean(),
+  changed: z.boolean(),
+  unverified: z.boolean(),
+  decision: z.enum(['accepted', 'rejected']).nullable(),
+});
+export type GridRow = z.infer<typeof GridRow>;
+
+export const RowsPage = z.object({ total: z.int(), rows: z.array(GridRow) });
+export type RowsPage = z.infer<typeof RowsPage>;
+
+export const RowDetail = z.object({
+  index: z.int(),
+  source_row: z.int(),
+  original: z.record(z.string(), z.unknown()),
+  sample: z.record(z.string(), z.unknown()),
+  audit: AuditBlock.nullable(),
+  fix: FixBlock.nullable(),
+  reaudit: AuditBlock.nullable(),
+  fixed_sample: z.record(z.string(), z.unknown()).nullable(),
+  decision: z.enum(['accepted', 'rejected']).nullable(),
+});
+export type RowDetail = z.infer<typeof RowDetail>;
+
+export const ImportError = z.object({ row: z.int(), message: z.string() });
+
+export const Decision = z.strictObject({
+  dataset_id: z.string(),
+  /** Explicit rows, or every row matching the filter (bulk). */
+  indices: z.array(z.int().min(0)).max(100_000).optional(),
+  filter: RowFilter.optional(),
+  decision: z.enum(['accepted', 'rejected']).nullable(),
+});
+
+export const ExportRequest = z.strictObject({
+  dataset_id: z.string(),
+  format: FileFormat,
+  include_verdicts: z.boolean().default(false),
+  drop_flagged: z.boolean().default(false),
+  /** Electron: where to write (from the save dialog). Browser: omitted; a download link comes back. */
+  path: z.string().optional(),
+});
+export const ExportResult = z.object({
+  rows: z.int(),
+  bytes: z.int(),
+  path: z.string().nullable(),
+  download_url: z.string().nullable(),
+});

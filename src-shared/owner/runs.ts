@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { AuditConfig, Conventions, FixConfig, RefineConfig } from '../schemas/config.ts';
+import { RowFilter } from './datasets.ts';
+
+/** Runs: an operation over a dataset's rows, in the background, with progress. */
+
+export const RunScope = z.union([
+  z.strictObject({ kind: z.literal('all') }),
+  z.strictObject({ kind: z.literal('filter'), filter: RowFilter }),
+  z.strictObject({
+    kind: z.literal('selection'),
+    indices: z.array(z.int().min(0)).min(1).max(1_000_000),
+  }),
+]);
+export type RunScope = z.infer<typeof RunScope>;
+
+export const RunRequest = z.discriminatedUnion('operation', [
+  z.strictObject({
+    dataset_id: z.string(),
+    operation: z.literal('audit'),
+    scope: RunScope,
+    config: AuditConfig.default({ votes: 1 }),
+    conventions: Conventions.optional(),
+  }),
+  z.strictObject({
+    dataset_id: z.string(),
+    operation: z.literal('fix'),
+    scope: RunScope,
+    config: FixConfig.default({ max_attempts: 3 }),
+    conventions: Conventions.optional(),
+  }),
+  z.strictObject({
+    dataset_id: z.string(),
+    operation: z.literal('refine'),
+    scope: RunScope,
+    config: RefineConfig.default({
+      audit: { votes: 1 },
+      fix: { max_attempts: 3 },
+      reaudit: { votes: 1 },
+    }),
+    conventions: Conventions.optional(),
+  }),
+]);
+export type RunRequest = z.input<typeof RunRequest>;
+
+export const RunEstimate = z.object({
+  samples: z.int(),
+  max_cost_usd: z.number(),
+  available_usd: z.number(),
+});
+
+export const RUN_STATUSES = ['running', 'done', 'cancelled', 'failed'] as const;
+export const RunStatus = z.object({
+  id: z.string(),
+  dataset_id: z.string(),
+  operation: z.enum(['audit', 'fix', 'refine']),
+  status: z.enum(RUN_STATUSES),
+  total: z.int(),
+  done: z.int(),
+  rate_per_s: z.number(),
+  cost_usd: z.number(),
+  error: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type RunStatus = z.infer<typeof RunStatus>;
