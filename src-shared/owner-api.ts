@@ -21,6 +21,7 @@ import {
   RowsQuery,
   ShapeId,
 } from './owner/datasets.ts';
+import { EngineTest, EngineUpdate, EnginesView, UpstreamRoleName } from './owner/engines.ts';
 import { RunEstimate, RunRequest, RunStatus } from './owner/runs.ts';
 import { ModelCard } from './schemas/openai.ts';
 import { PricingDocument } from './schemas/pricing.ts';
@@ -55,7 +56,7 @@ const Page = z.strictObject({
 });
 const Updated = z.object({ updated: z.int() });
 
-/** The settings the app edits (the upstream engines have their own section, see the README). */
+/** The settings the app edits (the engines have their own methods: getEngines, updateEngine). */
 export const EditableSettings = z.object({
   rates: RatesSetting,
   limits: LimitsSetting,
@@ -146,6 +147,21 @@ export const ownerApi = {
     input: EditableSettings.partial().strict(),
     output: EditableSettings,
     summary: 'Change rates, limits or the server',
+  },
+  getEngines: {
+    input: NoInput,
+    output: EnginesView,
+    summary: 'The engine of each model role: stored and in force',
+  },
+  updateEngine: {
+    input: EngineUpdate,
+    output: EnginesView,
+    summary: 'Run a model role on the builtin engine or on an OpenAI-compatible server',
+  },
+  testEngine: {
+    input: z.strictObject({ role: UpstreamRoleName }),
+    output: EngineTest,
+    summary: "Ask a role's upstream server for its models",
   },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType; summary: string }>;
 

@@ -9,7 +9,8 @@ import { createServiceContext } from '../service/context.ts';
 import { OwnerEvents } from '../service/owner-events.ts';
 import { createOwnerHandlers } from '../service/owner-handlers.ts';
 import { openDatabase } from '../store/db.ts';
-import { registerOwnerIpc } from './ipc.ts';
+import { registerOwnerIpc, registerShellIpc } from './ipc.ts';
+import { useSafeStorageForSecrets } from './secret-storage.ts';
 import { createMainWindow, hardenSession, isTrustedRendererUrl } from './window.ts';
 
 /**
@@ -22,8 +23,12 @@ app.enableSandbox();
 if (!app.requestSingleInstanceLock()) app.quit();
 
 let server: RunningServer | null = null;
+/** The one window (a second instance focuses it); save dialogs are attached to it. */
+let mainWindow: BrowserWindow | null = null;
 
 async function launch(): Promise<void> {
+  // safeStorage is usable once the app is ready, and must be in place before any key is read.
+  useSafeStorageForSecrets();
   const dataDir = app.getPath('userData');
   const db = openDatabase(dataDir);
   const ctx = createServiceContext(db, dataDir, app.getVersion());
@@ -67,8 +72,9 @@ async function launch(): Promise<void> {
     }),
     isTrustedRendererUrl,
   );
+  registerShellIpc(() => mainWindow, isTrustedRendererUrl);
   hardenSession();
-  createMainWindow();
+  mainWindow = createMainWindow();
 
   app.on('before-quit', () => {
     void server?.close();
@@ -87,7 +93,7 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 app.on('activate', () => {
-  if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
+  if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow();
 });
 
 app

@@ -7,6 +7,7 @@ import { datasetHandlers } from './datasets/handlers.ts';
 import { recoverDatasets } from './datasets/recover.ts';
 import type { Uploads } from './datasets/source.ts';
 import { accountHandlers } from './owner-account.ts';
+import { engineHandlers } from './owner-engines.ts';
 import { settingsHandlers } from './owner-settings.ts';
 import { promised } from './promised.ts';
 
@@ -64,5 +65,6 @@ export function createOwnerHandlers(ctx: ServiceContext, deps: OwnerDeps): Owner
     ...datasetHandlers(ctx, deps),
     ...accountHandlers(ctx),
     ...settingsHandlers(ctx),
+    ...engineHandlers(ctx),
   };
 }

@@ -4,10 +4,14 @@ import type { AppError } from '../../src-shared/errors.ts';
 import type { EditableSettings } from '../../src-shared/owner-api.ts';
 import { api } from '../api/client.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { EnginesSection } from './settings/EnginesSection.tsx';
 
 type Settings = z.infer<typeof EditableSettings>;
 
-/** Rates, limits and the server (port, on at start-up). Changes are validated in main. */
+/**
+ * Rates, limits and the server (port, on at start-up), saved together; the
+ * models' engines below, saved per model. Changes are validated in main.
+ */
 export function SettingsScreen() {
   const [settings, setSettings] = useState<Settings | null>(null);
   const [error, setError] = useState<AppError | null>(null);
@@ -34,6 +38,7 @@ export function SettingsScreen() {
   const rate = (model: 'svc-audit-1' | 'svc-fix-1', side: 'input' | 'output') => (
     <input
       aria-label={`${model} ${side} rate`}
+      className="rate"
       type="number"
       min={0}
       step={0.01}
@@ -173,6 +178,7 @@ export function SettingsScreen() {
           </p>
         </div>
       </div>
+      <EnginesSection />
     </section>
   );
 }

@@ -204,6 +204,16 @@ export class UpstreamClient {
     }
   }
 
+  /** The model ids the server lists (`GET /models`); a failure is an upstream fault like any other. */
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    try {
+      const page = await this.#openai.models.list({ signal, maxRetries: 0 });
+      return page.data.map((m) => m.id);
+    } catch (error) {
+      throw upstreamFault(error, this.#faultContext(signal));
+    }
+  }
+
   /** The configured model, or the server's only one. */
   async #model(signal: AbortSignal | undefined): Promise<string> {
     if (this.config.model !== null) return this.config.model;
