@@ -65,9 +65,24 @@ const NATIVE_ERROR_MEANING: Record<number, string> = {
   503: 'Service unavailable.',
 };
 
+const OPENAI_ERROR_MEANING: Record<number, string> = {
+  400: '`invalid_request`: empty message, malformed sample, option out of range, unsupported task type.',
+  401: '`invalid_api_key`: missing, unknown or revoked key.',
+  402: '`insufficient_quota`: the balance cannot cover the request.',
+  403: '`forbidden`: foreign Origin or Host.',
+  404: '`model_not_found`: unknown model id.',
+  413: '`context_length_exceeded`: a sample over the context, or the estimated cost over the cap.',
+  429: '`rate_limit_exceeded`: more requests per minute than the key may make, or the upstream throttles.',
+  502: '`service_error`: the upstream model failed; retry.',
+  503: '`service_unavailable`: too many requests waiting; retry later.',
+};
+
 const openaiErrors = (codes: number[]): Record<number, RouteResponse> =>
   Object.fromEntries(
-    codes.map((status) => [status, { description: `Error (${status})`, schema: OpenAIErrorBody }]),
+    codes.map((status) => [
+      status,
+      { description: OPENAI_ERROR_MEANING[status] ?? `Error (${status})`, schema: OpenAIErrorBody },
+    ]),
   );
 
 const nativeOperation = (
@@ -100,7 +115,10 @@ export const HTTP_ROUTES: readonly RouteDoc[] = [
     summary: 'Current rates and limits',
     tag: 'native',
     security: 'none',
-    responses: { 200: { description: 'Rates and limits.', schema: PricingDocument } },
+    responses: {
+      200: { description: 'Rates and limits.', schema: PricingDocument },
+      ...nativeErrors([403]),
+    },
   },
   {
     method: 'post',
@@ -132,7 +150,10 @@ export const HTTP_ROUTES: readonly RouteDoc[] = [
     summary: 'The versioned chat models with pricing and context length',
     tag: 'openai',
     security: 'api_key',
-    responses: { 200: { description: 'Model list.', schema: ModelList }, ...openaiErrors([401]) },
+    responses: {
+      200: { description: 'Model list.', schema: ModelList },
+      ...openaiErrors([401, 403, 429]),
+    },
   },
   {
     method: 'get',
@@ -144,7 +165,7 @@ export const HTTP_ROUTES: readonly RouteDoc[] = [
     pathParams: { id: 'Model id; contains a slash, e.g. `svc/audit-1`.' },
     responses: {
       200: { description: 'Model card.', schema: ModelCard },
-      ...openaiErrors([401, 404]),
+      ...openaiErrors([401, 403, 404, 429]),
     },
   },
   {

@@ -1,6 +1,7 @@
 import { openDatabase } from '../store/db.ts';
 import { describeEngines, resolveEngines } from '../service/backend-select.ts';
 import { createServiceContext } from '../service/context.ts';
+import { isWildcardHost, machineHostNames } from '../http/security.ts';
 import { isLoopback, startServer } from '../http/server.ts';
 import { parseCommandArgs, parsePort } from './args.ts';
 import { defaultDataDir, packageVersion, RENDERER_DIR } from './paths.ts';
@@ -44,6 +45,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   });
   console.log(`listening on ${server.url}`);
   console.log(`open ${server.ownerLink()}`);
+  if (isWildcardHost(host)) {
+    const others = machineHostNames().filter((name) => !isLoopback(name.replace(/^\[|\]$/g, '')));
+    console.error(
+      `also answering on ${others.map((n) => `http://${n}:${server.port}`).join(', ')}`,
+    );
+  }
   // Which engine runs each model now (settings can change it while the server runs).
   for (const line of describeEngines(resolveEngines(ctx.settings(), env))) {
     console.error(`engine ${line}`);

@@ -8,6 +8,8 @@ import { NativeError } from '../../src-shared/schemas/native.ts';
 import { ModelCard, ModelList, OpenAIErrorBody } from '../../src-shared/schemas/openai.ts';
 import { PricingDocument } from '../../src-shared/schemas/pricing.ts';
 import { ServerStatus } from '../../src-shared/owner-api.ts';
+import { DEFAULT_SETTINGS } from '../../src-shared/schemas/settings.ts';
+import { writeSettingsSection } from '../store/settings.ts';
 import { createTestApp } from './testing/test-app.ts';
 
 describe('GET /pricing', () => {
@@ -51,13 +53,33 @@ describe('GET /v1/models', () => {
     expect(ModelCard.parse(await res.json()).id).toBe(expected);
   });
 
-  it.each(['svc/audit-2', 'gpt-4o', 'svc'])('404s model_not_found for %s', async (id) => {
+  it.each(['svc/audit-2', 'gpt-4o', 'svc', '%E0%A4%A', 'svc%252Faudit'])(
+    '404s model_not_found for %s',
+    async (id) => {
+      const app = createTestApp();
+      const res = await app.request(`/v1/models/${id}`, withKey(app));
+      expect(res.status).toBe(404);
+      const body = OpenAIErrorBody.parse(await res.json());
+      expect(body.error.code).toBe('model_not_found');
+      expect(body.error.type).toBe('invalid_request_error');
+    },
+  );
+
+  it("shares one per-minute allowance with chat completions (the key's /v1 family)", async () => {
     const app = createTestApp();
-    const res = await app.request(`/v1/models/${id}`, withKey(app));
-    expect(res.status).toBe(404);
-    const body = OpenAIErrorBody.parse(await res.json());
-    expect(body.error.code).toBe('model_not_found');
-    expect(body.error.type).toBe('invalid_request_error');
+    writeSettingsSection(app.db, 'limits', {
+      ...DEFAULT_SETTINGS.limits,
+      requests_per_minute_v1: 3,
+    });
+    const auth = withKey(app);
+    for (let i = 0; i < 3; i++) expect((await app.request('/v1/models', auth)).status).toBe(200);
+    const chat = await app.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { ...auth.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'svc/audit-1', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(chat.status).toBe(429);
+    expect(chat.headers.get('x-ratelimit-remaining-requests')).toBe('0');
   });
 });
 

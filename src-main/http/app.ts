@@ -6,6 +6,7 @@ import { AppError } from '../../src-shared/errors.ts';
 import type { EngineBackend } from '../engine/backend.ts';
 import type { ServiceContext } from '../service/context.ts';
 import type { OwnerHandlers } from '../service/owner-handlers.ts';
+import { keyAuth } from './caller.ts';
 import { asAppError, errorResponse } from './errors.ts';
 import { Gate } from './gate.ts';
 import type { OwnerSessions } from './owner-session.ts';
@@ -82,14 +83,16 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
 
   const gate = new Gate(options.maxConcurrentOperations ?? 4, options.maxQueuedOperations ?? 256);
   app.route('/', metaRoutes(options.ctx));
+  // One door per route family: a key's per-minute allowance covers every route of its family.
+  const v1Auth = keyAuth(options.ctx, 'v1');
   app.route('/', nativeRoutes(options.ctx, options.backend, gate));
   app.route(
     '/',
-    v1ChatRoutes(options.ctx, options.backend, gate, {
+    v1ChatRoutes(options.ctx, options.backend, gate, v1Auth, {
       keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS,
     }),
   );
-  app.route('/', v1ModelRoutes(options.ctx));
+  app.route('/', v1ModelRoutes(options.ctx, v1Auth));
   app.route('/', ownerRoutes(options.owner, options.sessions));
   if (options.transfers && options.events) {
     app.route(

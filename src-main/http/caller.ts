@@ -14,8 +14,9 @@ export type CallerEnv = { Variables: { requestId: string; caller: KeyCaller } };
 /**
  * The door of the interface's routes: a valid `svc_` key (401 otherwise),
  * then the key's per-minute allowance for the route family (429 with
- * Retry-After otherwise). Both happen before any body is read or any credit
- * is held. The rate-limit headers are sent on every answer.
+ * Retry-After otherwise). Both happen before the body is parsed or any credit
+ * is held (only the app-wide body-size cap comes first: an oversized body is
+ * 413 whoever sends it). The rate-limit headers are sent on every answer.
  */
 export function keyAuth(
   ctx: ServiceContext,

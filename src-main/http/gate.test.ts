@@ -27,7 +27,12 @@ describe('Gate', () => {
   it('refuses with 503 service_unavailable only when the queue is full', async () => {
     const gate = new Gate(1, 1);
     const first = gate.run(() => later(1, 20));
+    expect(() => gate.assertRoom()).not.toThrow();
     const second = gate.run(() => later(2, 1));
+    // what a streamed request checks before its stream opens
+    expect(() => gate.assertRoom()).toThrow(
+      expect.objectContaining({ code: 'service_unavailable' }),
+    );
     await expect(gate.run(() => later(3, 1))).rejects.toMatchObject({
       code: 'service_unavailable',
     });

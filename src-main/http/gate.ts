@@ -25,13 +25,21 @@ export class Gate {
     return this.#queue.length;
   }
 
+  /**
+   * Refuses now (503) when a request would not even get a place in the queue,
+   * so a streamed response can say so with its status before the stream opens.
+   */
+  assertRoom(): void {
+    if (this.#running >= this.concurrency && this.#queue.length >= this.maxQueued) {
+      throw new AppError('service_unavailable', 'the service is busy; retry in a moment', {
+        retryAfterSeconds: 1,
+      });
+    }
+  }
+
   async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (this.#running >= this.concurrency) {
-      if (this.#queue.length >= this.maxQueued) {
-        throw new AppError('service_unavailable', 'the service is busy; retry in a moment', {
-          retryAfterSeconds: 1,
-        });
-      }
+      this.assertRoom();
       await new Promise<void>((resolve, reject) => {
         const turn = (): void => {
           signal?.removeEventListener('abort', onAbort);

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { hostname, networkInterfaces } from 'node:os';
 import { AppError } from '../../src-shared/errors.ts';
 
 /**
@@ -10,11 +11,28 @@ import { AppError } from '../../src-shared/errors.ts';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
-export function allowedHostNames(boundHost: string): string[] {
-  const bound =
-    boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost;
-  const wildcard = boundHost === '0.0.0.0' || boundHost === '::';
-  return wildcard ? LOOPBACK_NAMES : [...new Set([...LOOPBACK_NAMES, bound.toLowerCase()])];
+export const isWildcardHost = (host: string): boolean => host === '0.0.0.0' || host === '::';
+
+const bracketed = (host: string): string =>
+  host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+
+/** This machine's own names: its interface addresses and its host name. */
+export function machineHostNames(): string[] {
+  const addresses = Object.values(networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((a) => bracketed(a.address.split('%')[0] ?? a.address)),
+  );
+  return [...addresses, hostname()];
+}
+
+/**
+ * The names a request's Host may carry: loopback, the bound address, and for
+ * a wildcard bind (0.0.0.0, ::) this machine's addresses and host name, so
+ * the service answers on the LAN it was opened to, and still to no foreign
+ * name pointed at it (DNS rebinding).
+ */
+export function allowedHostNames(boundHost: string, machine = machineHostNames): string[] {
+  const extra = isWildcardHost(boundHost) ? machine() : [bracketed(boundHost)];
+  return [...new Set([...LOOPBACK_NAMES, ...extra].map((name) => name.toLowerCase()))];
 }
 
 export function hostGuard(boundHost: string, port: () => number | null): MiddlewareHandler {

@@ -12,6 +12,7 @@ import { OwnerEvents } from '../service/owner-events.ts';
 import { createOwnerHandlers, type ServerAddress } from '../service/owner-handlers.ts';
 import { createHttpApp } from './app.ts';
 import { OwnerSessions } from './owner-session.ts';
+import { isWildcardHost } from './security.ts';
 import { Transfers } from './transfers.ts';
 
 export interface StartServerOptions {
@@ -43,7 +44,13 @@ export interface RunningServer {
 export const isLoopback = (host: string): boolean =>
   host === 'localhost' || host === '::1' || host.startsWith('127.');
 
+/**
+ * The base URL to print and show: the bound address, or for a wildcard bind
+ * (0.0.0.0, ::) loopback, which works from this machine (the LAN addresses
+ * are printed beside it by `svc serve`).
+ */
 export function formatBaseUrl(host: string, port: number): string {
+  if (isWildcardHost(host)) return `http://127.0.0.1:${port}`;
   const name = host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}`;
 }

@@ -55,12 +55,21 @@ const Envelope = z.strictObject({
   conventions: Conventions.optional(),
 });
 
-export function chatOperation(model: ChatModel, content: string): OperationRequest {
+/**
+ * The operation a chat message asks for, and where its samples are in the
+ * message (`/data` in an envelope, the root for a bare array or plain text),
+ * so later errors point at the right place.
+ */
+export function chatOperation(
+  model: ChatModel,
+  content: string,
+): { request: OperationRequest; samplesPointer: string } {
   const parsed = parseJson(content);
   let rawSamples: unknown[];
   let rawConfig: unknown = {};
   let conventions: string | undefined;
   let pointer = '';
+  // Plain text is one sample at the root of the message, as if it were an array of one.
   if (!parsed.ok) {
     rawSamples = [{ task_type: 'text', text: content }];
   } else if (Array.isArray(parsed.value)) {
@@ -82,10 +91,11 @@ export function chatOperation(model: ChatModel, content: string): OperationReque
   });
   const config = CONFIG_BY_OPERATION[model.operation].safeParse(rawConfig);
   if (!config.success) throw validationError(config.error, `config for ${model.id}`, '/config');
-  return {
+  const request = {
     operation: model.operation,
     samples,
     config: config.data,
     conventions,
   } as OperationRequest;
+  return { request, samplesPointer: pointer };
 }

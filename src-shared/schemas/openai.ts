@@ -31,11 +31,23 @@ export const ChatCompletionRequest = z
   .meta({ id: 'ChatCompletionRequest' });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
 
+const ModelTokens = z.object({ prompt_tokens: z.int().min(0), completion_tokens: z.int().min(0) });
+
 export const Usage = z
   .object({
     prompt_tokens: z.int().min(0),
     completion_tokens: z.int().min(0),
     total_tokens: z.int().min(0),
+    cost_usd: z.number().min(0).optional().meta({
+      description: 'svc extension: what the request was charged (rounded up to the cent).',
+    }),
+    by_model: z
+      .partialRecord(z.enum(['svc-audit-1', 'svc-fix-1']), ModelTokens)
+      .optional()
+      .meta({
+        description:
+          'svc extension: the tokens per engine model, each billed at its rate in GET /pricing.',
+      }),
   })
   .meta({ id: 'Usage' });
 export type Usage = z.infer<typeof Usage>;

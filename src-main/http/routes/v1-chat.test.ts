@@ -75,6 +75,34 @@ describe('/v1/chat/completions', () => {
     );
   });
 
+  it('reports usage per engine model and the charge, so the bill can be reproduced from /pricing', async () => {
+    const app = createTestApp();
+    const data = gsm8k()
+      .slice(0, 60)
+      .map((s) => ({ ...s, answer: s.answer.replace(/<<([^=]+)=(\d+)>>/, '<<$1=1$2>>') }));
+    const res = await app.post('/v1/chat/completions', chat('svc/refine-1', data), app.key());
+    const { usage } = await completionOf(res);
+    const audit = usage.by_model?.['svc-audit-1'];
+    const fix = usage.by_model?.['svc-fix-1'];
+    expect(audit && fix).toBeTruthy();
+    expect((audit?.prompt_tokens ?? 0) + (fix?.prompt_tokens ?? 0)).toBe(usage.prompt_tokens);
+    expect((audit?.completion_tokens ?? 0) + (fix?.completion_tokens ?? 0)).toBe(
+      usage.completion_tokens,
+    );
+    const pricing = (await (await app.request('/pricing')).json()) as {
+      models: Record<'svc-audit-1' | 'svc-fix-1', { input: number; output: number }>;
+    };
+    const micro =
+      (audit?.prompt_tokens ?? 0) * pricing.models['svc-audit-1'].input +
+      (audit?.completion_tokens ?? 0) * pricing.models['svc-audit-1'].output +
+      (fix?.prompt_tokens ?? 0) * pricing.models['svc-fix-1'].input +
+      (fix?.completion_tokens ?? 0) * pricing.models['svc-fix-1'].output;
+    const expected = Math.max(1, Math.ceil(micro / 10_000)) / 100;
+    expect(usage.cost_usd).toBe(expected);
+    const charged = ledgerEntries(app.db, 1, { limit: 10 }).find((e) => e.kind === 'charge');
+    expect(charged?.amount_micro).toBe(Math.round(expected * 1e6));
+  });
+
   it('takes a bare array and an envelope with config and conventions; aliases work', async () => {
     const app = createTestApp();
     const key = app.key();
@@ -177,6 +205,24 @@ describe('/v1/chat/completions', () => {
     const error = OpenAIErrorBody.parse(await res.json());
     expect(error.error.code).toBe(code);
     expect(balances(app.db, 1).held_micro).toBe(0);
+  });
+
+  it.each([
+    ['plain text', 'word '.repeat(40_000), '/0'],
+    [
+      'a bare array',
+      [
+        { task_type: 'text', text: 'x' },
+        { task_type: 'text', text: 'word '.repeat(40_000) },
+      ],
+      '/1',
+    ],
+    ['an envelope', { data: [{ task_type: 'text', text: 'word '.repeat(40_000) }] }, '/data/0'],
+  ])('points param at the oversized sample in %s', async (_form, content, param) => {
+    const app = createTestApp();
+    const res = await app.post('/v1/chat/completions', chat('svc/audit-1', content), app.key());
+    expect(res.status).toBe(413);
+    expect(OpenAIErrorBody.parse(await res.json()).error.param).toBe(param);
   });
 
   it('401 invalid_api_key without a key, in the OpenAI shape', async () => {

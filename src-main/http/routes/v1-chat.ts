@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { AppError } from '../../../src-shared/errors.ts';
 import { findChatModel } from '../../../src-shared/models.ts';
@@ -14,7 +14,8 @@ import type { EngineBackend } from '../../engine/backend.ts';
 import { openBilling, preflight, type BilledResult } from '../../service/billed-run.ts';
 import { chatOperation, lastUserContent } from '../../service/chat-request.ts';
 import type { ServiceContext } from '../../service/context.ts';
-import { keyAuth, type CallerEnv } from '../caller.ts';
+import { microToUsd } from '../../service/money.ts';
+import type { CallerEnv } from '../caller.ts';
 import { asAppError, openAIBody } from '../errors.ts';
 import type { Gate } from '../gate.ts';
 import { readBody } from '../json-body.ts';
@@ -24,10 +25,22 @@ export interface ChatRouteOptions {
   keepAliveMs: number;
 }
 
+/**
+ * The whole pipeline's tokens, plus two extensions: the charge, and the
+ * tokens per engine model, so a client can reproduce the bill from
+ * `GET /pricing` (a refine spends tokens of both models at their own rates).
+ */
 const usageOf = (billed: BilledResult): Usage => ({
   prompt_tokens: billed.input_tokens,
   completion_tokens: billed.output_tokens,
   total_tokens: billed.input_tokens + billed.output_tokens,
+  cost_usd: microToUsd(billed.chargedMicro),
+  by_model: Object.fromEntries(
+    Object.entries(billed.result.usage.byModel()).map(([model, u]) => [
+      model,
+      { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens },
+    ]),
+  ),
 });
 
 /**
@@ -40,10 +53,11 @@ export function v1ChatRoutes(
   ctx: ServiceContext,
   backend: () => EngineBackend,
   gate: Gate,
+  auth: MiddlewareHandler<CallerEnv>,
   options: ChatRouteOptions,
 ): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
-  app.post('/v1/chat/completions', keyAuth(ctx, 'v1'), async (c) => {
+  app.post('/v1/chat/completions', auth, async (c) => {
     const body = await readBody(c, ChatCompletionRequest);
     const model = findChatModel(body.model);
     if (!model) {
@@ -51,12 +65,13 @@ export function v1ChatRoutes(
         param: 'model',
       });
     }
-    const request = chatOperation(model, lastUserContent(body.messages));
-    preflight(ctx, request);
+    const { request, samplesPointer } = chatOperation(model, lastUserContent(body.messages));
+    preflight(ctx, request, samplesPointer);
     const requestId = c.get('requestId');
     const caller = c.get('caller');
     const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
     const created = Math.floor(Date.now() / 1000);
+    gate.assertRoom();
     const billing = openBilling(ctx, { ...caller, source: 'v1' }, requestId);
     const work = (signal: AbortSignal) =>
       gate.run(
