@@ -168,7 +168,11 @@ describe('upstream faults through /v1/chat/completions', () => {
     const data = events.flatMap((e) => ('data' in e ? [e.data] : []));
     expect(data.at(-1)).toBe('[DONE]');
     const last = ChatCompletionChunk.parse(JSON.parse(data.at(-2)!));
-    expect(last.usage).toMatchObject({ prompt_tokens: 321, completion_tokens: 45, total_tokens: 366 });
+    expect(last.usage).toMatchObject({
+      prompt_tokens: 321,
+      completion_tokens: 45,
+      total_tokens: 366,
+    });
     expect(ledgerEntries(app.db, 1, { limit: 1 })[0]?.kind).toBe('charge');
   });
 

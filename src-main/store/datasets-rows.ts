@@ -169,17 +169,16 @@ export function updateRowResults(
 }
 
 /**
- * Sets the decision of the rows matching the filter (and among `indices` when
- * given). Accepting and rejecting apply to rows whose fix changed something
- * (the others are skipped); null (pending) applies to any row. Returns how
- * many rows were set.
+ * The rows a decision applies to: those matching the filter (and among
+ * `indices` when given); accepting and rejecting only rows whose fix changed
+ * something. Ascending.
  */
-export function setDecision(
+export function decisionTargets(
   db: Db,
   datasetId: string,
-  decision: 'accepted' | 'rejected' | null,
   target: { indices?: readonly number[] | undefined; filter?: RowFilter | undefined },
-): number {
+  changedOnly: boolean,
+): number[] {
   const where = rowWhere(datasetId, target.filter);
   const clauses = [where.sql];
   const params = [...where.params];
@@ -187,10 +186,63 @@ export function setDecision(
     clauses.push('row_index IN (SELECT value FROM json_each(?))');
     params.push(JSON.stringify(target.indices));
   }
-  if (decision !== null) clauses.push('changed = 1');
+  if (changedOnly) clauses.push('changed = 1');
   return db
-    .prepare(`UPDATE dataset_rows SET decision = ? WHERE ${clauses.join(' AND ')}`)
-    .run(decision, ...params).changes;
+    .prepare(
+      `SELECT row_index FROM ${source(where)} WHERE ${clauses.join(' AND ')} ORDER BY row_index`,
+    )
+    .pluck()
+    .all(...params) as number[];
+}
+
+/** What deciding needs of a row whose verdict depends on the decision (it has a reaudit). */
+export type DecidedRecord = Pick<RowRecord, 'row_index' | 'audit_json' | 'reaudit_json'>;
+
+/** The rows among `indices` that have a reaudit, with their two verdicts. */
+export function reauditedRows(
+  db: Db,
+  datasetId: string,
+  indices: readonly number[],
+): DecidedRecord[] {
+  if (indices.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT row_index, audit_json, reaudit_json FROM dataset_rows
+       WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
+         AND reaudit_json IS NOT NULL`,
+    )
+    .all(datasetId, JSON.stringify(indices)) as DecidedRecord[];
+}
+
+/** Sets the decision of the rows by index; the caller wraps it in a transaction. */
+export function setDecision(
+  db: Db,
+  datasetId: string,
+  decision: 'accepted' | 'rejected' | null,
+  indices: readonly number[],
+): void {
+  const update = db.prepare(
+    `UPDATE dataset_rows SET decision = ?
+     WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
+  );
+  for (let start = 0; start < indices.length; start += 10_000) {
+    update.run(decision, datasetId, JSON.stringify(indices.slice(start, start + 10_000)));
+  }
+}
+
+export type VerdictRecord = Pick<
+  RowResultRecord,
+  'row_index' | 'passed' | 'score' | 'failed_checks' | 'unverified'
+>;
+
+/** Rewrites the verdict columns of rows; the caller wraps it in a transaction. */
+export function updateVerdicts(db: Db, datasetId: string, rows: readonly VerdictRecord[]): void {
+  const update = db.prepare(
+    `UPDATE dataset_rows SET passed = @passed, score = @score, failed_checks = @failed_checks,
+       unverified = @unverified
+     WHERE dataset_id = @dataset_id AND row_index = @row_index`,
+  );
+  for (const row of rows) update.run({ dataset_id: datasetId, ...row });
 }
 
 /** What an export reads of each row. */

@@ -10,7 +10,13 @@ import {
   insertDataset,
   insertImportErrors,
 } from './datasets.ts';
-import { countRows, insertRows, pageIndices, setDecision } from './datasets-rows.ts';
+import {
+  countRows,
+  decisionTargets,
+  insertRows,
+  pageIndices,
+  setDecision,
+} from './datasets-rows.ts';
 import { orderBy, rowWhere, source } from './datasets-filter.ts';
 
 function withRows(n: number) {
@@ -111,8 +117,12 @@ describe('datasets tables (migration 3)', () => {
       flagged: 0,
       accepted: 0,
     });
-    expect(setDecision(db, 'ds_a', 'accepted', { filter: {} })).toBe(2);
-    expect(setDecision(db, 'ds_a', null, { indices: [0, 3] })).toBe(2);
+    const accepted = decisionTargets(db, 'ds_a', { filter: {} }, true);
+    expect(accepted).toEqual([0, 1]);
+    setDecision(db, 'ds_a', 'accepted', accepted);
+    const pending = decisionTargets(db, 'ds_a', { indices: [0, 3] }, false);
+    expect(pending).toEqual([0, 3]);
+    setDecision(db, 'ds_a', null, pending);
     expect(datasetStats(db, 'ds_a').accepted).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
 import type { RunInputRecord } from '../../store/datasets-rows.ts';
 import { gridText } from './grid-text.ts';
-import { rowResult, verdictColumns } from './row-state.ts';
+import { rowResult, verdictColumns, verdictInForce } from './row-state.ts';
 import { Throttle } from './throttle.ts';
 
 const verdict = (passed: boolean | null, score: number) => ({ passed, score, issues: [] });
@@ -60,7 +60,7 @@ describe('rowResult', () => {
   const failing = audit({ formatting: verdict(false, 0.6) });
   const clean = audit({ formatting: verdict(true, 1) });
 
-  it('refine: the verdict is the reaudit of the accepted candidate; the decision resets', () => {
+  it('refine: the decision resets, so the verdict is the audit until the fix is accepted', () => {
     const result = rowResult('refine', before({ decision: 'accepted' }), {
       task_type: 'text',
       text: 'b',
@@ -69,7 +69,7 @@ describe('rowResult', () => {
       reaudit: clean,
     });
     expect(result).toMatchObject({
-      passed: 1,
+      passed: 0,
       changed: 1,
       flagged: 0,
       decision: null,
@@ -85,7 +85,8 @@ describe('rowResult', () => {
       decision: 'accepted',
     });
     const result = rowResult('audit', previous, { task_type: 'text', text: 'a', audit: failing });
-    expect(result).toMatchObject({ passed: 0, changed: 1, decision: 'accepted' });
+    // the accepted fix is what the export holds: its reaudit stays the verdict
+    expect(result).toMatchObject({ passed: 1, changed: 1, decision: 'accepted' });
     expect(result.reaudit_json).toBe(previous.reaudit_json);
     expect(result.fixed_json).toBe(previous.fixed_json);
   });
@@ -105,6 +106,17 @@ describe('rowResult', () => {
       flagged: 1,
       decision: null,
     });
+  });
+});
+
+describe('verdictInForce', () => {
+  const failing = audit({ formatting: verdict(false, 0.6) });
+  const clean = audit({ formatting: verdict(true, 1) });
+  it('is the reaudit only for an accepted fix', () => {
+    expect(verdictInForce(failing, clean, 'accepted')).toBe(clean);
+    expect(verdictInForce(failing, clean, 'rejected')).toBe(failing);
+    expect(verdictInForce(failing, clean, null)).toBe(failing);
+    expect(verdictInForce(failing, null, 'accepted')).toBe(failing);
   });
 });
 

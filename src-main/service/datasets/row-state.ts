@@ -7,14 +7,16 @@ import type { ResultSample } from '../operation.ts';
  * How a run's result lands on a row. Runs always work on the imported sample.
  *
  * - audit: replaces `audit`; a fix, its reaudit and the decision stay (they
- *   were made from the same sample). The grid's verdict is the new audit.
+ *   were made from the same sample).
  * - fix: replaces `fix` and the fixed sample, drops the reaudit (it was of an
- *   older candidate) and resets the decision; the verdict is the audit.
- * - refine: replaces all three blocks and resets the decision; the verdict is
- *   the reaudit when a candidate was accepted, else the audit.
+ *   older candidate) and resets the decision.
+ * - refine: replaces all three blocks and resets the decision.
  *
  * The stored verdict columns (passed, score, failed checks, unverified) are
- * those of that verdict; flagged and changed are those of the fix.
+ * those of the sample the export will hold (`verdictInForce`): the reaudit
+ * once the fix is accepted, otherwise the audit. So the grid, its filters and
+ * the export's verdict columns never credit a fix nobody accepted. Flagged and
+ * changed are those of the fix.
  */
 
 type Operation = 'audit' | 'fix' | 'refine';
@@ -34,6 +36,15 @@ export interface VerdictColumns {
   score: number | null;
   failed_checks: string;
   unverified: 0 | 1;
+}
+
+/** The verdict of what the export holds: the reaudit of an accepted fix, else the audit. */
+export function verdictInForce(
+  audit: AuditBlock | null,
+  reaudit: AuditBlock | null,
+  decision: 'accepted' | 'rejected' | null,
+): AuditBlock | null {
+  return decision === 'accepted' && reaudit !== null ? reaudit : audit;
 }
 
 export function verdictColumns(verdict: AuditBlock | null): VerdictColumns {
@@ -63,11 +74,9 @@ export function rowResult(
   let reaudit = parse(previous.reaudit_json) as AuditBlock | null;
   let fixedJson = previous.fixed_json;
   let decision = previous.decision;
-  let verdict: AuditBlock | null;
   switch (operation) {
     case 'audit':
       audit = result.audit ?? null;
-      verdict = audit;
       break;
     case 'fix': {
       const next = fixOf();
@@ -75,7 +84,6 @@ export function rowResult(
       fixedJson = json(next.fixed);
       reaudit = null;
       decision = null;
-      verdict = audit;
       break;
     }
     case 'refine': {
@@ -85,7 +93,6 @@ export function rowResult(
       fixedJson = json(next.fixed);
       reaudit = result.reaudit ?? null;
       decision = null;
-      verdict = reaudit ?? audit;
       break;
     }
   }
@@ -95,7 +102,7 @@ export function rowResult(
     fix_json: json(fix),
     reaudit_json: json(reaudit),
     fixed_json: fixedJson,
-    ...verdictColumns(verdict),
+    ...verdictColumns(verdictInForce(audit, reaudit, decision)),
     flagged: fix?.flagged ? 1 : 0,
     changed: (fix?.changes.length ?? 0) > 0 ? 1 : 0,
     decision,

@@ -95,18 +95,32 @@ describe('a refine run over GSM8K with injected defects', () => {
     expect(String(annotation.fixed_sample?.answer)).not.toBe(String(annotation.sample.answer));
     expect(annotation.decision).toBeNull();
     // the wrong final answer cannot be computed back: it stays failed and flagged
-    const wrong = await h.call('datasetRows', {
+    const flagged = await h.call('datasetRows', {
       dataset_id: ds.id,
       offset: 0,
       limit: 100,
-      filter: { failed_check: 'answer_correct' },
+      filter: { flagged: true },
     });
-    expect(wrong.total).toBeGreaterThan(20);
-    expect(wrong.rows.every((row) => row.index % 10 === 3 && row.flagged)).toBe(true);
+    expect(flagged.total).toBeGreaterThan(20);
+    expect(flagged.rows.every((row) => row.index % 10 === 3 && !row.passed)).toBe(true);
 
+    // until fixes are accepted, the verdict is that of the original rows: both defects fail
     const [summary] = await h.call('listDatasets', {});
-    expect(summary).toMatchObject({ audited: 300, failed: wrong.total, flagged: wrong.total });
+    // (a few of the 60 alterations find nothing to alter: no annotation of that form)
+    expect(summary).toMatchObject({ audited: 300, flagged: flagged.total });
+    const failed = summary?.failed ?? 0;
+    expect(failed).toBeGreaterThan(55);
     expect(summary?.changed).toBeGreaterThanOrEqual(30);
+    // accepting the clean fixes makes their reaudits the verdict: only the flagged rows still fail
+    const accepted = await h.call('decide', {
+      dataset_id: ds.id,
+      decision: 'accepted',
+      filter: { changed: true, flagged: false },
+    });
+    // (whitespace repairs of clean rows are among them)
+    expect(accepted.updated).toBeGreaterThanOrEqual(failed - flagged.total);
+    const [after] = await h.call('listDatasets', {});
+    expect(after).toMatchObject({ failed: flagged.total, accepted: accepted.updated });
 
     // billed: one charge per batch (200 + 100 rows), to the cent, adding up to the run's cost
     const charges = (await h.call('ledger', { limit: 10 })).filter((e) => e.kind === 'charge');
