@@ -57,7 +57,7 @@ test.describe('import', () => {
       await importVia(page, how, path, shape);
       await expect(page.getByTestId('row-count')).toHaveText(`${rows} rows`);
       await expect(page.getByTestId('grid-row').first()).toContainText(
-        shape === 'gsm8k' ? 'question' : 'multiple',
+        shape === 'gsm8k' ? 'Q & A' : 'choice',
       );
     }
     await expect(page.locator('.dataset-item')).toHaveCount(4);
@@ -79,5 +79,13 @@ test.describe('import', () => {
     await dialog.getByRole('button', { name: 'Import' }).click();
     await expect(page.getByTestId('row-count')).toHaveText('5 rows');
     await expect(page.locator('.dataset-item.active')).toContainText('1 skipped');
+    // the report names the skipped row and why
+    await page.getByTestId('skipped-rows').click();
+    const report = page.getByTestId('import-report');
+    await expect(report.getByRole('row').nth(1)).toContainText('3');
+    await expect(report).toContainText('JSON');
+    await page.screenshot({ path: join(screenshots, 'import-report.png') });
+    await report.getByRole('button', { name: 'Close' }).click();
+    await expect(report).toHaveCount(0);
   });
 });

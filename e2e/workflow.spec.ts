@@ -92,6 +92,9 @@ test.describe('the cleaning workflow', () => {
     const changed = Number((await page.getByTestId('row-count').innerText()).split(' ')[0]);
     expect(changed).toBeGreaterThanOrEqual(10);
     await page.getByRole('button', { name: 'Accept all shown' }).click();
+    await expect(page.getByRole('group', { name: 'Confirm' })).toContainText(`${changed} rows`);
+    await page.getByRole('button', { name: 'Accept', exact: true }).click();
+    await expect(page.getByTestId('bulk-result')).toContainText('accepted');
     await page.getByLabel('Decision').selectOption('accepted');
     await expect(page.getByTestId('row-count')).toHaveText(`${changed} rows`);
     await page.getByLabel('changed').uncheck();
@@ -135,6 +138,9 @@ test.describe('the cleaning workflow', () => {
       .getByRole('row', { name: /notebook/ })
       .getByRole('button', { name: 'Revoke' })
       .click();
+    // revoking asks first: clients using the key stop working
+    expect((await call()).status).toBe(200);
+    await table.getByRole('button', { name: 'Revoke key' }).click();
     await expect(table.getByRole('row', { name: /notebook/ })).toContainText('revoked');
     expect((await call()).status).toBe(401);
   });

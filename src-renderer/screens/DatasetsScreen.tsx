@@ -1,18 +1,21 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useGrid } from '../state/grid.ts';
 import { useImport } from '../state/imports.ts';
+import { DatasetList, DeleteDataset } from './datasets/DatasetList.tsx';
 import { ExportPanel } from './datasets/ExportPanel.tsx';
 import { Grid } from './datasets/Grid.tsx';
 import { ImportDialog } from './datasets/ImportDialog.tsx';
+import { ImportReport } from './datasets/ImportReport.tsx';
 import { ReviewPanel } from './datasets/ReviewPanel.tsx';
 import { RunPanel } from './datasets/RunPanel.tsx';
 import { Toolbar } from './datasets/Toolbar.tsx';
 
 /** Datasets: the list, the import, and the open dataset's grid with its runs, review and export. */
 export function DatasetsScreen() {
-  const { datasets, datasetId, loadDatasets, openDataset, detailIndex } = useGrid();
+  const { datasets, datasetId, loadDatasets, detailIndex } = useGrid();
   const begin = useImport((s) => s.begin);
   const picker = useRef<HTMLInputElement>(null);
+  const [report, setReport] = useState(false);
   useEffect(() => {
     void loadDatasets().catch(() => undefined);
   }, [loadDatasets]);
@@ -41,40 +44,38 @@ export function DatasetsScreen() {
         </div>
       </header>
       <div className="dataset-layout">
-        <nav className="dataset-list" aria-label="Datasets">
-          {datasets.length === 0 && (
-            <p className="muted">
-              Drop a JSONL, JSON, CSV or Parquet file anywhere on the window, or import one.
-            </p>
-          )}
-          <ul>
-            {datasets.map((d) => (
-              <li key={d.id}>
+        <DatasetList datasets={datasets} />
+        {dataset ? (
+          // Keyed by the dataset: a run's settings, an estimate or an export format never leak
+          // from one dataset to the next.
+          <div className="dataset-view" key={dataset.id}>
+            <div className="dataset-title">
+              <h2>{dataset.name}</h2>
+              <span className="muted">
+                {dataset.file_name} · {dataset.format.toUpperCase()} · {dataset.shape}
+              </span>
+              {dataset.errors > 0 && (
                 <button
                   type="button"
-                  className={`dataset-item${d.id === datasetId ? ' active' : ''}`}
-                  onClick={() => openDataset(d.id)}
+                  className="button small warn"
+                  data-testid="skipped-rows"
+                  onClick={() => setReport(true)}
                 >
-                  <strong>{d.name}</strong>
-                  <span className="muted">
-                    {d.rows.toLocaleString('en-US')} rows · {d.shape}
-                    {d.audited > 0 ? ` · ${d.failed} failed · ${d.changed} changed` : ''}
-                    {d.errors > 0 ? ` · ${d.errors} skipped` : ''}
-                  </span>
+                  {dataset.errors.toLocaleString('en-US')} {dataset.errors === 1 ? 'row' : 'rows'}{' '}
+                  skipped at import
                 </button>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        {dataset ? (
-          <div className="dataset-view">
+              )}
+              <span className="spacer" />
+              <DeleteDataset dataset={dataset} />
+            </div>
             <RunPanel datasetId={dataset.id} />
-            <Toolbar datasetId={dataset.id} />
+            <Toolbar dataset={dataset} />
             <div className={`grid-and-review${detailIndex !== null ? ' with-review' : ''}`}>
-              <Grid />
+              <Grid compact={detailIndex !== null} />
               {detailIndex !== null && <ReviewPanel datasetId={dataset.id} index={detailIndex} />}
             </div>
             <ExportPanel dataset={dataset} />
+            {report && <ImportReport dataset={dataset} onClose={() => setReport(false)} />}
           </div>
         ) : (
           <div className="empty">Choose a dataset, or drop a file to import one.</div>

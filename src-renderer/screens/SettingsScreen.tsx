@@ -4,18 +4,24 @@ import type { AppError } from '../../src-shared/errors.ts';
 import type { EditableSettings } from '../../src-shared/owner-api.ts';
 import { api } from '../api/client.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { NumberField } from '../components/NumberField.tsx';
 import { EnginesSection } from './settings/EnginesSection.tsx';
 
 type Settings = z.infer<typeof EditableSettings>;
+type Model = 'svc-audit-1' | 'svc-fix-1';
 
 /**
  * Rates, limits and the server (port, on at start-up), saved together; the
- * models' engines below, saved per model. Changes are validated in main.
+ * models' engines below, saved per model. A field that is empty or out of
+ * range blocks saving (it is never taken as 0). Changes are validated in
+ * main as well.
  */
 export function SettingsScreen() {
   const [settings, setSettings] = useState<Settings | null>(null);
+  const [invalid, setInvalid] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<AppError | null>(null);
   const [saved, setSaved] = useState(false);
+  const [version, setVersion] = useState(0);
   useEffect(() => {
     api.getSettings({}).then(setSettings, (e: unknown) => setError(e as AppError));
   }, []);
@@ -24,43 +30,83 @@ export function SettingsScreen() {
       <section className="screen">{error ? <ErrorBanner error={error} /> : 'Loading…'}</section>
     );
 
-  const number = (value: string) => Number(value);
+  /** Applies an edit; a field without a valid number is remembered, and saving waits for it. */
+  const edit = (
+    field: string,
+    value: number | null,
+    apply: (s: Settings, n: number) => Settings,
+  ) => {
+    setSaved(false);
+    setInvalid((current) => {
+      const next = new Set(current);
+      if (value === null) next.add(field);
+      else next.delete(field);
+      return next;
+    });
+    if (value !== null) setSettings(apply(settings, value));
+  };
   const save = async () => {
     setError(null);
     setSaved(false);
     try {
       setSettings(await api.updateSettings(settings));
       setSaved(true);
+      setVersion((v) => v + 1);
     } catch (e) {
       setError(e as AppError);
     }
   };
-  const rate = (model: 'svc-audit-1' | 'svc-fix-1', side: 'input' | 'output') => (
-    <input
-      aria-label={`${model} ${side} rate`}
+  const rate = (model: Model, side: 'input' | 'output') => (
+    <NumberField
+      key={`${model}-${side}-${version}`}
+      label={`${model} ${side} rate`}
       className="rate"
-      type="number"
       min={0}
-      step={0.01}
+      max={100_000}
       value={settings.rates[model][side]}
-      onChange={(e) =>
-        setSettings({
-          ...settings,
-          rates: {
-            ...settings.rates,
-            [model]: { ...settings.rates[model], [side]: number(e.target.value) },
-          },
-        })
+      onChange={(n) =>
+        edit(`${model}.${side}`, n, (s, value) => ({
+          ...s,
+          rates: { ...s.rates, [model]: { ...s.rates[model], [side]: value } },
+        }))
       }
     />
   );
+  const limit = (
+    name: keyof Settings['limits'],
+    label: string,
+    bounds: { min: number; max?: number; integer?: boolean },
+  ) => (
+    <NumberField
+      key={`${name}-${version}`}
+      label={label}
+      {...bounds}
+      value={settings.limits[name]}
+      onChange={(n) =>
+        edit(name, n, (s, value) => ({ ...s, limits: { ...s.limits, [name]: value } }))
+      }
+    />
+  );
+
   return (
     <section className="screen" aria-labelledby="settings-title">
       <header className="screen-header">
         <h1 id="settings-title">Settings</h1>
-        <button type="button" className="button primary" onClick={() => void save()}>
-          Save
-        </button>
+        <span className="header-actions">
+          {invalid.size > 0 && (
+            <span className="error-text" role="status">
+              {invalid.size === 1 ? 'A field needs' : `${invalid.size} fields need`} a valid number
+            </span>
+          )}
+          <button
+            type="button"
+            className="button primary"
+            disabled={invalid.size > 0}
+            onClick={() => void save()}
+          >
+            Save
+          </button>
+        </span>
       </header>
       {error && <ErrorBanner error={error} />}
       {saved && (
@@ -81,100 +127,71 @@ export function SettingsScreen() {
               in {rate('svc-fix-1', 'input')} out {rate('svc-fix-1', 'output')}
             </dd>
           </dl>
+          <p className="muted">Every request costs at least one cent, rounded up to the cent.</p>
         </div>
         <div className="card">
           <h2>Limits</h2>
           <dl className="facts">
             <dt>Cost cap per request (USD)</dt>
-            <dd>
-              <input
-                aria-label="Cost cap"
-                type="number"
-                min={0.01}
-                step={0.01}
-                value={settings.limits.cost_cap_usd_per_request}
-                onChange={(e) =>
-                  setSettings({
-                    ...settings,
-                    limits: {
-                      ...settings.limits,
-                      cost_cap_usd_per_request: number(e.target.value),
-                    },
-                  })
-                }
-              />
-            </dd>
+            <dd>{limit('cost_cap_usd_per_request', 'Cost cap', { min: 0.01, max: 1000 })}</dd>
             <dt>Requests per minute, native</dt>
             <dd>
-              <input
-                aria-label="Native requests per minute"
-                type="number"
-                min={1}
-                value={settings.limits.requests_per_minute_native}
-                onChange={(e) =>
-                  setSettings({
-                    ...settings,
-                    limits: {
-                      ...settings.limits,
-                      requests_per_minute_native: number(e.target.value),
-                    },
-                  })
-                }
-              />
+              {limit('requests_per_minute_native', 'Native requests per minute', {
+                min: 1,
+                max: 100_000,
+                integer: true,
+              })}
             </dd>
             <dt>Requests per minute, /v1</dt>
             <dd>
-              <input
-                aria-label="v1 requests per minute"
-                type="number"
-                min={1}
-                value={settings.limits.requests_per_minute_v1}
-                onChange={(e) =>
-                  setSettings({
-                    ...settings,
-                    limits: { ...settings.limits, requests_per_minute_v1: number(e.target.value) },
-                  })
-                }
-              />
+              {limit('requests_per_minute_v1', 'v1 requests per minute', {
+                min: 1,
+                max: 100_000,
+                integer: true,
+              })}
             </dd>
           </dl>
+          <p className="muted">Per API key. The app’s own runs are not limited.</p>
         </div>
         <div className="card">
-          <h2>Server</h2>
+          <h2>Server (desktop app)</h2>
           <dl className="facts">
-            <dt>Start with the app</dt>
+            <dt>
+              <label htmlFor="server-enabled">Start the server with the app</label>
+            </dt>
             <dd>
               <input
+                id="server-enabled"
                 aria-label="Server on"
                 type="checkbox"
                 checked={settings.server.enabled}
-                onChange={(e) =>
+                onChange={(e) => {
+                  setSaved(false);
                   setSettings({
                     ...settings,
                     server: { ...settings.server, enabled: e.target.checked },
-                  })
-                }
+                  });
+                }}
               />
             </dd>
             <dt>Port</dt>
             <dd>
-              <input
-                aria-label="Port"
-                type="number"
+              <NumberField
+                key={`port-${version}`}
+                label="Port"
                 min={0}
                 max={65535}
+                integer
                 value={settings.server.port}
-                onChange={(e) =>
-                  setSettings({
-                    ...settings,
-                    server: { ...settings.server, port: number(e.target.value) },
-                  })
+                onChange={(n) =>
+                  edit('port', n, (s, value) => ({ ...s, server: { ...s.server, port: value } }))
                 }
               />
             </dd>
           </dl>
           <p className="muted">
-            The desktop app applies server changes at its next start; `svc serve` takes --port.
+            The desktop app applies these at its next start (0 picks a free port).{' '}
+            <code>svc serve</code> always runs its server and takes <code>--port</code>.
           </p>
         </div>
       </div>

@@ -71,10 +71,21 @@ export const useGrid = create<GridState>()((set, get) => ({
       run: null,
       generation: s.generation + 1,
     }));
-    if (id) void get().ensurePages(0, 0);
+    if (!id) return;
+    void get().ensurePages(0, 0);
+    // A run of this dataset may be going on (started before a reload) or just have ended.
+    api.listRuns({ dataset_id: id }).then(
+      (runs) => {
+        const [latest] = runs;
+        if (latest && get().datasetId === id) set((s) => ({ run: newerRun(s.run, latest) }));
+      },
+      // Only the last run's status is missing then; the grid itself does not depend on it.
+      (error: unknown) => console.error('could not read the runs of the dataset:', error),
+    );
   },
   setFilter: (filter) => {
-    set((s) => ({ filter, pages: new Map(), selection: new Set(), generation: s.generation + 1 }));
+    // The selection is of row indices, not positions: it survives a change of filter.
+    set((s) => ({ filter, pages: new Map(), generation: s.generation + 1 }));
     void get().ensurePages(0, 0);
   },
   setSort: (sort) => {

@@ -48,6 +48,7 @@ export const RunEstimate = z.object({
   max_cost_usd: z.number(),
   available_usd: z.number(),
 });
+export type RunEstimate = z.infer<typeof RunEstimate>;
 
 export const RUN_STATUSES = ['running', 'done', 'cancelled', 'failed'] as const;
 export const RunStatus = z.object({

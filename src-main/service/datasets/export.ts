@@ -85,7 +85,7 @@ export async function exportDataset(
   request: z.output<typeof ExportRequest>,
 ): Promise<z.output<typeof ExportResult>> {
   const dataset = readyDataset(db, request.dataset_id);
-  const fileName = `${safeName(dataset.name)}.${request.format}`;
+  const fileName = `${safeName(dataset.name)}.clean.${request.format}`;
   const path =
     request.path ?? join(deps.tempDir, `${dataset.id}-${Date.now().toString(36)}-${fileName}`);
   const rows = exportedRows(db, dataset.id, dataset.shape as ShapeId, {

@@ -4,7 +4,7 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { runInputs, updateRowResults } from '../../store/datasets-rows.ts';
 import { finishRun, runRecord, updateRunProgress } from '../../store/datasets-runs.ts';
-import { charge, OWNER_ACCOUNT_ID } from '../billing.ts';
+import { balances, charge, formatUsd, OWNER_ACCOUNT_ID } from '../billing.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordHistory } from '../history.ts';
 import { microToUsd, tokenCostMicro } from '../money.ts';
@@ -76,7 +76,7 @@ export async function executeRun(
       const owed = bill.owed(tokenCost);
       db.transaction(() => {
         if (owed > 0) {
-          charge(db, {
+          chargeBatch(db, done, bill.chargedMicro, {
             accountId: OWNER_ACCOUNT_ID,
             chargeMicro: owed,
             requestId: run.id,
@@ -128,6 +128,33 @@ export async function executeRun(
     }
   }
   deps.emit({ type: 'run', run: run.status });
+}
+
+/**
+ * Charges a batch; when the credit cannot cover it, says what happened to the
+ * run as a whole (the batch is dropped, the batches before it stay paid).
+ */
+function chargeBatch(
+  db: ServiceContext['db'],
+  done: number,
+  chargedBeforeMicro: number,
+  request: Parameters<typeof charge>[1],
+): void {
+  try {
+    charge(db, request);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'insufficient_quota') throw error;
+    const { available_micro } = balances(db, OWNER_ACCOUNT_ID);
+    throw new AppError(
+      'insufficient_quota',
+      `credit ran out after ${done.toLocaleString('en-US')} rows: the next batch costs ` +
+        `${formatUsd(request.chargeMicro)} and ${formatUsd(Math.max(0, available_micro))} is ` +
+        `available, so it was not kept and nothing was charged for it. The rows done were ` +
+        `charged ${formatUsd(chargedBeforeMicro)} and keep their results; add credit and run ` +
+        'again on the rows still to do.',
+      { cause: error },
+    );
+  }
 }
 
 function end(

@@ -264,7 +264,9 @@ describe('cancelling and failing runs', () => {
       await h.call('startRun', { dataset_id: ds.id, operation: 'refine', scope: { kind: 'all' } }),
     );
     expect(run.status).toBe('failed');
-    expect(run.error).toMatch(/available; nothing was charged/);
+    expect(run.error).toMatch(
+      /^credit ran out after 200 rows: the next batch costs \$0\.\d\d and \$0\.\d\d is available.*charged \$0\.\d\d and keep their results/,
+    );
     expect(run.done).toBe(200);
     const [summary] = await h.call('listDatasets', {});
     expect(summary?.audited).toBe(200);

@@ -2,15 +2,23 @@ import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-tab
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import type { GridRow } from '../../../src-shared/owner/datasets.ts';
-import { rowAt, useGrid } from '../../state/grid.ts';
+import { rowAt, useGrid, type SortState } from '../../state/grid.ts';
 import { StatusBadges } from './StatusBadges.tsx';
 
 /**
  * The dataset grid: TanStack Table defines the columns and renders the cells;
  * TanStack Virtual renders only the rows on screen. The table is fed only the
  * rows of the visible window (fetched in pages from main), while the scroll
- * height is that of every row of the filtered view.
+ * height is that of every row of the filtered view. Sorting happens in main
+ * (a million rows are not in the renderer): a header click changes the query.
  */
+
+const TYPE_LABEL: Record<string, string> = {
+  text: 'text',
+  multiple_choice: 'choice',
+  question_answer: 'Q & A',
+  conversation: 'chat',
+};
 
 const features = tableFeatures({});
 const helper = createColumnHelper<typeof features, GridRow>();
@@ -23,7 +31,7 @@ const columns = helper.columns([
   helper.accessor('source_row', { header: 'Row' }),
   helper.accessor('task_type', {
     header: 'Type',
-    cell: (info) => info.getValue().replace('_', ' '),
+    cell: (info) => TYPE_LABEL[info.getValue()] ?? info.getValue(),
   }),
   helper.accessor('title', { header: 'Sample' }),
   helper.accessor('detail', { header: 'Detail' }),
@@ -41,7 +49,23 @@ const columns = helper.columns([
   }),
 ]);
 
-const COLUMN_WIDTHS = '36px 64px 110px minmax(240px, 3fr) minmax(160px, 2fr) 220px 64px';
+/** The server-side sort each header stands for. */
+const SORT_OF: Record<string, SortState['column'] | undefined> = {
+  source_row: 'index',
+  task_type: 'task_type',
+  status: 'status',
+  score: 'score',
+};
+
+const WIDTHS: Record<string, string> = {
+  select: '36px',
+  source_row: '64px',
+  task_type: '64px',
+  title: 'minmax(200px, 3fr)',
+  detail: 'minmax(140px, 2fr)',
+  status: 'minmax(170px, 1.4fr)',
+  score: '58px',
+};
 const ROW_HEIGHT = 40;
 
 function SelectBox({ index }: { index: number }) {
@@ -58,8 +82,19 @@ function SelectBox({ index }: { index: number }) {
   );
 }
 
-export function Grid() {
-  const { total, pages, generation, ensurePages, showDetail, detailIndex } = useGrid();
+/** The text a cell shows, as its tooltip: cells are cut at the column's width. */
+function tooltip(row: GridRow, column: string): string | undefined {
+  if (column === 'title') return row.title;
+  if (column === 'detail') return row.detail;
+  if (column === 'status' && row.failed_checks.length > 0) {
+    return `failed: ${row.failed_checks.join(', ')}`;
+  }
+  return undefined;
+}
+
+export function Grid({ compact }: { compact: boolean }) {
+  const { total, pages, generation, ensurePages, showDetail, detailIndex, sort, setSort } =
+    useGrid();
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual's API is unmemoizable by design
   const virtualizer = useVirtualizer({
@@ -94,15 +129,71 @@ export function Grid() {
   });
   const tableRows = table.getRowModel().rows;
   const rowsById = new Map(tableRows.map((row) => [row.id, row]));
+  // With the review panel open the grid is narrow: the detail column gives way.
+  const shown = (id: string) => !(compact && id === 'detail');
+  const headers = (table.getHeaderGroups()[0]?.headers ?? []).filter((h) => shown(h.column.id));
+  const template = headers.map((h) => WIDTHS[h.column.id] ?? '1fr').join(' ');
+
+  // Keyboard review: up and down move the open row.
+  useEffect(() => {
+    if (detailIndex === null) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) {
+        return;
+      }
+      if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+      let position = -1;
+      for (let p = first; p <= last; p++) {
+        if (rowAt(pages, p)?.index === detailIndex) position = p;
+      }
+      if (position === -1) return;
+      const next = position + (event.key === 'ArrowDown' ? 1 : -1);
+      const row = rowAt(pages, next);
+      if (!row) return;
+      event.preventDefault();
+      showDetail(row.index);
+      virtualizer.scrollToIndex(next);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [detailIndex, first, last, pages, showDetail, virtualizer]);
 
   return (
     <div className="grid" role="table" aria-label="Samples" aria-rowcount={total}>
-      <div className="grid-header" role="row" style={{ gridTemplateColumns: COLUMN_WIDTHS }}>
-        {table.getHeaderGroups()[0]?.headers.map((header) => (
-          <div key={header.id} role="columnheader" className="grid-cell">
-            <table.FlexRender header={header} />
-          </div>
-        ))}
+      <div className="grid-header" role="row" style={{ gridTemplateColumns: template }}>
+        {headers.map((header) => {
+          const sortColumn = SORT_OF[header.column.id];
+          const active = sortColumn !== undefined && sort.column === sortColumn;
+          return (
+            <div
+              key={header.id}
+              role="columnheader"
+              className="grid-cell"
+              aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+            >
+              {sortColumn ? (
+                <button
+                  type="button"
+                  className="sort-button"
+                  title={`Sort by ${header.column.id.replace('_', ' ')}`}
+                  onClick={() =>
+                    setSort({
+                      column: sortColumn,
+                      direction: active && sort.direction === 'asc' ? 'desc' : 'asc',
+                    })
+                  }
+                >
+                  <table.FlexRender header={header} />
+                  <span aria-hidden="true">
+                    {active ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''}
+                  </span>
+                </button>
+              ) : (
+                <table.FlexRender header={header} />
+              )}
+            </div>
+          );
+        })}
       </div>
       <div ref={scrollRef} className="grid-body" data-testid="grid-body">
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -117,18 +208,26 @@ export function Grid() {
                 aria-selected={data?.index === detailIndex}
                 className={`grid-row${data?.index === detailIndex ? ' active' : ''}`}
                 style={{
-                  gridTemplateColumns: COLUMN_WIDTHS,
+                  gridTemplateColumns: template,
                   height: ROW_HEIGHT,
                   transform: `translateY(${item.start}px)`,
                 }}
                 onClick={() => data && showDetail(data.index)}
               >
-                {row ? (
-                  row.getAllCells().map((cell) => (
-                    <div key={cell.id} role="cell" className="grid-cell">
-                      <table.FlexRender cell={cell} />
-                    </div>
-                  ))
+                {row && data ? (
+                  row
+                    .getAllCells()
+                    .filter((cell) => shown(cell.column.id))
+                    .map((cell) => (
+                      <div
+                        key={cell.id}
+                        role="cell"
+                        className="grid-cell"
+                        title={tooltip(data, cell.column.id)}
+                      >
+                        <table.FlexRender cell={cell} />
+                      </div>
+                    ))
                 ) : (
                   <div className="grid-cell muted">loading…</div>
                 )}

@@ -6,12 +6,16 @@ import { useGrid } from '../../state/grid.ts';
 
 /** The preview of a dropped or picked file: detected shape (correctable), mapped rows, row errors. */
 export function ImportDialog() {
-  const { fileName, preview, shape, busy, progress, error, chooseShape, commit, cancel } =
-    useImport();
+  const fileName = useImport((s) => s.fileName);
+  // Keyed by the file: a name typed for an import that was cancelled does not carry over.
+  return fileName ? <ImportDialogFor key={fileName} fileName={fileName} /> : null;
+}
+
+function ImportDialogFor({ fileName }: { fileName: string }) {
+  const { preview, shape, busy, progress, error, chooseShape, commit, cancel } = useImport();
   const [name, setName] = useState('');
   const openDataset = useGrid((s) => s.openDataset);
   const loadDatasets = useGrid((s) => s.loadDatasets);
-  if (!fileName) return null;
   const datasetName = name || fileName.replace(/\.[^.]+$/, '');
   const errors = preview?.rows.filter((r) => r.error).length ?? 0;
 
@@ -32,6 +36,11 @@ export function ImportDialog() {
                   disabled={busy}
                   onChange={(e) => void chooseShape(e.target.value as ShapeId)}
                 >
+                  {shape === null && (
+                    <option value="" disabled>
+                      choose a shape…
+                    </option>
+                  )}
                   {preview.shapes.map((s) => (
                     <option key={s.id} value={s.id}>
                       {s.label} ({s.task_type.replace('_', ' ')})
@@ -78,6 +87,9 @@ export function ImportDialog() {
                 ))}
               </tbody>
             </table>
+            {preview.rows.length === 0 && (
+              <p className="error-text">The file holds no rows: there is nothing to import.</p>
+            )}
             {errors > 0 && (
               <p className="muted">
                 {errors} of the first {preview.rows.length} rows do not fit this shape; such rows
@@ -99,7 +111,7 @@ export function ImportDialog() {
           <button
             type="button"
             className="button primary"
-            disabled={!preview || !shape || busy}
+            disabled={!preview || !shape || busy || preview.rows.length === 0}
             onClick={() =>
               void commit(datasetName).then(async (id) => {
                 if (id) {

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import type React from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AppError } from '../../../src-shared/errors.ts';
 import type { RowDetail } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
@@ -13,6 +14,11 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
   const refresh = useGrid((s) => s.refresh);
   const close = useGrid((s) => s.showDetail);
   const generation = useGrid((s) => s.generation);
+  const beforePane = useRef<HTMLPreElement>(null);
+  const afterPane = useRef<HTMLPreElement>(null);
+  const follow = (pane: React.RefObject<HTMLPreElement | null>, top: number) => {
+    if (pane.current && Math.abs(pane.current.scrollTop - top) > 1) pane.current.scrollTop = top;
+  };
 
   useEffect(() => {
     let live = true;
@@ -64,16 +70,43 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
           )}
         </div>
       )}
-      <div className="side-by-side">
+      {(detail.fix?.flagged ?? false) && (
+        <p className="banner warn-banner" role="status">
+          Flagged:{' '}
+          {detail.fix?.changes.length
+            ? 'a check still fails after the fix; look before accepting.'
+            : 'no repair passed the never-worse test; this sample needs a person.'}
+        </p>
+      )}
+      {detail.fixed_sample ? (
+        <div className="side-by-side">
+          <section>
+            <h3>Original</h3>
+            <WordDiff
+              before={before}
+              after={after}
+              side="before"
+              scrollRef={beforePane}
+              onScroll={(top) => follow(afterPane, top)}
+            />
+          </section>
+          <section>
+            <h3>Fixed</h3>
+            <WordDiff
+              before={before}
+              after={after}
+              side="after"
+              scrollRef={afterPane}
+              onScroll={(top) => follow(beforePane, top)}
+            />
+          </section>
+        </div>
+      ) : (
         <section>
-          <h3>Original</h3>
-          <WordDiff before={before} after={after} side="before" />
-        </section>
-        <section>
-          <h3>{detail.fixed_sample ? 'Fixed' : 'Unchanged'}</h3>
+          <h3>{detail.fix ? 'Sample (the fix changed nothing)' : 'Sample'}</h3>
           <WordDiff before={before} after={after} side="after" />
         </section>
-      </div>
+      )}
       {checks.length > 0 && (
         <>
           <h3>Verdicts</h3>
@@ -123,9 +156,6 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
               </li>
             ))}
           </ol>
-          {detail.fix.flagged && (
-            <p className="badge warn">Flagged: a check still fails after the fix.</p>
-          )}
         </>
       )}
     </aside>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { AppError } from '../../../src-shared/errors.ts';
-import type { RunRequest } from '../../../src-shared/owner/runs.ts';
+import type { RunEstimate, RunRequest } from '../../../src-shared/owner/runs.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
@@ -15,7 +15,8 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
   const [votes, setVotes] = useState(1);
   const [attempts, setAttempts] = useState(3);
   const [conventions, setConventions] = useState('');
-  const [estimate, setEstimate] = useState<string | null>(null);
+  const [estimate, setEstimate] = useState<RunEstimate | null>(null);
+  const [overBudget, setOverBudget] = useState<RunEstimate | null>(null);
   const [error, setError] = useState<AppError | null>(null);
 
   const request = (): RunRequest => {
@@ -43,6 +44,10 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
     }
   };
   const running = run?.status === 'running';
+  const start = async () => {
+    setOverBudget(null);
+    useGrid.getState().setRun(await api.startRun(request()));
+  };
 
   return (
     <div className="run-panel" aria-label="Run">
@@ -102,30 +107,43 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
         type="button"
         className="button"
         disabled={running}
-        onClick={() =>
-          void guard(async () => {
-            const e = await api.estimateRun(request());
-            setEstimate(
-              `${e.samples.toLocaleString('en-US')} samples, at most $${e.max_cost_usd.toFixed(2)} (available $${e.available_usd.toFixed(2)})`,
-            );
-          })
-        }
+        onClick={() => void guard(async () => setEstimate(await api.estimateRun(request())))}
       >
         Estimate
       </button>
       <button
         type="button"
         className="button primary"
-        disabled={running}
+        disabled={running || overBudget !== null}
         onClick={() =>
-          void guard(async () => useGrid.getState().setRun(await api.startRun(request())))
+          void guard(async () => {
+            // The estimate is an upper bound: a run that may cost more than the credit asks first.
+            const e = await api.estimateRun(request());
+            setEstimate(e);
+            if (e.max_cost_usd > e.available_usd) setOverBudget(e);
+            else await start();
+          })
         }
       >
         Start {operation}
       </button>
-      {estimate && !running && (
+      {estimate && !running && !overBudget && (
         <span className="muted" data-testid="estimate">
-          {estimate}
+          {estimate.samples.toLocaleString('en-US')} samples, at most $
+          {estimate.max_cost_usd.toFixed(2)} (available ${estimate.available_usd.toFixed(2)})
+        </span>
+      )}
+      {overBudget && (
+        <span className="confirm" role="group" aria-label="Confirm run" data-testid="over-budget">
+          This run may cost up to ${overBudget.max_cost_usd.toFixed(2)}; $
+          {overBudget.available_usd.toFixed(2)} is available. It stops when the credit runs out,
+          keeping what was done.
+          <button type="button" className="button small danger" onClick={() => void guard(start)}>
+            Start anyway
+          </button>
+          <button type="button" className="button small" onClick={() => setOverBudget(null)}>
+            Cancel
+          </button>
         </span>
       )}
       {run && (

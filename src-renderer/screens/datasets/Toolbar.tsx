@@ -1,67 +1,66 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { checksFor } from '../../../src-shared/checks.ts';
 import type { AppError } from '../../../src-shared/errors.ts';
-import type { RowFilter } from '../../../src-shared/owner/datasets.ts';
+import type { DatasetSummary, RowFilter } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
 
-const CHECKS = [
-  'fluency',
-  'coherence',
-  'formatting',
-  'safety',
-  'encoding',
-  'answer_index',
-  'choices',
-  'style',
-  'answer_leak',
-  'label_correct',
-  'completeness',
-  'arithmetic',
-  'final_answer',
-  'answer_correct',
-  'roles',
-  'empty_turns',
-  'alternation',
-];
+const SEARCH_DELAY_MS = 250;
+const count = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-/** Search, filters and the bulk decisions for what the filter shows. */
-export function Toolbar({ datasetId }: { datasetId: string }) {
-  const { filter, setFilter, total, refresh } = useGrid();
+/** Search, filters, the selection, and the bulk decisions for what the filter shows. */
+export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
+  const { filter, setFilter, total, refresh, selection, clearSelection } = useGrid();
   const [search, setSearch] = useState(filter.search ?? '');
   const [error, setError] = useState<AppError | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const update = (patch: Partial<RowFilter>) => {
     const next: RowFilter = { ...filter, ...patch };
     for (const key of Object.keys(next) as (keyof RowFilter)[]) {
       if (next[key] === undefined || next[key] === '' || next[key] === false)
         Reflect.deleteProperty(next, key);
     }
+    setDone(null);
     setFilter(next);
   };
+  // The search applies as the user types (after a pause), and an emptied box clears it.
+  useEffect(() => {
+    if (search === (filter.search ?? '')) return;
+    const timer = setTimeout(() => update({ search: search.trim() || undefined }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only the typed text starts a search
+  }, [search]);
+
   const bulk = async (decision: 'accepted' | 'rejected') => {
+    setError(null);
     try {
-      await api.decide({ dataset_id: datasetId, filter, decision });
+      const { updated } = await api.decide({ dataset_id: dataset.id, filter, decision });
+      setDone(
+        updated === 0
+          ? `No row was ${decision}: none of the rows shown has a fix to decide on.`
+          : `${count(updated, 'row')} ${decision}.`,
+      );
       refresh();
     } catch (e) {
       setError(e as AppError);
     }
   };
+  const shown = count(total, 'row');
   return (
     <div className="toolbar" role="toolbar" aria-label="Filters">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          update({ search });
+      <input
+        type="search"
+        aria-label="Search"
+        placeholder="Search text…"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') update({ search: search.trim() || undefined });
         }}
-      >
-        <input
-          type="search"
-          aria-label="Search"
-          placeholder="Search text…"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-      </form>
+      />
       <select
         aria-label="Failed check"
         value={filter.failed_check ?? ''}
@@ -69,7 +68,7 @@ export function Toolbar({ datasetId }: { datasetId: string }) {
       >
         <option value="">any verdict</option>
         <option value="*">failed any check</option>
-        {CHECKS.map((c) => (
+        {checksFor(dataset.task_types).map((c) => (
           <option key={c} value={c}>
             failed {c}
           </option>
@@ -98,15 +97,36 @@ export function Toolbar({ datasetId }: { datasetId: string }) {
         <option value="rejected">rejected</option>
       </select>
       <span className="muted" data-testid="row-count">
-        {total.toLocaleString('en-US')} rows
+        {shown}
       </span>
+      {selection.size > 0 && (
+        <span className="chip" data-testid="selection">
+          {count(selection.size, 'selected', 'selected')}
+          <button type="button" className="link-button" onClick={clearSelection}>
+            clear
+          </button>
+        </span>
+      )}
       <span className="spacer" />
-      <button type="button" className="button" onClick={() => void bulk('accepted')}>
-        Accept all shown
-      </button>
-      <button type="button" className="button" onClick={() => void bulk('rejected')}>
-        Reject all shown
-      </button>
+      <ConfirmButton
+        label="Accept all shown"
+        question={`Accept the fixes of the ${shown} shown?`}
+        confirmLabel="Accept"
+        disabled={total === 0}
+        onConfirm={() => bulk('accepted')}
+      />
+      <ConfirmButton
+        label="Reject all shown"
+        question={`Reject the fixes of the ${shown} shown?`}
+        confirmLabel="Reject"
+        disabled={total === 0}
+        onConfirm={() => bulk('rejected')}
+      />
+      {done && (
+        <span className="muted" role="status" data-testid="bulk-result">
+          {done}
+        </span>
+      )}
       {error && <ErrorBanner error={error} />}
     </div>
   );

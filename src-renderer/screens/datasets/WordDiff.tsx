@@ -1,3 +1,4 @@
+import type React from 'react';
 import { diffWordsWithSpace } from 'diff';
 
 /** Shows whitespace so that a change of spaces or line breaks is visible, not silent. */
@@ -13,14 +14,24 @@ export function WordDiff({
   before,
   after,
   side,
+  onScroll,
+  scrollRef,
 }: {
   before: string;
   after: string;
   side: 'before' | 'after';
+  /** Both sides scroll together: each reports its scroll, the review moves the other. */
+  onScroll?: (top: number) => void;
+  scrollRef?: React.Ref<HTMLPreElement>;
 }) {
   const parts = diffWordsWithSpace(before, after);
   return (
-    <pre className="diff" data-testid={`diff-${side}`}>
+    <pre
+      className="diff"
+      data-testid={`diff-${side}`}
+      ref={scrollRef}
+      onScroll={onScroll ? (e) => onScroll(e.currentTarget.scrollTop) : undefined}
+    >
       {parts.map((part, i) => {
         if (side === 'before' && part.added) return null;
         if (side === 'after' && part.removed) return null;

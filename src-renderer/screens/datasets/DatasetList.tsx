@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import type { AppError } from '../../../src-shared/errors.ts';
+import type { DatasetSummary } from '../../../src-shared/owner/datasets.ts';
+import { api } from '../../api/client.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { useGrid } from '../../state/grid.ts';
+
+const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+/** The imported datasets, newest first, each with its counts; it scrolls on its own. */
+export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
+  const { datasetId, openDataset } = useGrid();
+  return (
+    <nav className="dataset-list" aria-label="Datasets">
+      {datasets.length === 0 && (
+        <p className="muted">
+          Drop a JSONL, JSON, CSV or Parquet file anywhere on the window, or import one.
+        </p>
+      )}
+      <ul>
+        {datasets.map((d) => (
+          <li key={d.id}>
+            <button
+              type="button"
+              className={`dataset-item${d.id === datasetId ? ' active' : ''}`}
+              aria-current={d.id === datasetId ? 'true' : undefined}
+              onClick={() => openDataset(d.id)}
+            >
+              <strong>{d.name}</strong>
+              <span className="muted">
+                {d.rows.toLocaleString('en-US')} {d.rows === 1 ? 'row' : 'rows'} · {d.shape} ·{' '}
+                {d.format.toUpperCase()}
+              </span>
+              {d.audited > 0 && (
+                <span className="muted">
+                  {d.failed.toLocaleString('en-US')} failed · {d.changed.toLocaleString('en-US')}{' '}
+                  changed · {d.accepted.toLocaleString('en-US')} accepted
+                </span>
+              )}
+              <span className="muted small">
+                {d.file_name} · {when(d.created_at)}
+                {d.errors > 0 ? ` · ${d.errors.toLocaleString('en-US')} skipped` : ''}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Deleting the open dataset (its rows, results and runs; the file on disk is not touched). */
+export function DeleteDataset({ dataset }: { dataset: DatasetSummary }) {
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+  const { openDataset, loadDatasets } = useGrid();
+  if (!asking) {
+    return (
+      <button type="button" className="button small" onClick={() => setAsking(true)}>
+        Delete dataset…
+      </button>
+    );
+  }
+  return (
+    <span className="confirm" role="group" aria-label="Confirm delete">
+      Delete “{dataset.name}” and its {dataset.rows.toLocaleString('en-US')} rows with their
+      results? The file you imported is not touched.
+      <button
+        type="button"
+        className="button small danger"
+        onClick={() =>
+          void api
+            .deleteDataset({ dataset_id: dataset.id })
+            .then(async () => {
+              openDataset(null);
+              await loadDatasets();
+            })
+            .catch((e: unknown) => setError(e as AppError))
+        }
+      >
+        Delete
+      </button>
+      <button type="button" className="button small" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+      {error && <ErrorBanner error={error} />}
+    </span>
+  );
+}

@@ -1,0 +1,67 @@
+import type { z } from 'zod';
+import type { HistoryItem } from '../../../src-shared/owner/account.ts';
+import { groupByRequest } from './group.ts';
+
+type Item = z.infer<typeof HistoryItem>;
+
+const when = (iso: string) => iso.slice(0, 19).replace('T', ' ');
+
+/** Fix and refine history (30 days), one line per request or app run. */
+export function HistoryTable({
+  items,
+  onOlder,
+  hasOlder,
+}: {
+  items: Item[];
+  onOlder: () => void;
+  hasOlder: boolean;
+}) {
+  const groups = groupByRequest(items);
+  return (
+    <>
+      <h2>History of fix and refine (30 days)</h2>
+      <table className="table compact" data-testid="history">
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Operation</th>
+            <th>From</th>
+            <th className="num">Samples</th>
+            <th className="num">Cost</th>
+            <th>Request</th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.map(({ first, entries }) => {
+            const samples = entries.reduce((sum, e) => sum + (e.samples ?? 0), 0);
+            const micro = entries.reduce((sum, e) => sum + Math.round(e.cost_usd * 1e6), 0);
+            return (
+              <tr key={first.id}>
+                <td>{when(first.created_at)}</td>
+                <td>{first.operation}</td>
+                <td>{first.source}</td>
+                <td className="num">{samples.toLocaleString('en-US')}</td>
+                <td className="num">${(micro / 1e6).toFixed(2)}</td>
+                <td>
+                  <code>{first.request_id}</code>
+                </td>
+              </tr>
+            );
+          })}
+          {groups.length === 0 && (
+            <tr>
+              <td colSpan={6} className="muted">
+                No fix or refine in the last 30 days.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {hasOlder && (
+        <button type="button" className="button small" onClick={onOlder}>
+          Show older
+        </button>
+      )}
+    </>
+  );
+}

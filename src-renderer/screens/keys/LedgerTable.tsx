@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import type { z } from 'zod';
+import type { LedgerEntry } from '../../../src-shared/owner/account.ts';
+import { groupByRequest } from './group.ts';
+
+type Entry = z.infer<typeof LedgerEntry>;
+
+const when = (iso: string) => iso.slice(0, 19).replace('T', ' ');
+const SIGN: Record<Entry['kind'], string> = { grant: '+', release: '+', charge: '−', hold: '−' };
+
+/**
+ * The ledger, newest first. Holds and their releases (one pair per API
+ * request) are hidden unless asked for; consecutive charges of one run are
+ * one line with their count and sum.
+ */
+export function LedgerTable({
+  entries,
+  onOlder,
+  hasOlder,
+}: {
+  entries: Entry[];
+  onOlder: () => void;
+  hasOlder: boolean;
+}) {
+  const [showHolds, setShowHolds] = useState(false);
+  const shown = showHolds
+    ? entries
+    : entries.filter((e) => e.kind === 'grant' || e.kind === 'charge');
+  const groups = groupByRequest(shown, (a, b) => a.kind === b.kind && a.kind === 'charge');
+  return (
+    <>
+      <div className="section-head">
+        <h2>Ledger</h2>
+        <label className="chip">
+          <input
+            type="checkbox"
+            checked={showHolds}
+            onChange={(e) => setShowHolds(e.target.checked)}
+          />{' '}
+          show holds and releases
+        </label>
+      </div>
+      <table className="table compact" data-testid="ledger">
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Kind</th>
+            <th className="num">Amount</th>
+            <th>Memo</th>
+            <th>Request</th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.map(({ first, entries: group }) => {
+            const micro = group.reduce((sum, e) => sum + Math.round(e.amount_usd * 1e6), 0);
+            return (
+              <tr key={first.id}>
+                <td>
+                  {group.length > 1 ? `${when(group.at(-1)?.created_at ?? '')} – ` : ''}
+                  {when(first.created_at)}
+                </td>
+                <td>{group.length > 1 ? `${group.length} ${first.kind}s` : first.kind}</td>
+                <td className="num">
+                  {SIGN[first.kind]}${(micro / 1e6).toFixed(2)}
+                </td>
+                <td>{group.length > 1 ? first.memo.replace(/, batch \d+ .*$/, '') : first.memo}</td>
+                <td>
+                  <code>{first.request_id ?? ''}</code>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {hasOlder && (
+        <button type="button" className="button small" onClick={onOlder}>
+          Show older entries
+        </button>
+      )}
+    </>
+  );
+}
