@@ -43,6 +43,7 @@ export const STRUCTURED_CODES = [
   'empty_turn',
   'consecutive_roles',
   'ends_with_user',
+  'no_dialogue',
 ] as const;
 
 export const CHECK_NAMES = [

@@ -3,7 +3,8 @@ import { AppError } from '../../src-shared/errors.ts';
 import { AuditBlock, FixBlock } from '../../src-shared/schemas/blocks.ts';
 import { builtinBackend } from './builtin/backend.ts';
 import { NO_CONVENTIONS } from './conventions.ts';
-import { auditSamples } from './operations.ts';
+import type { EngineBackend } from './backend.ts';
+import { auditSamples, SampleError } from './operations.ts';
 import { asText, gsm8k } from './testing/real-data.ts';
 import { audit, fix, refine } from './testing/run.ts';
 import { countTokens } from './tokens.ts';
@@ -100,5 +101,37 @@ describe('refine', () => {
     expect(outcomes[1]?.before.checks.formatting?.passed).toBe(false);
     expect(outcomes[1]?.reaudit?.checks.formatting?.passed).toBe(true);
     expect(outcomes[1]?.output).toEqual(asText('Bold claim.'));
+  });
+});
+
+describe('an unexpected failure on one sample', () => {
+  it('stops the batch with an error naming the sample, not a made-up verdict', async () => {
+    const boom = new RangeError('Maximum call stack size exceeded');
+    const failing: EngineBackend = {
+      ...builtinBackend,
+      audit: (sample, ctx) =>
+        sample.task_type === 'text' && sample.text === 'bad'
+          ? Promise.reject(boom)
+          : builtinBackend.audit(sample, ctx),
+    };
+    const run = auditSamples(
+      [asText('fine'), asText('bad'), asText('fine too')],
+      { votes: 1 },
+      { backend: failing, conventions: NO_CONVENTIONS },
+    );
+    const error: unknown = await run.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SampleError);
+    expect(error).not.toBeInstanceOf(AppError); // a bug, reported as one by the edges
+    expect((error as SampleError).sampleIndex).toBe(1);
+    expect((error as SampleError).message).toMatch(/sample 2 of 3.*RangeError/);
+    expect((error as SampleError).cause).toBe(boom);
+  });
+
+  it('passes AppErrors (cancellation, upstream failures) through as they are', async () => {
+    const refusal = new AppError('service_error', 'upstream down');
+    const failing: EngineBackend = { ...builtinBackend, audit: () => Promise.reject(refusal) };
+    await expect(
+      auditSamples([asText('x')], { votes: 1 }, { backend: failing, conventions: NO_CONVENTIONS }),
+    ).rejects.toBe(refusal);
   });
 });

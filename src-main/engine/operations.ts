@@ -94,7 +94,7 @@ async function forEachSample<T>(
         await pacer.tick();
         results[index] = await work(samples[index] as Sample, run);
       } catch (error) {
-        failure ??= { error };
+        failure ??= { error: namingTheSample(error, index, samples.length) };
         controller.abort();
         return;
       }
@@ -109,6 +109,32 @@ async function forEachSample<T>(
   }
   if (failure) throw failure.error;
   return results;
+}
+
+/** An unexpected failure of the engine on one sample of a batch (the original error is its cause). */
+export class SampleError extends Error {
+  readonly sampleIndex: number;
+  constructor(sampleIndex: number, count: number, cause: unknown) {
+    const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+    super(`the engine failed on sample ${sampleIndex + 1} of ${count} in this batch: ${reason}`, {
+      cause,
+    });
+    this.name = 'SampleError';
+    this.sampleIndex = sampleIndex;
+  }
+}
+
+/**
+ * An error the engine did not mean to throw (a bug, not a cancellation or an
+ * upstream failure, which are AppErrors) still stops the run, since no honest
+ * verdict exists for that sample, but it names the sample so it can be found.
+ * It stays a plain Error: the edges log it as the bug it is (the CLI prints
+ * it with its cause, HTTP answers 500 and logs it).
+ */
+function namingTheSample(error: unknown, index: number, count: number): unknown {
+  return error instanceof AppError || error instanceof SampleError
+    ? error
+    : new SampleError(index, count, error);
 }
 
 async function auditOne(

@@ -71,7 +71,11 @@ export function DatasetsScreen() {
             <RunPanel datasetId={dataset.id} />
             <Toolbar dataset={dataset} />
             <div className={`grid-and-review${detailIndex !== null ? ' with-review' : ''}`}>
-              <Grid compact={detailIndex !== null} />
+              <Grid
+                hideDetail={
+                  detailIndex !== null || dataset.task_types.every((type) => type === 'text')
+                }
+              />
               {detailIndex !== null && <ReviewPanel datasetId={dataset.id} index={detailIndex} />}
             </div>
             <ExportPanel dataset={dataset} />

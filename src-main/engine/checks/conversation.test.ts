@@ -50,6 +50,29 @@ describe('conversation', () => {
     });
   });
 
+  it('fails a conversation that holds only a system message', async () => {
+    const systemOnly: ConversationSample = {
+      task_type: 'conversation',
+      messages: [{ role: 'system', content: 'You are helpful.' }],
+    };
+    const { blocks } = await audit([
+      systemOnly,
+      {
+        task_type: 'conversation',
+        messages: [
+          { role: 'system', content: 'You are helpful.' },
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello!' },
+        ],
+      },
+    ]);
+    expect(blocks[0]?.passed).toBe(false);
+    expect(blocks[0]?.checks.alternation?.issues.map((i) => i.code)).toEqual(['no_dialogue']);
+    expect(blocks[1]?.passed).toBe(true);
+    const off = await audit([systemOnly], 1, 'no_dialogue is fine.');
+    expect(off.blocks[0]?.passed).toBe(true);
+  });
+
   it('reads only the last turn by default and every turn with turns: "all"', async () => {
     const messages = [
       { role: 'user', content: 'Mail me at jane.roe@gmail.com' },

@@ -60,6 +60,15 @@ export function checkConversation(
       });
     }
   });
+  // A system prompt alone is not a conversation to train on (other roles are judged above).
+  if (messages.every((m) => m.role === 'system')) {
+    checks.add('alternation', {
+      code: 'no_dialogue',
+      message: 'the conversation has no user or assistant turn',
+      path: '/messages',
+      severity: 'error',
+    });
+  }
   const last = messages.at(-1);
   if (last?.role === 'user') {
     checks.add('alternation', {

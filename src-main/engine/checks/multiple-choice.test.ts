@@ -56,6 +56,44 @@ describe('multiple_choice on real datasets', () => {
     ]);
   });
 
+  it('judges decimals, fractions and mixed numbers by value, and leaves the label alone', async () => {
+    const item = (context: string, choices: string[], answerIndex: number) => ({
+      ...base,
+      context,
+      choices,
+      answer_index: answerIndex,
+    });
+    const right = [
+      item('What is 7 / 2?', ['3', '3.5', '4', '2'], 1),
+      item('What is 1/2+1/4?', ['1/2', '3/4', '1', '2/3'], 1),
+      item('What is 15/4?', ['3 1/2', '3 3/4', '4', '3'], 1),
+      item('What is 10 / 3?', ['3', '3.33', '4', '3.5'], 1),
+      item('What is 1/2+1/4?', ['0.75', '3/4', '1', '2'], 1), // two spellings of the value
+    ];
+    const { blocks } = await audit(right);
+    expect(blocks.map((b) => b.label_correct)).toEqual([true, true, true, true, true]);
+    const { outcomes } = await fix(right);
+    for (const outcome of outcomes) expect(outcome.fix?.changes ?? []).toEqual([]);
+
+    // An integer choice is not the rounding of 7/2: the label on "4" is wrong, and moves to "3.5".
+    const { outcomes: moved } = await fix([item('What is 7 / 2?', ['3', '3.5', '4', '2'], 2)]);
+    expect(moved[0]?.output).toMatchObject({ answer_index: 1 });
+  });
+
+  it('leaves the label undecided when a choice is not a plain number or fraction', async () => {
+    const { blocks } = await audit([
+      { ...base, context: 'What is 30 + 4?', choices: ['34 years', '30 years', '4 years'] },
+      { ...base, context: 'What is 7 / 2?', choices: ['3.5', 'none of these'] },
+      { ...base, context: 'What is 10 / 3?', choices: ['3.3', '3.33', '3'], answer_index: 0 },
+      { ...base, context: 'What is 3x + 2?', choices: ['5', '6', '8'], answer_index: 1 },
+    ]);
+    expect(blocks.map((b) => b.label_correct)).toEqual([null, null, null, null]);
+    const { outcomes } = await fix([
+      { ...base, context: 'What is 30 + 4?', choices: ['34 years', '30 years'], answer_index: 0 },
+    ]);
+    expect(outcomes[0]?.output).toMatchObject({ answer_index: 0 });
+  });
+
   it('reports an out-of-range index, empty choices and a leaked answer', async () => {
     const { blocks } = await audit([
       { ...base, answer_index: 4 },

@@ -1,5 +1,5 @@
 import type { MultipleChoiceSample } from '../../../src-shared/schemas/sample.ts';
-import { agrees, parseStatedNumber } from '../arithmetic.ts';
+import { agrees, type ExactNumber, parseNumberOrFraction, same } from '../arithmetic.ts';
 import type { Conventions } from '../conventions.ts';
 import { decided, undecided } from '../verdict.ts';
 import { computeArithmeticQuestion } from './arithmetic-question.ts';
@@ -33,17 +33,27 @@ export function looksLikeQuestion(context: string): boolean {
   return /[?:]\s*$/.test(trimmed) || /_{2,}/.test(trimmed) || QUESTION_START.test(trimmed);
 }
 
-/** The index of the choice that equals the computed value, or undefined. */
+/**
+ * The choices that state the computed value of an arithmetic question: those
+ * equal to it (a fraction "3/4" or mixed number "3 3/4" read as its value),
+ * else the one that is its rounding ("3.33" for 10/3). Null when the label
+ * cannot be judged: the question is not pure arithmetic, a choice is not a
+ * plain number or fraction ("34 years", "60%", words), or several choices
+ * are roundings of it ("3.3" and "3.33").
+ */
 export function computedChoice(
   sample: MultipleChoiceSample,
-): { value: number; index: number | undefined } | null {
+): { value: number; matches: number[] } | null {
   const value = computeArithmeticQuestion(sample.context);
   if (value === null) return null;
-  const index = sample.choices.findIndex((choice) => {
-    const stated = parseStatedNumber(choice);
-    return stated !== null && agrees(value, stated, choice);
-  });
-  return { value, index: index === -1 ? undefined : index };
+  const numbers = sample.choices.map(parseNumberOrFraction);
+  if (numbers.some((n) => n === null)) return null;
+  const indicesWhere = (test: (n: ExactNumber) => boolean): number[] =>
+    numbers.flatMap((n, i) => (n && test(n) ? [i] : []));
+  const exact = indicesWhere((n) => same(value, n.value));
+  if (exact.length > 0) return { value, matches: exact };
+  const rounded = indicesWhere((n) => agrees(value, n.value, n.text));
+  return rounded.length > 1 ? null : { value, matches: rounded };
 }
 
 export function checkMultipleChoice(
@@ -139,14 +149,15 @@ export function checkMultipleChoice(
 
   const computed = computedChoice(sample);
   if (computed && answer !== undefined) {
+    const first = computed.matches[0];
     checks.set(
       'label_correct',
-      decided(computed.index === answerIndex, {
+      decided(computed.matches.includes(answerIndex), {
         code: 'label_incorrect',
         message:
-          computed.index === undefined
+          first === undefined
             ? `the question computes to ${computed.value}, which no choice gives`
-            : `the question computes to ${computed.value}: choice ${computed.index}, not ${answerIndex}`,
+            : `the question computes to ${computed.value}: choice ${first}, not ${answerIndex}`,
         path: '/answer_index',
         severity: 'error',
       }),

@@ -66,6 +66,57 @@ describe('question_answer on GSM8K (300 real items)', () => {
     expect(outcomes[0]?.fix?.changes[0]?.reason).toBe('answer_correct');
   });
 
+  it('restores altered final answers from the annotation the last line ends with', async () => {
+    const altered = items.slice(0, 40).map((s) => ({
+      ...s,
+      answer: s.answer.replace(/#### ([\d,]+)$/, (_m, n: string) => {
+        return `#### ${Number(n.replace(/,/g, '')) + 1}`;
+      }),
+    }));
+    const { outcomes } = await fix(altered);
+    const finalOf = (answer: string) => /#### (.*)$/.exec(answer)?.[1]?.replaceAll(',', '');
+    let restored = 0;
+    outcomes.forEach((outcome, i) => {
+      const got = finalOf((outcome.output as { answer: string }).answer);
+      if (got === finalOf(altered[i]?.answer ?? '')) return; // left flagged
+      expect(got).toBe(finalOf(items[i]?.answer ?? '')); // never set to another wrong value
+      restored++;
+    });
+    expect(restored).toBeGreaterThanOrEqual(37); // was 5
+  });
+
+  it('restores a final answer only from a value the last line states', async () => {
+    const sample = (answer: string) => ({
+      task_type: 'question_answer' as const,
+      question: 'How much?',
+      answer,
+    });
+    const { outcomes } = await fix([
+      sample('She makes 9 * 2 = $<<9*2=18>>18 every day.\n#### 19'),
+      sample('She makes <<9*2=18>> dollars every day.\n#### 19'), // no stated result
+      sample('She makes 9 * 2 = $<<9*2=18>>18 every day, 3 times.\n#### 19'), // not the end
+    ]);
+    expect(outcomes.map((o) => (o.output as { answer: string }).answer)).toEqual([
+      'She makes 9 * 2 = $<<9*2=18>>18 every day.\n#### 18',
+      'She makes <<9*2=18>> dollars every day.\n#### 19',
+      'She makes 9 * 2 = $<<9*2=18>>18 every day, 3 times.\n#### 19',
+    ]);
+  });
+
+  it('makes a GSM8K solution without its final line an error', async () => {
+    const sample = items[0]!;
+    const { blocks } = await audit([
+      { ...sample, answer: sample.answer.replace(/\n#### 18$/, '') },
+      { ...sample, answer: 'Use std::cout << x << y; to print.' }, // not calculator annotations
+    ]);
+    expect(blocks[0]?.checks.final_answer?.issues[0]).toMatchObject({
+      code: 'final_answer_missing',
+      severity: 'error',
+    });
+    expect(blocks[0]?.passed).toBe(false);
+    expect(blocks[1]?.checks.final_answer?.issues).toEqual([]);
+  });
+
   it('fails altered final answers even where the new value is an intermediate result', async () => {
     // +1 and +7 on every item: the altered value must be what the last line concludes.
     const altered = items.flatMap((s) =>
@@ -102,5 +153,56 @@ describe('question_answer on GSM8K (300 real items)', () => {
     });
     const { blocks } = await audit([q('84'), q('#### 84'), q('85')]);
     expect(blocks.map((b) => b.answer_correct)).toEqual([true, true, false]);
+  });
+
+  it('asks an answer without decimals to be exact, and one with decimals to be its rounding', async () => {
+    const q = (question: string, answer: string) => ({
+      task_type: 'question_answer' as const,
+      question,
+      answer,
+    });
+    const { blocks } = await audit([
+      q('What is 7 / 2?', '4'),
+      q('What is 10 / 3?', '3'),
+      q('What is 7 / 2?', '3.5'),
+      q('What is 10 / 3?', '3.33'),
+      q('What is 10 / 3?', '3.34'),
+      q('What is 1/2 + 1/4?', '3/4'),
+      q('What is -3^2?', '-9'),
+      q('What is -3^2?', '9'),
+    ]);
+    expect(blocks.map((b) => b.answer_correct)).toEqual([
+      false,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it('leaves questions with variables undecided (x is a times sign only between numbers)', async () => {
+    const q = (question: string, answer: string) => ({
+      task_type: 'question_answer' as const,
+      question,
+      answer,
+    });
+    const { blocks } = await audit([
+      q('What is 3x + 2?', '6'),
+      q('What is 3x + 2?', '5'),
+      q('What is 3 x 4?', '12'),
+    ]);
+    expect(blocks.map((b) => b.answer_correct)).toEqual([null, null, true]);
+  });
+
+  it('audits a question nested beyond the evaluator limit without throwing', async () => {
+    const deep = `What is ${'('.repeat(5000)}1+1${')'.repeat(5000)}?`;
+    const { blocks } = await audit([
+      { task_type: 'question_answer', question: deep, answer: '2' },
+      { task_type: 'question_answer', question: 'What is 2 + 2?', answer: '4' },
+    ]);
+    expect(blocks.map((b) => b.answer_correct)).toEqual([null, true]);
   });
 });

@@ -1,5 +1,5 @@
 import type { QuestionAnswerSample } from '../../../src-shared/schemas/sample.ts';
-import { agrees } from '../arithmetic.ts';
+import { agrees, type ExactNumber, parseNumberOrFraction } from '../arithmetic.ts';
 import type { Conventions } from '../conventions.ts';
 import { decided, undecided } from '../verdict.ts';
 import { computeArithmeticQuestion } from './arithmetic-question.ts';
@@ -14,7 +14,7 @@ import {
   isWorkedSolution,
   plainEquations,
   solutionBody,
-  statedNumbers,
+  unsupportedReason,
 } from './worked-solution.ts';
 
 export const QA_CHECKS = [
@@ -26,14 +26,11 @@ export const QA_CHECKS = [
   'safety',
 ] as const;
 
-/** The value an answer gives: its `#### N`, or the answer itself when it is a bare number. */
-export function answerValue(answer: string): number | null {
+/** What an answer states: its `#### N`, or the answer itself when it is a bare number or fraction. */
+export function answerStated(answer: string): ExactNumber | null {
   const final = finalAnswer(answer);
-  if (final) return final.value;
-  const numbers = statedNumbers(answer);
-  return numbers.length === 1 && /^\s*\$?-?[\d,.]+\s*%?\s*\.?\s*$/.test(answer)
-    ? (numbers[0] ?? null)
-    : null;
+  if (final) return final.value === null ? null : { value: final.value, text: final.text };
+  return parseNumberOrFraction(answer);
 }
 
 export function checkQuestionAnswer(
@@ -85,12 +82,13 @@ export function checkQuestionAnswer(
   }
 
   const final = finalAnswer(answer);
-  if (!final && answer.includes('<<')) {
+  if (!final && annotations(answer).length > 0) {
     checks.add('final_answer', {
       code: 'final_answer_missing',
       message: 'a worked solution without its final "#### N" line',
       path: '/answer',
-      severity: 'warning',
+      // Calculator annotations make it a GSM8K solution, whose format requires the final line.
+      severity: 'error',
     });
   } else if (final && final.value === null) {
     checks.add('final_answer', {
@@ -120,18 +118,18 @@ export function checkQuestionAnswer(
  */
 function judgeAnswer(question: string, answer: string) {
   const computed = computeArithmeticQuestion(question);
-  const value = answerValue(answer);
-  if (computed !== null && value !== null) {
-    return decided(agrees(computed, value, String(value)), {
+  const stated = answerStated(answer);
+  if (computed !== null && stated !== null) {
+    return decided(agrees(computed, stated.value, stated.text), {
       code: 'answer_incorrect',
-      message: `the question computes to ${computed}, the answer says ${value}`,
+      message: `the question computes to ${computed}, the answer says ${stated.text.trim()}`,
       path: '/answer',
       severity: 'error',
     });
   }
   const final = finalAnswer(answer);
   if (final?.value != null && isWorkedSolution(answer)) {
-    const problem = unsupportedBy(solutionBody(answer), final.value, final.text);
+    const problem = unsupportedReason(solutionBody(answer), final.value, final.text);
     if (problem) {
       return {
         passed: false,
@@ -148,27 +146,4 @@ function judgeAnswer(question: string, answer: string) {
     }
   }
   return undecided();
-}
-
-/**
- * Why a worked solution does not support its final value, or null when it
- * does. Both sides are stated numbers, so they must be equal, not merely
- * equal after rounding (8.5 in the work does not support "#### 9"). A GSM8K
- * solution (calculator annotations) concludes on its last line, so the value
- * must be stated there: a changed final answer that happens to equal some
- * intermediate result is still caught. On the 300 real GSM8K items neither
- * rule fires; of 1,200 altered final answers (+1, -1, +7, +10) 16 slip
- * through, all equal to another number on the last line.
- */
-function unsupportedBy(body: string, value: number, text: string): string | null {
-  const same = (n: number): boolean => Math.abs(n - value) <= 1e-9 * Math.max(1, Math.abs(value));
-  if (!statedNumbers(body).some(same)) {
-    return `the final answer ${text} appears nowhere in its own solution`;
-  }
-  if (!body.includes('<<')) return null;
-  const lines = body.split('\n').filter((line) => line.trim() !== '');
-  const last = lines[lines.length - 1] ?? '';
-  return statedNumbers(last).some(same)
-    ? null
-    : `the final answer ${text} is not what the solution's last line concludes`;
 }

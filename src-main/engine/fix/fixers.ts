@@ -3,7 +3,7 @@ import type {
   MultipleChoiceSample,
   Sample,
 } from '../../../src-shared/schemas/sample.ts';
-import { agrees, formatNumber, parseStatedNumber } from '../arithmetic.ts';
+import { formatNumber, parseStatedNumber } from '../arithmetic.ts';
 import { computedChoice, normalizeChoice } from '../checks/multiple-choice.ts';
 import { turnsRead } from '../checks/conversation.ts';
 import { structuredCheckFor } from '../checks/text-fields.ts';
@@ -11,8 +11,10 @@ import {
   annotationIsWrong,
   annotations,
   finalAnswer,
+  isWorkedSolution,
+  lastLine,
   solutionBody,
-  statedNumbers,
+  unsupportedReason,
 } from '../checks/worked-solution.ts';
 import type { Conventions } from '../conventions.ts';
 import { TEXT_RULES } from '../text/rules/index.ts';
@@ -97,8 +99,9 @@ function fixMultipleChoice(
 
   if (can('label_incorrect')) {
     const computed = computedChoice(builder.sample as MultipleChoiceSample);
-    if (computed?.index !== undefined && computed.index !== working.answer_index) {
-      builder.replace('/answer_index', computed.index, 'label_correct');
+    const target = computed?.matches[0];
+    if (target !== undefined && !computed?.matches.includes(working.answer_index)) {
+      builder.replace('/answer_index', target, 'label_correct');
     }
   }
 }
@@ -146,19 +149,38 @@ export function correctAnnotations(answer: string): string {
 }
 
 /**
- * A final `#### N` that its solution never reaches is set to what the last
- * line computes, but only when that line ends in an equation (`... = 17`):
- * otherwise the right value is not known and the sample stays flagged.
+ * A final `#### N` that its solution does not support is set to what the last
+ * line concludes, when it says so: the result of the calculator annotation
+ * the line ends with, stated after it and right (`... = $<<9*2=18>>18 a
+ * day.`), or the result of the equation it ends with (`... = 17 stickers`).
+ * Otherwise the right value is not known and the sample stays flagged.
  */
 export function restoreFinalAnswer(answer: string): string {
   const final = finalAnswer(answer);
-  if (!final || final.value === null) return answer;
+  if (!final || final.value === null || !isWorkedSolution(answer)) return answer;
   const body = solutionBody(answer);
-  if (statedNumbers(body).some((n) => agrees(n, final.value as number, final.text))) return answer;
-  const lastLine = body.trimEnd().split('\n').at(-1) ?? '';
-  const result = /=\s*\$?(-?\d[\d,]*(?:\.\d+)?)[^=\d]*$/.exec(lastLine)?.[1];
-  if (result === undefined || parseStatedNumber(result) === null) return answer;
+  if (unsupportedReason(body, final.value, final.text) === null) return answer;
+  const result = concludedValue(lastLine(body));
+  if (result === undefined) return answer;
   return answer.slice(0, final.index) + result + answer.slice(final.index + final.text.length);
+}
+
+/** The value a solution's last line concludes with, or undefined. */
+function concludedValue(line: string): string | undefined {
+  const last = annotations(line).at(-1);
+  if (last?.visible) {
+    const { visible } = last;
+    const stated = visible.text.replaceAll(',', '') === last.stated.trim().replaceAll(',', '');
+    const endsLine = !/\d/.test(line.slice(visible.index + visible.text.length));
+    const right = last.computed !== null && !annotationIsWrong(last);
+    const value = parseStatedNumber(visible.text);
+    // written as a final answer is ("16.00" in the text is "#### 16")
+    if (stated && endsLine && right && value !== null) return formatNumber(value);
+  }
+  // a plain equation in the prose, not the inside of an annotation ("<<9*2=18>> dollars")
+  const prose = line.replace(/<<[^<>]*>>/g, ' ');
+  const result = /=\s*\$?(-?\d[\d,]*(?:\.\d+)?)[^=\d]*$/.exec(prose)?.[1];
+  return result !== undefined && parseStatedNumber(result) !== null ? result : undefined;
 }
 
 const ROLE_ALIASES: Record<string, string> = {

@@ -19,6 +19,12 @@ export interface CodePage {
   continuation: string;
   /** Lead chars typical of this code page's mojibake (strong evidence on their own). */
   strongLeads: string;
+  /**
+   * C1 controls that this code page would have shown as printable characters:
+   * finding them in mojibake is evidence that another page (one that leaves
+   * them as controls, such as ISO-8859-2) did the mis-decoding.
+   */
+  printsC1: ReadonlySet<string>;
 }
 
 function buildCodePage(name: string, strongLeads: string): CodePage {
@@ -31,9 +37,13 @@ function buildCodePage(name: string, strongLeads: string): CodePage {
     toByte.set(char, byte);
   }
   // Text that went through Latin-1 keeps C1 controls where the code page has printable chars.
+  const printsC1 = new Set<string>();
   for (let byte = 0x80; byte <= 0x9f; byte++) {
     const c1 = String.fromCharCode(byte);
-    if (!toByte.has(c1)) toByte.set(c1, byte);
+    if (!toByte.has(c1)) {
+      toByte.set(c1, byte);
+      printsC1.add(c1);
+    }
   }
   const range = (from: number, to: number): string => {
     let chars = '';
@@ -53,6 +63,7 @@ function buildCodePage(name: string, strongLeads: string): CodePage {
     lead4: range(0xf0, 0xf4),
     continuation,
     strongLeads,
+    printsC1,
   };
 }
 
@@ -62,6 +73,10 @@ export const CODE_PAGES: readonly CodePage[] = [
   buildCodePage('windows-1251', 'РСвЂ'),
   buildCodePage('macintosh', '¬√ƒ≈‚'),
   buildCodePage('windows-1250', 'ĂÄĹÅâ'),
+  // Windows-1250's ISO twin (Czech, Polish): the same leads, C1 controls where 1250 prints.
+  buildCodePage('iso-8859-2', 'ĂÄĹÅâ'),
+  // Baltic (Lithuanian, Latvian): "ÄÆ" for "į", "Å³" for "ų".
+  buildCodePage('windows-1257', 'ÄÅ'),
   buildCodePage('cp437', '╨╤'),
 ];
 

@@ -150,20 +150,55 @@ function lostNoBreakSpaceRepairs(text: string, page: CodePage): Replacement[] {
     const byte = page.toByte.get(lead);
     if (byte === undefined) continue;
     const decoded = decodeUtf8Lenient([byte, 0xa0]);
-    if (decoded === null || !/\p{L}/u.test(decoded)) continue;
+    if (decoded === null) continue;
+    if (decoded === '\u00a0') {
+      // "namedÂ „scars": the no-break space itself, after a word and before the next.
+      const pattern = new RegExp(`(?<=[\\p{L}\\p{N}.,;:!?])${escapeClass(lead)} (?=\\S)`, 'gu');
+      for (const match of text.matchAll(pattern)) {
+        found.push({ start: match.index, end: match.index + 2, text: decoded, strong: false });
+      }
+      continue;
+    }
+    if (!/\p{L}/u.test(decoded)) continue;
     const pattern = new RegExp(`(?<=^|[\\s'’(])${escapeClass(lead)} (?=\\p{L})`, 'gu');
     for (const match of text.matchAll(pattern)) {
-      // "à" is a word of its own in French and Portuguese; other letters start the next word.
-      const replacement = decoded === 'à' ? 'à ' : decoded;
-      found.push({ start: match.index, end: match.index + 2, text: replacement, strong: false });
+      found.push({
+        start: match.index,
+        end: match.index + 2,
+        text: decoded === 'à' ? wordAfterA(text.slice(match.index + 2)) : decoded,
+        strong: false,
+      });
     }
   }
   return found;
 }
 
-/** One layer of mojibake repaired with the code page that explains the most of it, or null. */
+/**
+ * "à" is a word of its own in French ("Ã perturber" is "à perturber"), but in
+ * Portuguese it also fuses with what follows: "Ã s" is "às", "Ã quele" is
+ * "àquele". Other letters simply start the next word ("Å veices").
+ */
+const PORTUGUESE_CONTRACTION = /^(?:s|quel[ae]s?|quilo)(?![\p{L}\p{N}'’])/u; // not "à s'éloigner"
+const wordAfterA = (rest: string): string => (PORTUGUESE_CONTRACTION.test(rest) ? 'à' : 'à ');
+
+/** Chars in the replaced runs that contradict the page: C1 controls it would have printed. */
+function contradictions(text: string, replacements: Replacement[], page: CodePage): number {
+  let count = 0;
+  for (const r of replacements) {
+    for (const char of text.slice(r.start, r.end)) if (page.printsC1.has(char)) count++;
+  }
+  return count;
+}
+
+/**
+ * One layer of mojibake repaired with the code page that explains the most of
+ * it, or null. Between pages that explain it equally (Windows-1250 and
+ * ISO-8859-2 read "MĂĄm" as "Måm" and "Mám"), the one the text does not
+ * contradict wins: a raw C1 control in the runs means the mis-decoding page
+ * left it as a control, so it was not a page that prints that byte.
+ */
 function fixOneLayer(text: string): string | null {
-  let best: { text: string; saved: number } | null = null;
+  let best: { text: string; saved: number; contradictions: number } | null = null;
   for (const compiled of COMPILED) {
     const replacements = findReplacements(text, compiled);
     // A 3- or 4-byte sequence ("â€”") is worth two pieces of evidence; a 2-byte one ("Ã¥") one.
@@ -177,12 +212,13 @@ function fixOneLayer(text: string): string | null {
       ...replacements.filter((r) => r.strong || strong >= 2),
       ...lostNoBreakSpaceRepairs(text, compiled.page),
     ].sort((a, b) => a.start - b.start);
-    const candidate = applyReplacements(
-      text,
-      accepted.filter((r, i) => i === 0 || r.start >= (accepted[i - 1]?.end ?? 0)),
-    );
+    const applied = accepted.filter((r, i) => i === 0 || r.start >= (accepted[i - 1]?.end ?? 0));
+    const candidate = applyReplacements(text, applied);
     const saved = text.length - candidate.length;
-    if (saved > 0 && (!best || saved > best.saved)) best = { text: candidate, saved };
+    const against = contradictions(text, applied, compiled.page);
+    const better =
+      !best || saved > best.saved || (saved === best.saved && against < best.contradictions);
+    if (saved > 0 && better) best = { text: candidate, saved, contradictions: against };
   }
   return best?.text ?? null;
 }

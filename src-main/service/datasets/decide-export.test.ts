@@ -199,15 +199,8 @@ describe('exportDataset', () => {
     const rows = load('gsm8k_test_first300.jsonl')
       .slice(0, 60)
       .map((row, i) =>
-        i % 10 === 3
-          ? {
-              ...row,
-              answer: String(row.answer).replace(
-                /#### (\d+)$/,
-                (_m, n: string) => `#### ${Number(n) + 7}`,
-              ),
-            }
-          : row,
+        // text lost to a replacement character: reported, not repairable, so flagged
+        i % 10 === 3 ? { ...row, question: String(row.question).replace(' ', ' \uFFFD ') } : row,
       );
     const ds = await h.importFile(writeJsonl(join(h.dir, 'g.jsonl'), rows), 'gsm8k');
     await refineAll(h, ds.id);
@@ -226,7 +219,7 @@ describe('exportDataset', () => {
     expect(back).toHaveLength(60);
     expect(back[3]).toMatchObject({
       svc_passed: false,
-      svc_failed_checks: expect.stringContaining('answer_correct') as unknown,
+      svc_failed_checks: expect.stringContaining('encoding') as unknown,
       svc_flagged: true,
     });
     expect(Object.keys(back[0]!)).toEqual([
@@ -248,7 +241,7 @@ describe('exportDataset', () => {
     });
     expect(result.rows).toBe(60 - summary!.flagged);
     const kept = await readBack(dropped);
-    expect(kept.some((row) => String(row.answer).includes(String(rows[3]!.answer)))).toBe(false);
+    expect(kept.some((row) => String(row.question) === String(rows[3]!.question))).toBe(false);
   });
 
   it('writes into the temporary folder and registers a download without a path', async () => {

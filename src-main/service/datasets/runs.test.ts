@@ -15,12 +15,19 @@ import { createHarness, dataset, type Harness } from './testing/harness.ts';
 
 type Row = Record<string, unknown> & { question: string; answer: string };
 
-/** GSM8K's first 300 rows with defects: every 10th row from 3 a wrong final answer, from 6 a wrong annotation. */
-function gsm8kWithDefects(dir: string): string {
-  const rows = readFileSync(dataset('gsm8k_test_first300.jsonl'), 'utf8')
+/**
+ * GSM8K's first 300 rows with defects: every 10th row from 3 a wrong final
+ * answer, from 6 a wrong annotation (both repairable from the worked
+ * solution), from 8 text lost to a replacement character (not repairable).
+ */
+const gsm8kRows = (): Row[] =>
+  readFileSync(dataset('gsm8k_test_first300.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Row);
+
+function gsm8kWithDefects(dir: string): string {
+  const rows = gsm8kRows();
   const altered = rows.map((row, i) => {
     if (i % 10 === 3) {
       return {
@@ -28,6 +35,7 @@ function gsm8kWithDefects(dir: string): string {
         answer: row.answer.replace(/#### (\d+)$/, (_m, n: string) => `#### ${Number(n) + 7}`),
       };
     }
+    if (i % 10 === 8) return { ...row, question: row.question.replace(' ', ' \uFFFD ') };
     if (i % 10 === 6) {
       return {
         ...row,
@@ -94,22 +102,28 @@ describe('a refine run over GSM8K with injected defects', () => {
     expect(annotation.reaudit?.passed).toBe(true);
     expect(String(annotation.fixed_sample?.answer)).not.toBe(String(annotation.sample.answer));
     expect(annotation.decision).toBeNull();
-    // the wrong final answer cannot be computed back: it stays failed and flagged
+    // the wrong final answer is restored from the solution's last calculator result
+    const final = await h.call('datasetRow', { dataset_id: ds.id, index: 3 });
+    expect(final.audit?.checks.answer_correct?.passed).toBe(false);
+    expect(final.fix?.changes.map((c) => c.reason)).toContain('answer_correct');
+    expect(final.reaudit?.passed).toBe(true);
+    expect(final.fixed_sample?.answer).toBe(gsm8kRows()[3]?.answer);
+    // lost text cannot be repaired: those rows stay failed and flagged
     const flagged = await h.call('datasetRows', {
       dataset_id: ds.id,
       offset: 0,
       limit: 100,
       filter: { flagged: true },
     });
-    expect(flagged.total).toBeGreaterThan(20);
-    expect(flagged.rows.every((row) => row.index % 10 === 3 && !row.passed)).toBe(true);
+    expect(flagged.total).toBe(30);
+    expect(flagged.rows.every((row) => row.index % 10 === 8 && !row.passed)).toBe(true);
 
-    // until fixes are accepted, the verdict is that of the original rows: both defects fail
+    // until fixes are accepted, the verdict is that of the original rows: every defect fails
     const [summary] = await h.call('listDatasets', {});
-    // (a few of the 60 alterations find nothing to alter: no annotation of that form)
-    expect(summary).toMatchObject({ audited: 300, flagged: flagged.total });
+    // (a few of the 90 alterations find nothing to alter: no annotation of that form)
+    expect(summary).toMatchObject({ audited: 300, flagged: 30 });
     const failed = summary?.failed ?? 0;
-    expect(failed).toBeGreaterThan(55);
+    expect(failed).toBeGreaterThan(85);
     expect(summary?.changed).toBeGreaterThanOrEqual(30);
     // accepting the clean fixes makes their reaudits the verdict: only the flagged rows still fail
     const accepted = await h.call('decide', {
@@ -256,16 +270,36 @@ describe('cancelling and failing runs', () => {
   });
 
   it('stops `failed` when the credit runs out; the batches paid for stay', async () => {
+    // What the first batch of 200 rows costs (the builtin engine is deterministic)...
+    const probe = createHarness();
+    const probed = await importDefects(probe);
+    await probe.finished(
+      await probe.call('startRun', {
+        dataset_id: probed.id,
+        operation: 'refine',
+        scope: { kind: 'all' },
+      }),
+    );
+    const [firstBatch] = (await probe.call('ledger', { limit: 10 }))
+      .filter((e) => e.kind === 'charge')
+      .reverse();
+    const firstBatchMicro = Math.round((firstBatch?.amount_usd ?? 0) * 1e6);
+    expect(firstBatchMicro).toBeGreaterThan(0);
+
+    // ...is all the credit left here, with half a cent to spare: the second batch cannot be paid
     const h = createHarness();
     const ds = await importDefects(h);
-    // leave 17 cents: the first batch (about 15 cents) is paid, the second is not
-    charge(h.db, { accountId: OWNER_ACCOUNT_ID, chargeMicro: 4_830_000, memo: 'spent elsewhere' });
+    charge(h.db, {
+      accountId: OWNER_ACCOUNT_ID,
+      chargeMicro: 5_000_000 - firstBatchMicro - 5_000,
+      memo: 'spent elsewhere',
+    });
     const run = await h.finished(
       await h.call('startRun', { dataset_id: ds.id, operation: 'refine', scope: { kind: 'all' } }),
     );
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(
-      /^credit ran out after 200 rows: the next batch costs \$0\.\d\d and \$0\.\d\d is available.*charged \$0\.\d\d and keep their results/,
+      /^credit ran out after 200 rows: the next batch costs \$0\.\d\d and \$0\.\d+ is available.*charged \$0\.\d\d and keep their results/,
     );
     expect(run.done).toBe(200);
     const [summary] = await h.call('listDatasets', {});

@@ -92,7 +92,7 @@ function tooltip(row: GridRow, column: string): string | undefined {
   return undefined;
 }
 
-export function Grid({ compact }: { compact: boolean }) {
+export function Grid({ hideDetail }: { hideDetail: boolean }) {
   const { total, pages, generation, ensurePages, showDetail, detailIndex, sort, setSort } =
     useGrid();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -129,8 +129,8 @@ export function Grid({ compact }: { compact: boolean }) {
   });
   const tableRows = table.getRowModel().rows;
   const rowsById = new Map(tableRows.map((row) => [row.id, row]));
-  // With the review panel open the grid is narrow: the detail column gives way.
-  const shown = (id: string) => !(compact && id === 'detail');
+  // The detail column gives way when the review panel narrows the grid, and for plain text.
+  const shown = (id: string) => !(hideDetail && id === 'detail');
   const headers = (table.getHeaderGroups()[0]?.headers ?? []).filter((h) => shown(h.column.id));
   const template = headers.map((h) => WIDTHS[h.column.id] ?? '1fr').join(' ');
 

@@ -64,9 +64,7 @@ export function LedgerTable({
                   {SIGN[first.kind]}${(micro / 1e6).toFixed(2)}
                 </td>
                 <td>{group.length > 1 ? first.memo.replace(/, batch \d+ .*$/, '') : first.memo}</td>
-                <td>
-                  <code>{first.request_id ?? ''}</code>
-                </td>
+                <td>{first.request_id && <code>{first.request_id}</code>}</td>
               </tr>
             );
           })}

@@ -1,4 +1,5 @@
 import { fixC1Controls, fixEncoding, mayHoldMojibake } from '../mojibake.ts';
+import { leftoverMojibake } from '../mojibake-leftovers.ts';
 import { excerpt, plural, type TextRule } from '../rule.ts';
 
 /** Encoding damage: mojibake, control characters, U+FFFD, lone surrogates. */
@@ -15,10 +16,13 @@ export const mojibakeRule: TextRule = {
   detect: (text) => {
     if (!mayHoldMojibake(text)) return null;
     const repaired = fixEncoding(text);
-    if (repaired.layers === 0) return null;
+    // What the repair cannot decode is still reported, so the sample is flagged.
+    const leftovers = leftoverMojibake(repaired.text);
+    if (repaired.layers === 0 && leftovers.length === 0) return null;
     let at = 0;
     while (at < text.length && text[at] === repaired.text[at]) at++;
-    return { count: repaired.layers, example: excerpt(text, at, 8) };
+    if (repaired.layers === 0) at = leftovers[0] ?? 0;
+    return { count: repaired.layers + leftovers.length, example: excerpt(text, at, 8) };
   },
   fix: (text) => fixEncoding(text).text,
 };

@@ -1,38 +1,41 @@
 import { decodeHTMLStrict } from 'entities';
+import { blankCode, CODE_FILLER, mapOutsideCode, rewriteProse } from '../code-spans.ts';
 import { excerpt, plural, type TextRule } from '../rule.ts';
+import { debrisTags, type Tag } from './html-tags.ts';
 
 /** Markup and whitespace debris. */
 
-const HTML_TAG_NAMES =
-  'a|abbr|b|br|blockquote|center|code|div|em|font|h[1-6]|hr|i|img|li|ol|p|pre|small|span|strong|sub|sup|table|tbody|td|th|thead|tr|u|ul';
-const HTML_TAG = new RegExp(`</?(?:${HTML_TAG_NAMES})(?:\\s[^<>]*)?/?>`, 'gi');
 const HTML_ENTITY = /&(?:#\d{1,7}|#x[\da-f]{1,6}|[a-z][a-z\d]{1,31});/gi;
-/** Code is where tags and entities are legitimate: fenced blocks and inline code. */
-const CODE_SPAN = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
 
-function outsideCode(text: string): string {
-  return text.includes('`') ? text.replace(CODE_SPAN, ' ') : text;
-}
-
-function mapOutsideCode(text: string, map: (prose: string) => string): string {
-  if (!text.includes('`')) return map(text);
+/** Strips debris tags (a line break for `<br>`, a paragraph break between paragraphs). */
+function stripTags(text: string): string {
+  const tags = debrisTags(blankCode(text));
+  if (tags.length === 0) return text;
   let out = '';
   let cursor = 0;
-  for (const match of text.matchAll(CODE_SPAN)) {
-    out += map(text.slice(cursor, match.index)) + match[0];
-    cursor = match.index + match[0].length;
+  for (let i = 0; i < tags.length; i++) {
+    const tag = tags[i] as Tag;
+    out += text.slice(cursor, tag.start);
+    cursor = tag.end;
+    const next = tags[i + 1];
+    const paragraphBreak =
+      tag.name === 'p' &&
+      tag.closing &&
+      next?.name === 'p' &&
+      !next.closing &&
+      text.slice(tag.end, next.start).trim() === '';
+    if (paragraphBreak) {
+      out += '\n\n';
+      cursor = next.end;
+      i++;
+    } else if (tag.name === 'br') {
+      out += '\n';
+    }
   }
-  return out + map(text.slice(cursor));
+  return out + text.slice(cursor);
 }
 
-function stripMarkup(prose: string): string {
-  return decodeHTMLStrict(
-    prose
-      .replace(/<br\s*\/?>/gi, '\n')
-      .replace(/<\/p>\s*<p(?:\s[^<>]*)?>/gi, '\n\n')
-      .replace(HTML_TAG, ''),
-  ).replace(/\u00a0/g, ' ');
-}
+const decodeEntities = (prose: string): string => decodeHTMLStrict(prose).replace(/\u00a0/g, ' ');
 
 export const markupRule: TextRule = {
   code: 'markup_debris',
@@ -42,15 +45,15 @@ export const markupRule: TextRule = {
     `${plural(f.count, 'HTML tag or entity')} left in the text, e.g. "${f.example ?? ''}"`,
   detect: (text) => {
     if (!text.includes('<') && !text.includes('&')) return null;
-    const prose = outsideCode(text);
-    const tags = prose.match(HTML_TAG) ?? [];
+    const prose = blankCode(text);
+    const tags = debrisTags(prose).map((t) => prose.slice(t.start, t.end));
     const entities = (prose.match(HTML_ENTITY) ?? []).filter(
       (entity) => decodeHTMLStrict(entity) !== entity,
     );
     const count = tags.length + entities.length;
     return count > 0 ? { count, example: tags[0] ?? entities[0] ?? '' } : null;
   },
-  fix: (text) => mapOutsideCode(text, stripMarkup),
+  fix: (text) => mapOutsideCode(stripTags(text), decodeEntities),
 };
 
 const WIKI_MARKUP = /\[(?:header|title|step|substeps|sub-steps)\]/gi;
@@ -67,8 +70,12 @@ export const wikiMarkupRule: TextRule = {
   },
 };
 
-/** Exactly two spaces between words: a typing slip. Longer runs are alignment or art, and are kept. */
-const DOUBLE_SPACE = /(?<=\S) {2}(?=\S)/g;
+/**
+ * Exactly two spaces between words: a typing slip. Longer runs are alignment or
+ * art, and are kept; so are two spaces after a sentence end ("done.  Next"),
+ * a typing convention, not a defect.
+ */
+const DOUBLE_SPACE = /(?<=\S)(?<![.!?]["'”’)\]]*) {2}(?=\S)/g;
 const TRAILING_SPACE = /[ \t]+$/gm;
 const EXTRA_BLANK_LINES = /\n{4,}/g;
 
@@ -78,6 +85,8 @@ export const whitespaceRule: TextRule = {
   severity: 'warning',
   describe: (f) => `${plural(f.count, 'whitespace defect')} (${f.example ?? ''})`,
   detect: (text) => {
+    // Spacing inside code is the code's own: only the prose is judged.
+    const prose = blankCode(text, CODE_FILLER);
     const kinds: string[] = [];
     let count = 0;
     const add = (n: number, kind: string): void => {
@@ -86,20 +95,23 @@ export const whitespaceRule: TextRule = {
         kinds.push(kind);
       }
     };
-    add(text.match(DOUBLE_SPACE)?.length ?? 0, 'double spaces');
-    add(text.match(TRAILING_SPACE)?.length ?? 0, 'trailing spaces');
-    add(text.match(EXTRA_BLANK_LINES)?.length ?? 0, 'runs of blank lines');
+    add(prose.match(DOUBLE_SPACE)?.length ?? 0, 'double spaces');
+    add(prose.match(TRAILING_SPACE)?.length ?? 0, 'trailing spaces');
+    add(prose.match(EXTRA_BLANK_LINES)?.length ?? 0, 'runs of blank lines');
     add(text.includes('\r') ? 1 : 0, 'carriage returns');
-    add(text !== text.trim() ? 1 : 0, 'leading or trailing whitespace');
+    add(prose !== prose.trim() ? 1 : 0, 'leading or trailing whitespace');
     return count > 0 ? { count, example: kinds.join(', ') } : null;
   },
+  // Line endings are not content, so CRLF becomes LF everywhere (code too, or a
+  // text would end up with mixed endings); everything else changes only in prose.
   fix: (text) =>
-    text
-      .replace(/\r\n?/g, '\n')
-      .replace(DOUBLE_SPACE, ' ')
-      .replace(TRAILING_SPACE, '')
-      .replace(EXTRA_BLANK_LINES, '\n\n\n')
-      .trim(),
+    rewriteProse(text.replace(/\r\n?/g, '\n'), (prose) =>
+      prose
+        .replace(DOUBLE_SPACE, ' ')
+        .replace(TRAILING_SPACE, '')
+        .replace(EXTRA_BLANK_LINES, '\n\n\n')
+        .trim(),
+    ),
 };
 
 /** Zero-width space, BOM, word joiner and Mongolian vowel separator; not ZWJ/ZWNJ, which scripts and emoji need. */

@@ -11,9 +11,34 @@ import { plural, type Finding, type TextRule } from '../rule.ts';
  */
 
 const EMAIL_CANDIDATE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
-/** RFC 2606/6761 names are placeholders, not anybody's address. */
-const RESERVED_DOMAIN =
-  /@(?:[\w.-]+\.)?(?:example\.(?:com|org|net)|example|test|invalid|localhost)$/i;
+/**
+ * Placeholders, not anybody's address: the RFC 2606/6761 names (example.com,
+ * .example, .test, .invalid, localhost), "example" under any other suffix
+ * (example.edu, example.co.uk), and the generic names tutorials and
+ * templates use (user@email.com, name@yourdomain.com). Some of the latter
+ * are registered, but in training text they stand for "an address".
+ */
+const PLACEHOLDER_DOMAINS = [
+  'email',
+  'domain',
+  'yourdomain',
+  'mydomain',
+  'somedomain',
+  'company',
+  'yourcompany',
+  'mycompany',
+  'website',
+  'yourwebsite',
+  'yoursite',
+  'mysite',
+  'somewhere',
+  'sample',
+  'test',
+].join('|');
+const RESERVED_DOMAIN = new RegExp(
+  `@(?:[\\w-]+\\.)*(?:example(?:\\.[a-z]{2,})*|test|invalid|localhost|(?:${PLACEHOLDER_DOMAINS})\\.com)$`,
+  'i',
+);
 
 function emails(text: string): string[] {
   if (!text.includes('@')) return [];
@@ -111,22 +136,56 @@ export const cardRule: TextRule = {
   },
 };
 
+/**
+ * Does a candidate look generated rather than written? Keys are random: they
+ * hold digits, and mix cases or run letters and digits together for 16 or
+ * more characters. Hyphenated words ("sk-learn-compatible-estimator") do not.
+ */
+function looksRandom(candidate: string): boolean {
+  if (!/\d/.test(candidate)) return false;
+  if (/[a-z]/.test(candidate) && /[A-Z]/.test(candidate)) return true;
+  return (candidate.match(/[A-Za-z0-9]{16,}/g) ?? []).some(
+    (run) => /\d/.test(run) && /[A-Za-z]/.test(run),
+  );
+}
+
+interface SecretShape {
+  kind: string;
+  pattern: RegExp;
+  /** For shapes whose prefix alone is not distinctive ("sk-" starts words too). */
+  random?: boolean;
+}
+
 /** Shapes of credentials that leak into datasets most often. */
-const SECRET_PATTERNS: readonly [string, RegExp][] = [
-  ['OpenAI key', /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}\b/g],
-  ['Anthropic key', /\bsk-ant-[A-Za-z0-9_-]{20,}\b/g],
-  ['AWS access key id', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g],
-  ['GitHub token', /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{50,})\b/g],
-  ['Slack token', /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/g],
-  ['Google API key', /\bAIza[0-9A-Za-z_-]{35}\b/g],
-  ['Stripe key', /\b(?:sk|rk)_live_[0-9A-Za-z]{24,}\b/g],
-  ['svc key', /\bsvc_[A-Za-z0-9_-]{32,}\b/g],
-  [
-    'private key',
-    /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z]+ )?PRIVATE KEY-----|$)/g,
-  ],
-  ['JSON Web Token', /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b/g],
+const SECRET_PATTERNS: readonly SecretShape[] = [
+  {
+    kind: 'OpenAI key',
+    pattern: /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}\b/g,
+    random: true,
+  },
+  { kind: 'Anthropic key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}\b/g, random: true },
+  { kind: 'AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  {
+    kind: 'GitHub token',
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{50,})\b/g,
+  },
+  { kind: 'Slack token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/g, random: true },
+  { kind: 'Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { kind: 'Stripe key', pattern: /\b(?:sk|rk)_live_[0-9A-Za-z]{24,}\b/g },
+  { kind: 'svc key', pattern: /\bsvc_[A-Za-z0-9_-]{32,}\b/g, random: true },
+  {
+    kind: 'private key',
+    pattern:
+      /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z]+ )?PRIVATE KEY-----|$)/g,
+  },
+  {
+    kind: 'JSON Web Token',
+    pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b/g,
+  },
 ];
+
+const isSecret = (shape: SecretShape, candidate: string): boolean =>
+  !shape.random || looksRandom(candidate);
 
 export const secretRule: TextRule = {
   code: 'secret',
@@ -136,17 +195,20 @@ export const secretRule: TextRule = {
   detect: (text) => {
     let count = 0;
     const kinds: string[] = [];
-    for (const [kind, pattern] of SECRET_PATTERNS) {
-      const found = text.match(pattern)?.length ?? 0;
+    for (const shape of SECRET_PATTERNS) {
+      const found = (text.match(shape.pattern) ?? []).filter((m) => isSecret(shape, m)).length;
       if (found) {
         count += found;
-        kinds.push(kind);
+        kinds.push(shape.kind);
       }
     }
     return count ? { count, example: kinds.join(', ') } : null;
   },
   fix: (text) =>
-    SECRET_PATTERNS.reduce((out, [, pattern]) => out.replace(pattern, '[SECRET]'), text),
+    SECRET_PATTERNS.reduce(
+      (out, shape) => out.replace(shape.pattern, (m) => (isSecret(shape, m) ? '[SECRET]' : m)),
+      text,
+    ),
 };
 
 const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });

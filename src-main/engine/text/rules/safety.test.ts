@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { emailRule, secretRule } from './safety.ts';
+
+describe('secret', () => {
+  it('reports keys, which look generated', () => {
+    for (const key of [
+      'sk-proj-a1B2c3D4e5F6g7H8i9J0kLmNoPqRsT',
+      'sk-abcdefghij0123456789ABCDEFGHIJabcdefghij012345',
+      'sk-ant-api03-Xy9kQw2LmN4pR7sT1uV3wZ5aB8cD0eF',
+      'sk-test-0123456789abcdef0123',
+      'xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx',
+      'svc_Zk3mQ9pL2xR8vT1nB6cW4yH7jD0sF5gA_e-KuIoPqZ',
+      'AKIAIOSFODNN7EXAMPLE',
+    ]) {
+      expect(secretRule.detect(`the key is ${key} here`), key).not.toBeNull();
+      expect(secretRule.fix?.(`key: ${key}`)).toBe('key: [SECRET]');
+    }
+  });
+
+  it('leaves hyphenated words that merely start like a key alone', () => {
+    for (const text of [
+      'Wrap it as an sk-learn-compatible-estimator so pipelines accept it.',
+      'a task-ant-colony-optimisation-variant',
+      'the sk-learn-0-24-compatible wrapper',
+      'xoxb-placeholder-token-goes-here',
+    ]) {
+      expect(secretRule.detect(text), text).toBeNull();
+      expect(secretRule.fix?.(text)).toBe(text);
+    }
+  });
+});
+
+describe('pii_email', () => {
+  it('ignores placeholder domains: RFC 2606 names and the generic ones of templates', () => {
+    for (const address of [
+      'john@example.org',
+      'a@mail.example.com',
+      'x@example.co.uk',
+      'me@example.edu',
+      'user@email.com',
+      'name@yourdomain.com',
+      'jane@domain.com',
+      'bob@yourcompany.com',
+      'dev@localhost',
+      'qa@service.test',
+    ]) {
+      expect(emailRule.detect(`Write to ${address} today.`), address).toBeNull();
+    }
+  });
+
+  it('reports real-looking addresses', () => {
+    for (const address of ['maria.lopez@gmail.com', 'me@examples.com', 'j.doe@acme-corp.co.uk']) {
+      expect(emailRule.detect(`Write to ${address} today.`), address).not.toBeNull();
+    }
+  });
+});
