@@ -14,6 +14,17 @@ export function mergeVotes(passes: SampleVerdicts[]): AuditBlock {
   if (!first) throw new Error('an audit needs at least one pass');
   const votes = passes.length;
   const checks: Record<string, Verdict> = {};
+  if (votes === 1) {
+    // One pass (the default) is its own majority: no tally to take.
+    for (const [name, v] of Object.entries(first.checks)) {
+      checks[name] = {
+        passed: v.passed,
+        score: Math.round(v.score * 1000) / 1000,
+        issues: v.issues,
+      };
+    }
+    return block(first, checks, votes);
+  }
   for (const name of Object.keys(first.checks)) {
     const verdicts = passes.map((p) => p.checks[name]).filter((v): v is Verdict => v !== undefined);
     const tally = new Map<Outcome, number>();
@@ -29,15 +40,19 @@ export function mergeVotes(passes: SampleVerdicts[]): AuditBlock {
     if (votes > 1) merged.agreement = Math.round((agreeing.length / verdicts.length) * 1000) / 1000;
     checks[name] = merged;
   }
-  const block: AuditBlock = {
+  return block(first, checks, votes);
+}
+
+function block(first: SampleVerdicts, checks: Record<string, Verdict>, votes: number): AuditBlock {
+  const merged: AuditBlock = {
     passed: !Object.values(checks).some((v) => v.passed === false),
     checks,
     model: AUDIT_MODEL_ID,
     votes,
   };
-  if ('label_correct' in first) block.label_correct = checks.label_correct?.passed ?? null;
-  if ('answer_correct' in first) block.answer_correct = checks.answer_correct?.passed ?? null;
-  return block;
+  if ('label_correct' in first) merged.label_correct = checks.label_correct?.passed ?? null;
+  if ('answer_correct' in first) merged.answer_correct = checks.answer_correct?.passed ?? null;
+  return merged;
 }
 
 /** Tie-break order: fail before undecided before pass. */

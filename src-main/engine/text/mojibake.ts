@@ -145,32 +145,67 @@ function applyReplacements(text: string, replacements: Replacement[]): string {
  * Repaired only where the same code page already shows strong mojibake.
  */
 function lostNoBreakSpaceRepairs(text: string, page: CodePage): Replacement[] {
+  const { noBreakSpace, letters, decoded } = noBreakSpacePatterns(page);
   const found: Replacement[] = [];
-  for (const lead of page.lead2) {
-    const byte = page.toByte.get(lead);
-    if (byte === undefined) continue;
-    const decoded = decodeUtf8Lenient([byte, 0xa0]);
-    if (decoded === null) continue;
-    if (decoded === '\u00a0') {
-      // "namedÂ „scars": the no-break space itself, after a word and before the next.
-      const pattern = new RegExp(`(?<=[\\p{L}\\p{N}.,;:!?])${escapeClass(lead)} (?=\\S)`, 'gu');
-      for (const match of text.matchAll(pattern)) {
-        found.push({ start: match.index, end: match.index + 2, text: decoded, strong: false });
-      }
-      continue;
+  if (noBreakSpace) {
+    // "namedÂ „scars": the no-break space itself, after a word and before the next.
+    for (const match of text.matchAll(noBreakSpace)) {
+      found.push({ start: match.index, end: match.index + 2, text: '\u00a0', strong: false });
     }
-    if (!/\p{L}/u.test(decoded)) continue;
-    const pattern = new RegExp(`(?<=^|[\\s'’(])${escapeClass(lead)} (?=\\p{L})`, 'gu');
-    for (const match of text.matchAll(pattern)) {
+  }
+  if (letters) {
+    for (const match of text.matchAll(letters)) {
+      const letter = decoded.get(match[0].charAt(0)) ?? '';
       found.push({
         start: match.index,
         end: match.index + 2,
-        text: decoded === 'à' ? wordAfterA(text.slice(match.index + 2)) : decoded,
+        text: letter === 'à' ? wordAfterA(text.slice(match.index + 2)) : letter,
         strong: false,
       });
     }
   }
   return found;
+}
+
+interface NoBreakSpacePatterns {
+  /** Leads whose sequence with 0xA0 is the no-break space itself. */
+  noBreakSpace: RegExp | null;
+  /** Leads whose sequence with 0xA0 is a letter ("Ã " is "à"). */
+  letters: RegExp | null;
+  decoded: Map<string, string>;
+}
+
+const noBreakSpaceCache = new Map<CodePage, NoBreakSpacePatterns>();
+
+/** One pattern per kind and code page, built once (building them per text cost 7% of an audit). */
+function noBreakSpacePatterns(page: CodePage): NoBreakSpacePatterns {
+  let patterns = noBreakSpaceCache.get(page);
+  if (patterns) return patterns;
+  let spaceLeads = '';
+  let letterLeads = '';
+  const decoded = new Map<string, string>();
+  for (const lead of page.lead2) {
+    const byte = page.toByte.get(lead);
+    if (byte === undefined) continue;
+    const char = decodeUtf8Lenient([byte, 0xa0]);
+    if (char === null) continue;
+    if (char === '\u00a0') spaceLeads += lead;
+    else if (/\p{L}/u.test(char)) {
+      letterLeads += lead;
+      decoded.set(lead, char);
+    }
+  }
+  patterns = {
+    noBreakSpace: spaceLeads
+      ? new RegExp(`(?<=[\\p{L}\\p{N}.,;:!?])[${escapeClass(spaceLeads)}] (?=\\S)`, 'gu')
+      : null,
+    letters: letterLeads
+      ? new RegExp(`(?<=^|[\\s'’(])[${escapeClass(letterLeads)}] (?=\\p{L})`, 'gu')
+      : null,
+    decoded,
+  };
+  noBreakSpaceCache.set(page, patterns);
+  return patterns;
 }
 
 /**
