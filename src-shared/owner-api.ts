@@ -40,6 +40,12 @@ export const ServerStatus = z
     url: z.string().nullable().meta({ description: 'Base URL, e.g. http://127.0.0.1:7331.' }),
     host: z.string(),
     port: z.int().nullable(),
+    error: z
+      .string()
+      .nullable()
+      .meta({
+        description: 'Why the server is not running although it should (its port is taken).',
+      }),
     version: z.string(),
     data_dir: z.string(),
     models: z.array(ModelCard),

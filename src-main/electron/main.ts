@@ -2,13 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow } from 'electron';
 import { OWNER_EVENT_CHANNEL } from '../../src-shared/owner-api.ts';
-import { startServer, type RunningServer } from '../http/server.ts';
+import { startServer } from '../http/server.ts';
 import { Transfers } from '../http/transfers.ts';
 import { selectBackend } from '../service/backend-select.ts';
 import { createServiceContext } from '../service/context.ts';
 import { OwnerEvents } from '../service/owner-events.ts';
 import { createOwnerHandlers } from '../service/owner-handlers.ts';
 import { openDatabase } from '../store/db.ts';
+import { EmbeddedServer } from './embedded-server.ts';
 import { registerOwnerIpc, registerShellIpc } from './ipc.ts';
 import { useSafeStorageForSecrets } from './secret-storage.ts';
 import { createMainWindow, hardenSession, isTrustedRendererUrl } from './window.ts';
@@ -22,7 +23,7 @@ import { createMainWindow, hardenSession, isTrustedRendererUrl } from './window.
 app.enableSandbox();
 if (!app.requestSingleInstanceLock()) app.quit();
 
-let server: RunningServer | null = null;
+let server: EmbeddedServer | null = null;
 /** The one window (a second instance focuses it); save dialogs are attached to it. */
 let mainWindow: BrowserWindow | null = null;
 
@@ -40,36 +41,37 @@ async function launch(): Promise<void> {
     }
   });
   const transfers = new Transfers(mkdtempSync(join(app.getPath('temp'), 'svc-')));
-  const { server: serverSettings } = ctx.settings();
-  if (serverSettings.enabled) {
-    try {
-      server = await startServer({
-        ctx,
-        host: '127.0.0.1',
-        port: serverSettings.port,
-        rendererDir: join(import.meta.dirname, '../renderer'),
-        events,
-        transfers,
-      });
-      console.log(`listening on ${server.url}`);
-    } catch (error) {
-      // The app stays usable without its server (e.g. the port is taken); the Server screen says so.
-      console.error(`the embedded server could not start on port ${serverSettings.port}:`, error);
-    }
-  }
-  registerOwnerIpc(
-    createOwnerHandlers(ctx, {
-      address: () => ({
-        host: '127.0.0.1',
-        port: server?.port ?? null,
-        url: server?.url ?? null,
-      }),
-      emit: (event) => events.emit(event),
-      backend: () => selectBackend(ctx),
-      uploads: transfers,
-      downloads: transfers,
-      tempDir: transfers.dir,
+  // The app stays usable without its server (e.g. the port is taken); the Server screen says why.
+  server = new EmbeddedServer('127.0.0.1', (port) =>
+    startServer({
+      ctx,
+      host: '127.0.0.1',
+      port,
+      rendererDir: join(import.meta.dirname, '../renderer'),
+      events,
+      transfers,
     }),
+  );
+  const embedded = server;
+  await embedded.apply(ctx.settings().server);
+  const handlers = createOwnerHandlers(ctx, {
+    address: () => embedded.address(),
+    emit: (event) => events.emit(event),
+    backend: () => selectBackend(ctx),
+    uploads: transfers,
+    downloads: transfers,
+    tempDir: transfers.dir,
+  });
+  registerOwnerIpc(
+    {
+      ...handlers,
+      // Server on/off and its port apply at once, not at the next start.
+      updateSettings: async (input) => {
+        const saved = await handlers.updateSettings(input);
+        await embedded.apply(saved.server);
+        return saved;
+      },
+    },
     isTrustedRendererUrl,
   );
   registerShellIpc(() => mainWindow, isTrustedRendererUrl);

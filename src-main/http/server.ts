@@ -111,6 +111,7 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
           close: () =>
             new Promise<void>((done, fail) => {
               livePort = null;
+              clearInterval(purger);
               server?.close((error) => (error ? fail(error) : done()));
               if (server && 'closeAllConnections' in server) server.closeAllConnections();
             }),

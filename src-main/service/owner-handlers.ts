@@ -16,6 +16,8 @@ export interface ServerAddress {
   host: string;
   port: number | null;
   url: string | null;
+  /** Why the server is not running when it should be (e.g. its port is taken). */
+  error?: string | null;
 }
 
 /** What the owner handlers need from the shell that hosts them (server or Electron). */
@@ -56,6 +58,7 @@ export function createOwnerHandlers(ctx: ServiceContext, deps: OwnerDeps): Owner
           url: where.url,
           host: where.host,
           port: where.port,
+          error: where.error ?? null,
           version: ctx.version,
           data_dir: ctx.dataDir,
           models: modelCards(settings),

@@ -36,6 +36,11 @@ export function ServerScreen() {
                 >
                   {status.running ? 'Running' : 'Stopped'}
                 </span>
+                {status.error && (
+                  <span className="error-text" data-testid="server-error">
+                    {status.error}
+                  </span>
+                )}
               </dd>
               <dt>Address</dt>
               <dd>

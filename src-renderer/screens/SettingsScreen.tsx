@@ -190,7 +190,7 @@ export function SettingsScreen() {
             </dd>
           </dl>
           <p className="muted">
-            The desktop app applies these at its next start (0 picks a free port).{' '}
+            The desktop app applies these when they are saved (0 picks a free port).{' '}
             <code>svc serve</code> always runs its server and takes <code>--port</code>.
           </p>
         </div>
