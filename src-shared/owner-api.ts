@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OWNER_METHOD_NAMES, type OwnerMethodName } from './owner-methods.ts';
 import type { ErrorPayload } from './errors.ts';
 import {
   CreatedKey,
@@ -40,12 +41,9 @@ export const ServerStatus = z
     url: z.string().nullable().meta({ description: 'Base URL, e.g. http://127.0.0.1:7331.' }),
     host: z.string(),
     port: z.int().nullable(),
-    error: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'Why the server is not running although it should (its port is taken).',
-      }),
+    error: z.string().nullable().meta({
+      description: 'Why the server is not running although it should (its port is taken).',
+    }),
     version: z.string(),
     data_dir: z.string(),
     models: z.array(ModelCard),
@@ -176,14 +174,19 @@ export type OwnerMethod = keyof OwnerApi;
 export type OwnerInput<M extends OwnerMethod> = z.input<OwnerApi[M]['input']>;
 export type OwnerOutput<M extends OwnerMethod> = z.output<OwnerApi[M]['output']>;
 
-export const OWNER_METHODS = Object.keys(ownerApi) as OwnerMethod[];
+export const OWNER_METHODS: readonly OwnerMethod[] = OWNER_METHOD_NAMES;
+
+// The preload's list of names (owner-methods.ts) and this contract must name the same methods.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+export type OwnerMethodNamesMatch = Assert<Same<OwnerMethod, OwnerMethodName>>;
 
 /** What the renderer holds: one async function per owner method. */
 export type OwnerClient = {
   [M in OwnerMethod]: (input: OwnerInput<M>) => Promise<OwnerOutput<M>>;
 };
 
-export const ipcChannel = (method: OwnerMethod): `svc:${OwnerMethod}` => `svc:${method}`;
+export { ipcChannel, OWNER_EVENT_CHANNEL } from './owner-methods.ts';
 export const OWNER_HTTP_PREFIX = '/owner';
 
 /** What crosses IPC: errors are values, never thrown across the bridge. */
@@ -208,7 +211,6 @@ export const OwnerEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run'), run: RunStatus }),
 ]);
 export type OwnerEvent = z.infer<typeof OwnerEvent>;
-export const OWNER_EVENT_CHANNEL = 'svc:event';
 export const OWNER_EVENTS_PATH = '/owner-events';
 export const OWNER_UPLOAD_PATH = '/owner-upload';
 export const OWNER_DOWNLOAD_PATH = '/owner-download';

@@ -1,12 +1,11 @@
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+import type { AppBridge, OwnerBridge, OwnerEvent } from '../../src-shared/owner-api.ts';
+// Names only: the schemas (and zod) stay out of the sandboxed preload bundle.
 import {
   ipcChannel,
   OWNER_EVENT_CHANNEL,
-  OWNER_METHODS,
-  type AppBridge,
-  type OwnerBridge,
-  type OwnerEvent,
-} from '../../src-shared/owner-api.ts';
+  OWNER_METHOD_NAMES,
+} from '../../src-shared/owner-methods.ts';
 
 /**
  * Exposes exactly one method per owner method as `window.svc`, plus three
@@ -14,7 +13,7 @@ import {
  * reach nothing else of Electron or Node (no generic invoke, no channel names).
  */
 const owner = Object.fromEntries(
-  OWNER_METHODS.map((method) => [
+  OWNER_METHOD_NAMES.map((method) => [
     method,
     (input: unknown) => ipcRenderer.invoke(ipcChannel(method), input),
   ]),
