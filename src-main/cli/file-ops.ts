@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
 import cliProgress from 'cli-progress';
 import { AppError, validationError } from '../../src-shared/errors.ts';
 import {
@@ -7,7 +9,8 @@ import {
   type Operation,
 } from '../../src-shared/schemas/config.ts';
 import type { Sample } from '../../src-shared/schemas/sample.ts';
-import { microToCostUsd, tokenCostMicro, chargeMicro } from '../service/money.ts';
+import { microToCostUsd, tokenCostMicro } from '../service/money.ts';
+import { OwnerRunBilling } from '../service/owner-run-billing.ts';
 import { runOperation, type OperationRequest } from '../service/operation.ts';
 import { readSamples } from '../service/read-samples.ts';
 import { UsageMeter } from '../engine/usage.ts';
@@ -127,6 +130,15 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   const ctx = createServiceContext(db, dataDir, packageVersion());
   const settings = ctx.settings();
   const rates = settings.rates;
+  // Charged to the owner's account batch by batch, as the app's runs are.
+  const runId = `cli_${randomBytes(8).toString('hex')}`;
+  const billing = new OwnerRunBilling(db, {
+    id: runId,
+    operation,
+    label: basename(input),
+    source: 'cli',
+  });
+  billing.assertCanStart();
   // One backend for the whole run; an upstream's failure stops it with its message.
   const backend = selectBackend(ctx);
   if (backend.id !== 'builtin') {
@@ -151,6 +163,13 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     if (batch.length === 0) return;
     const request = { operation, samples: batch, config, conventions } as OperationRequest;
     const result = await runOperation(request, { backend, signal: controller.signal });
+    // Paid before its results are written: nothing is handed out unpaid.
+    billing.payBatch({
+      tokenCostMicro: tokenCostMicro(result.usage.byModel(), rates),
+      usage: result.usage.byModel(),
+      input: batch,
+      output: result.data,
+    });
     for (const sample of result.data) await sink.write(sample);
     for (const [name, n] of Object.entries(result.counts)) totals[name] = (totals[name] ?? 0) + n;
     usage.merge(result.usage);
@@ -195,8 +214,9 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         .join(''),
   );
   console.error(
-    `cost: $${microToCostUsd(chargeMicro(cost)).toFixed(2)} (token cost $${(cost / 1e6).toFixed(6)}, ` +
-      `rounded up to the cent) | ${seconds.toFixed(1)} s, ${(done / Math.max(seconds, 1e-9)).toFixed(0)} samples/s`,
+    `cost: $${microToCostUsd(billing.chargedMicro).toFixed(2)} charged to the local account as ${runId} ` +
+      `(token cost $${(cost / 1e6).toFixed(6)}, rounded up to the cent) | ${seconds.toFixed(1)} s, ` +
+      `${(done / Math.max(seconds, 1e-9)).toFixed(0)} samples/s`,
   );
   if (values.out) console.error(`wrote ${values.out}`);
 }
