@@ -137,14 +137,17 @@ function changed(
       if (b === 'base_url') {
         if (raw === null) return withRole(null);
         if (!current) return withRole(newRole(raw));
-        const keyed = current.api_key !== null && current.base_url !== raw;
+        // A key is sent only to the server it was given for (as in the app's Settings).
+        const keyed =
+          current.api_key !== null &&
+          current.base_url.replace(/\/+$/, '') !== raw.replace(/\/+$/, '');
         return {
-          ...withRole({ ...current, base_url: raw }),
+          ...withRole({ ...current, base_url: raw, api_key: keyed ? null : current.api_key }),
           ...(keyed
             ? {
                 note:
-                  `the stored API key of upstream.${a} goes to the new URL; if it is not for this ` +
-                  `server: svc settings unset upstream.${a}.api_key`,
+                  `the stored API key of upstream.${a} was for ${current.base_url} and was removed; ` +
+                  `if the new server needs one: svc settings set upstream.${a}.api_key -`,
               }
             : {}),
         };

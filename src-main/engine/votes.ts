@@ -26,6 +26,11 @@ export function mergeVotes(passes: SampleVerdicts[]): AuditBlock {
     return block(first, checks, votes);
   }
   for (const name of Object.keys(first.checks)) {
+    const chosen = passes.map((p) => p.chosen?.[name]);
+    if (chosen.every((c) => c !== undefined)) {
+      checks[name] = mergeByChoice(passes, name, chosen, votes);
+      continue;
+    }
     const verdicts = passes.map((p) => p.checks[name]).filter((v): v is Verdict => v !== undefined);
     const tally = new Map<Outcome, number>();
     for (const v of verdicts) tally.set(v.passed, (tally.get(v.passed) ?? 0) + 1);
@@ -41,6 +46,57 @@ export function mergeVotes(passes: SampleVerdicts[]): AuditBlock {
     checks[name] = merged;
   }
   return block(first, checks, votes);
+}
+
+/**
+ * Votes that each chose an option are counted by the option: the verdict is
+ * that of the option more than half the votes chose; without such a majority
+ * it is undecided. A model that always names the first letter, while each
+ * vote shows the choices in another order, picks a different option each
+ * time: that is position bias, reported as such, not a confident "wrong".
+ */
+function mergeByChoice(
+  passes: readonly SampleVerdicts[],
+  name: string,
+  chosen: readonly (number | null)[],
+  votes: number,
+): Verdict {
+  const byChoice = new Map<number | null, Verdict[]>();
+  passes.forEach((pass, i) => {
+    const verdict = pass.checks[name];
+    if (!verdict) return;
+    const choice = chosen[i] ?? null;
+    byChoice.set(choice, [...(byChoice.get(choice) ?? []), verdict]);
+  });
+  const [top, agreeing] = [...byChoice].sort((a, b) => b[1].length - a[1].length)[0] ?? [null, []];
+  const agreement = Math.round((agreeing.length / votes) * 1000) / 1000;
+  if (top !== null && agreeing.length * 2 > votes) {
+    const score = agreeing.reduce((sum, v) => sum + v.score, 0) / agreeing.length;
+    return {
+      passed: agreeing[0]?.passed ?? null,
+      score: Math.round(score * 1000) / 1000,
+      issues: agreeing[0]?.issues ?? [],
+      agreement,
+    };
+  }
+  const picks = [...byChoice]
+    .map(([choice, list]) => `${choice === null ? 'none' : `choice ${choice}`} ×${list.length}`)
+    .join(', ');
+  return {
+    passed: null,
+    score: 0.5,
+    issues: [
+      {
+        code: 'upstream_votes_disagree',
+        message:
+          `no choice won a majority of the ${votes} votes (${picks}); each vote showed the ` +
+          'choices in another order, so the model may be guessing by position',
+        path: '/answer_index',
+        severity: 'warning',
+      },
+    ],
+    agreement,
+  };
 }
 
 function block(first: SampleVerdicts, checks: Record<string, Verdict>, votes: number): AuditBlock {

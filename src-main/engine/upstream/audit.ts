@@ -38,6 +38,8 @@ import {
 interface Judgments {
   checks: Record<string, Verdict>;
   usage: TokenUsage;
+  /** The option the model chose, for multiple choice (null: it named none). */
+  chosen?: number | null;
 }
 
 const MAX_MESSAGE = 500;
@@ -52,10 +54,17 @@ export async function upstreamAudit(
   const builtin = await builtinBackend.audit(sample, ctx);
   const judged = await judge(client, sample, ctx);
   if (!judged) return builtin;
-  return {
-    verdicts: mergeVerdicts(builtin.verdicts, judged.checks, ctx.conventions),
-    usage: judged.usage,
-  };
+  const verdicts = mergeVerdicts(builtin.verdicts, judged.checks, ctx.conventions);
+  // Where the label's verdict is the model's (nothing computed it), votes count its choice.
+  const computed = builtin.verdicts.checks.label_correct?.passed ?? null;
+  if (
+    judged.chosen !== undefined &&
+    computed === null &&
+    !ctx.conventions.off.has('label_correct')
+  ) {
+    verdicts.chosen = { label_correct: judged.chosen };
+  }
+  return { verdicts, usage: judged.usage };
 }
 
 function judge(
@@ -179,7 +188,7 @@ async function judgeChoices(
       severity: 'error',
     });
   }
-  return { checks: { label_correct: verdict }, usage: answer.usage };
+  return { checks: { label_correct: verdict }, usage: answer.usage, chosen: chosen ?? null };
 }
 
 async function judgeAnswer(

@@ -40,15 +40,15 @@ export function describeRole(role: RoleEngine): string {
  */
 export function createRolesBackend(roles: EngineRoles): EngineBackend {
   if (roles.audit.kind === 'builtin' && roles.fix.kind === 'builtin') return builtinBackend;
-  const clientFor = (role: RoleEngine): UpstreamClient | null =>
-    role.kind === 'upstream' ? new UpstreamClient(role.config) : null;
+  const clientFor = (role: RoleEngine, scope: string): UpstreamClient | null =>
+    role.kind === 'upstream' ? new UpstreamClient({ ...role.config, scope }) : null;
   const unavailable = (role: RoleEngine, model: string): AppError =>
     new AppError(
       'service_error',
       `${model} cannot run: ${role.kind === 'unavailable' ? role.message : 'no engine'}`,
     );
-  const auditClient = clientFor(roles.audit);
-  const fixClient = clientFor(roles.fix);
+  const auditClient = clientFor(roles.audit, 'audit');
+  const fixClient = clientFor(roles.fix, 'fix');
   const rejected: RejectedProposals = new WeakMap();
   const widths = [roles.audit, roles.fix].map((r) =>
     r.kind === 'upstream' ? r.config.concurrency : 1,

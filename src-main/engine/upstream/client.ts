@@ -4,8 +4,8 @@ import { AppError } from '../../../src-shared/errors.ts';
 import { countTokens } from '../tokens.ts';
 import type { TokenUsage } from '../usage.ts';
 import { describeServer, serverKey, type UpstreamConfig } from './config.ts';
-import { isTransient, scrub, upstreamFault, type FaultContext } from './faults.ts';
-import { describeZodError, extractJson, strictJsonSchema } from './json.ts';
+import { isTransient, scrub, upstreamFault, withoutKey, type FaultContext } from './faults.ts';
+import { describeZodError, jsonCandidates, strictJsonSchema } from './json.ts';
 import { limiterFor } from './limiter.ts';
 
 /**
@@ -39,10 +39,25 @@ export type OutputMode = 'json_schema' | 'json_object' | 'plain';
 
 interface Capabilities {
   mode: OutputMode;
-  temperature: boolean;
+  /** The temperature sent: the lowest the server accepts; null sends none (its own default). */
+  temperature: number | null;
 }
 
-const DEFAULT_CAPABILITIES: Capabilities = { mode: 'json_schema', temperature: true };
+/**
+ * Temperatures to try, lowest first: 0, then a small positive value for
+ * servers that demand one (some refuse 0 as "must be strictly positive"),
+ * then none at all (models that accept only their default).
+ */
+const TEMPERATURES = [0, 0.01] as const;
+
+const DEFAULT_CAPABILITIES: Capabilities = { mode: 'json_schema', temperature: 0 };
+
+function nextTemperature(current: number | null, message: string): number | null {
+  // "Only the default (1) value is supported": no lower value will do.
+  if (/only the default/i.test(message)) return null;
+  const at = TEMPERATURES.findIndex((t) => t === current);
+  return at === -1 ? null : (TEMPERATURES[at + 1] ?? null);
+}
 const capabilities = new Map<string, Capabilities>();
 const discoveredModels = new Map<string, string>();
 
@@ -155,9 +170,8 @@ export class UpstreamClient {
     request: StructuredRequest<T>,
     signal?: AbortSignal,
   ): Promise<StructuredAnswer<T>> {
-    const release = await limiterFor(serverKey(this.config), this.config.concurrency).acquire(
-      signal,
-    );
+    const scope = `${serverKey(this.config)}|${this.config.scope ?? ''}`;
+    const release = await limiterFor(scope, this.config.concurrency).acquire(signal);
     try {
       const model = await this.#model(signal);
       const key = serverKey({ baseURL: this.config.baseURL, model });
@@ -173,18 +187,21 @@ export class UpstreamClient {
         caps = reply.caps;
         usage.input_tokens += reply.usage.input_tokens;
         usage.output_tokens += reply.usage.output_tokens;
+        // The key never reaches a verdict, whatever the server echoes back.
+        const content =
+          reply.content === null ? null : withoutKey(reply.content, this.config.apiKey);
         const parsed =
-          reply.content === null
+          content === null
             ? { ok: false as const, problem: reply.problem ?? 'the answer has no content' }
-            : readAnswer(reply.content, request);
+            : readAnswer(content, request);
         if (parsed.ok) {
           capabilities.set(key, caps);
           return { value: parsed.value, usage, calls: round + 1 };
         }
         problem = parsed.problem;
-        if (reply.content !== null) {
+        if (content !== null) {
           messages.push(
-            { role: 'assistant', content: reply.content },
+            { role: 'assistant', content },
             {
               role: 'user',
               content:
@@ -261,7 +278,7 @@ export class UpstreamClient {
       const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
         model,
         messages: [...messages],
-        ...(caps.temperature ? { temperature: 0 } : {}),
+        ...(caps.temperature === null ? {} : { temperature: caps.temperature }),
         ...responseFormat(caps.mode, request),
       };
       // Our own deadline as well as the SDK's: the SDK's covers the response headers only.
@@ -348,7 +365,7 @@ function responseFormat<T>(
 }
 
 /**
- * What to try after a 400/422: without temperature when the server names it,
+ * What to try after a 400/422: the next temperature when the server names it,
  * otherwise the next weaker output mode, then without temperature. A request
  * the server refuses for its size is not retried.
  */
@@ -359,26 +376,35 @@ function downgrade(
   if (error.status !== 400 && error.status !== 422) return null;
   const message = error.message;
   if (/context|too long|too many tokens|maximum.*tokens/i.test(message)) return null;
-  if (caps.temperature && /temperature/i.test(message)) return { ...caps, temperature: false };
+  if (caps.temperature !== null && /temperature/i.test(message)) {
+    return { ...caps, temperature: nextTemperature(caps.temperature, message) };
+  }
   if (caps.mode === 'json_schema') return { ...caps, mode: 'json_object' };
   if (caps.mode === 'json_object') return { ...caps, mode: 'plain' };
-  if (caps.temperature) return { ...caps, temperature: false };
+  if (caps.temperature !== null) return { ...caps, temperature: null };
   return null;
 }
 
+/**
+ * The answer's verdict: the last JSON object in it that passes the schema and
+ * the sample check (see `jsonCandidates`), or the problem with the last one.
+ */
 function readAnswer<T>(
   content: string,
   request: StructuredRequest<T>,
 ): { ok: true; value: T } | { ok: false; problem: string } {
-  const json = extractJson(content);
-  if (!json.ok) return { ok: false, problem: 'it is not a JSON object' };
-  const parsed = request.schema.safeParse(json.value);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      problem: `it does not match the schema (${describeZodError(parsed.error)})`,
-    };
+  const candidates = jsonCandidates(content);
+  if (candidates.length === 0) return { ok: false, problem: 'it is not a JSON object' };
+  let problem = '';
+  for (const candidate of candidates.reverse()) {
+    const parsed = request.schema.safeParse(candidate);
+    if (!parsed.success) {
+      problem ||= `it does not match the schema (${describeZodError(parsed.error)})`;
+      continue;
+    }
+    const wrong = request.check?.(parsed.data) ?? null;
+    if (wrong === null) return { ok: true, value: parsed.data };
+    problem ||= wrong;
   }
-  const problem = request.check?.(parsed.data) ?? null;
-  return problem === null ? { ok: true, value: parsed.data } : { ok: false, problem };
+  return { ok: false, problem };
 }

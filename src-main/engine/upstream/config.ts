@@ -7,8 +7,17 @@ export interface UpstreamConfig {
   apiKey: string | null;
   /** Per upstream request. */
   timeoutMs: number;
-  /** Upstream requests in flight at once for this server and model, across all requests. */
+  /**
+   * Upstream requests in flight at once for this role's server and model,
+   * across all requests of this process.
+   */
   concurrency: number;
+  /**
+   * Whose allowance `concurrency` is (the model role): two roles on one
+   * server each keep their own (audit 1 and fix 8 is at most 1 audit request
+   * and 8 fix requests at once). Default: one allowance per server and model.
+   */
+  scope?: string;
 }
 
 /** What an upstream server is known by (capabilities, the concurrency limit). */

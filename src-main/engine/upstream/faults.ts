@@ -32,27 +32,40 @@ export interface FaultContext {
 
 const MAX_MESSAGE = 300;
 
+/** `text` with every occurrence of the key, in any letter case, replaced by `[key]`. */
+export function withoutKey(text: string, apiKey: string | null): string {
+  if (!apiKey) return text;
+  const escaped = apiKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(escaped, 'gi'), '[key]');
+}
+
 /** What the server said, shortened and without the key. */
 export function scrub(text: string, apiKey: string | null): string {
-  let out = text;
-  if (apiKey) out = out.split(apiKey).join('[key]');
-  out = out.replace(/\s+/g, ' ').trim();
+  const out = withoutKey(text, apiKey).replace(/\s+/g, ' ').trim();
   return out.length > MAX_MESSAGE ? `${out.slice(0, MAX_MESSAGE)}…` : out;
 }
 
-/** Seconds to wait from a response's `retry-after-ms` or `Retry-After` (seconds or an HTTP date). */
-export function retryAfterSeconds(
-  headers: Headers | undefined,
-  now = Date.now(),
-): number | undefined {
+/** Bounds on the wait passed on to clients: at least a second, at most an hour. */
+export const MIN_RETRY_AFTER_SECONDS = 1;
+export const MAX_RETRY_AFTER_SECONDS = 3600;
+
+/**
+ * Seconds to wait from a response's `retry-after-ms` or `Retry-After`
+ * (seconds or an HTTP date), within 1 s and an hour (a far-off date is a
+ * server's mistake, not advice); 1 s when it gives none, since a throttled
+ * client must be told something.
+ */
+export function retryAfterSeconds(headers: Headers | undefined, now = Date.now()): number {
+  const clamp = (seconds: number): number =>
+    Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(MIN_RETRY_AFTER_SECONDS, Math.ceil(seconds)));
   const ms = headers?.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Math.ceil(Number(ms) / 1000);
+  if (ms && Number.isFinite(Number(ms)) && Number(ms) >= 0) return clamp(Number(ms) / 1000);
   const value = headers?.get('retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value));
+  if (!value) return MIN_RETRY_AFTER_SECONDS;
+  if (/^\d+(\.\d+)?$/.test(value)) return clamp(Number(value));
   const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
+  if (Number.isNaN(date)) return MIN_RETRY_AFTER_SECONDS;
+  return clamp((date - now) / 1000);
 }
 
 /** The `code` of the innermost error that has one (undici puts ECONNREFUSED two causes deep). */
@@ -64,6 +77,17 @@ function causeCode(error: unknown): string | undefined {
     node = (node as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** What the deepest cause says ("bad port", "other side closed"): the SDK's own is generic. */
+function innermostMessage(error: unknown): string {
+  let message = error instanceof Error ? error.message : String(error);
+  let node: unknown = error;
+  for (let depth = 0; depth < 6 && node instanceof Error; depth++) {
+    if (node.message) message = node.message;
+    node = node.cause;
+  }
+  return message;
 }
 
 /** A connection failure worth one more try: the connection was lost, not refused. */
@@ -107,7 +131,8 @@ export function upstreamFault(error: unknown, ctx: FaultContext): AppError {
       'service_error',
       code === 'ECONNREFUSED'
         ? `cannot reach the upstream model server (${ctx.server}): connection refused; is it running?`
-        : `lost the connection to the upstream model server (${ctx.server})${code ? `: ${code}` : ''}`,
+        : `lost the connection to the upstream model server (${ctx.server}): ` +
+            (code ?? scrub(innermostMessage(error), ctx.apiKey)),
       { cause },
     );
   }
@@ -115,9 +140,9 @@ export function upstreamFault(error: unknown, ctx: FaultContext): AppError {
     const wait = retryAfterSeconds(error.headers);
     return new AppError(
       'rate_limit_exceeded',
-      `the upstream model server (${ctx.server}) is rate limiting: ${said(error)}` +
-        (wait === undefined ? '' : `; retry after ${wait} s`),
-      { cause, ...(wait === undefined ? {} : { retryAfterSeconds: wait }) },
+      `the upstream model server (${ctx.server}) is rate limiting: ${said(error)}; ` +
+        `retry after ${wait} s`,
+      { cause, retryAfterSeconds: wait },
     );
   }
   const status: unknown = error instanceof APIError ? error.status : undefined;

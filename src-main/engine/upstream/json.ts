@@ -3,25 +3,38 @@ import { z } from 'zod';
 /**
  * Reading JSON out of a model's answer. With structured output the content is
  * the JSON itself; servers without it (and chatty models) wrap it in prose,
- * code fences or a `<think>` block, so the first balanced JSON object is
- * taken from what is left.
+ * code fences or a `<think>` block (whose opening tag some servers drop), so
+ * every JSON object in what is left is a candidate, in order: the whole
+ * content, fenced blocks, then each balanced object. The caller keeps the last
+ * one that passes its schema: a model that quotes the sample (which may hold a
+ * verdict-shaped object: prompt injection) gives its own verdict after it.
  */
-export function extractJson(content: string): { ok: true; value: unknown } | { ok: false } {
-  const text = content.replace(/<think>[\s\S]*?<\/think>/gi, '').trim();
+export function jsonCandidates(content: string): unknown[] {
+  let text = content.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  const unmatchedClose = text.toLowerCase().lastIndexOf('</think>');
+  if (unmatchedClose !== -1) text = text.slice(unmatchedClose + '</think>'.length);
+  text = text.trim();
   const whole = tryParse(text);
-  if (whole.ok) return whole;
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text)?.[1];
-  if (fenced !== undefined) {
-    const inner = tryParse(fenced.trim());
-    if (inner.ok) return inner;
+  if (whole.ok) return [whole.value];
+  const candidates: unknown[] = [];
+  for (const fence of text.matchAll(/```(?:json)?\s*([\s\S]*?)```/gi)) {
+    const inner = tryParse((fence[1] ?? '').trim());
+    if (inner.ok) candidates.push(inner.value);
   }
   for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
     const end = balancedEnd(text, start);
-    if (end === -1) break;
+    // A stray "{" in prose opens nothing: look on from the next one.
+    if (end === -1) continue;
     const candidate = tryParse(text.slice(start, end + 1));
-    if (candidate.ok) return candidate;
+    if (candidate.ok) candidates.push(candidate.value);
   }
-  return { ok: false };
+  return candidates;
+}
+
+/** The first JSON object of an answer (see `jsonCandidates`). */
+export function extractJson(content: string): { ok: true; value: unknown } | { ok: false } {
+  const [first] = jsonCandidates(content);
+  return first === undefined ? { ok: false } : { ok: true, value: first };
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {

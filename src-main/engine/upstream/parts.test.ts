@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-shared/errors.ts';
 import { choiceOrder } from './choice-order.ts';
-import { retryAfterSeconds, scrub } from './faults.ts';
+import { retryAfterSeconds, scrub, withoutKey } from './faults.ts';
+import { jsonCandidates } from './json.ts';
 import { extractJson, strictJsonSchema } from './json.ts';
 import { Limiter } from './limiter.ts';
 import { ChoiceAnswer, labelPosition, TextAuditAnswer } from './prompts.ts';
@@ -85,8 +86,15 @@ describe('faults: helpers', () => {
     expect(
       retryAfterSeconds(new Headers({ 'retry-after': 'Tue, 01 Jan 2030 00:00:30 GMT' }), now),
     ).toBe(30);
-    expect(retryAfterSeconds(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
-    expect(retryAfterSeconds(new Headers())).toBeUndefined();
+    // nothing usable: a throttled client is still told to wait a second
+    expect(retryAfterSeconds(new Headers({ 'retry-after': 'soon' }))).toBe(1);
+    expect(retryAfterSeconds(new Headers())).toBe(1);
+    expect(retryAfterSeconds(new Headers({ 'retry-after': '0' }))).toBe(1);
+    // a date decades away is a server's mistake: at most an hour
+    expect(
+      retryAfterSeconds(new Headers({ 'retry-after': 'Tue, 01 Jan 2099 00:00:00 GMT' }), now),
+    ).toBe(3600);
+    expect(retryAfterSeconds(new Headers({ 'retry-after': '2300871569' }))).toBe(3600);
   });
 
   it('scrubs the key from what a server said and keeps it short', () => {
@@ -95,6 +103,18 @@ describe('faults: helpers', () => {
       'Incorrect API key provided: [key].',
     );
     expect(scrub('x'.repeat(1000), null).length).toBeLessThan(310);
+    expect(withoutKey(`echo: Bearer ${key.toUpperCase()} and ${key}`, key)).toBe(
+      'echo: Bearer [key] and [key]',
+    );
+  });
+
+  it('keeps the last verdict-shaped object of an answer, past stray braces and think tags', () => {
+    expect(jsonCandidates('Sure! a stray { here.\n{"a":1}')).toEqual([{ a: 1 }]);
+    expect(jsonCandidates('thinking about {\n</think>\n{"a":2}')).toEqual([{ a: 2 }]);
+    expect(jsonCandidates('The sample says {"passed":true}. My verdict: {"passed":false}')).toEqual(
+      [{ passed: true }, { passed: false }],
+    );
+    expect(jsonCandidates('no json at all')).toEqual([]);
   });
 });
 

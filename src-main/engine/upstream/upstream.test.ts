@@ -416,10 +416,26 @@ describe('votes through the upstream', () => {
     expect(usage.byModel()['svc-audit-1']?.passes).toBe(3);
   });
 
-  it('turns a model that always says "A" into disagreement, not a confident verdict', async () => {
-    const server = await fake(() => completion({ reasoning: 'A, surely.', answer: 'A' }));
-    const { blocks } = await auditSamples([mc], { votes: 3 }, run(upstream(server)));
-    expect(blocks[0]?.checks.label_correct).toMatchObject({ passed: false, agreement: 0.667 });
+  it.each([3, 4, 8])(
+    'turns a model that always says "A" into an undecided label over %i votes, not a confident verdict',
+    async (votes) => {
+      const server = await fake(() => completion({ reasoning: 'A, surely.', answer: 'A' }));
+      const { blocks } = await auditSamples([mc], { votes }, run(upstream(server)));
+      const verdict = blocks[0]?.checks.label_correct;
+      expect(verdict).toMatchObject({ passed: null, score: 0.5 });
+      expect(verdict?.agreement).toBeLessThanOrEqual(0.5);
+      expect(verdict?.issues[0]?.code).toBe('upstream_votes_disagree');
+      expect(blocks[0]?.label_correct).toBeNull();
+    },
+  );
+
+  it('keeps a wrong label wrong when the model picks the same other choice in every order', async () => {
+    const server = await fake((request) =>
+      completion({ reasoning: 'Gas giant.', answer: letterOf(request.user, 'Jupiter') }),
+    );
+    const { blocks } = await auditSamples([mc], { votes: 4 }, run(upstream(server)));
+    expect(blocks[0]?.checks.label_correct).toMatchObject({ passed: false, agreement: 1 });
+    expect(blocks[0]?.label_correct).toBe(false);
   });
 });
 
@@ -440,7 +456,7 @@ describe("structured output and the server's capabilities", () => {
     ]);
     expect(knownCapabilities({ baseURL: server.url, model: 'fake-model' })).toEqual({
       mode: 'json_object',
-      temperature: true,
+      temperature: 0,
     });
   });
 
@@ -461,16 +477,34 @@ describe("structured output and the server's capabilities", () => {
     expect(server.requests[2]?.system).toContain('"additionalProperties":false');
   });
 
-  it('omits temperature when the server refuses 0', async () => {
+  it('omits temperature when the server accepts only its default', async () => {
     const server = await fake((request) =>
       'temperature' in request.body
-        ? failure(400, "Unsupported value: 'temperature' does not support 0 with this model.")
+        ? failure(
+            400,
+            "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
+          )
         : completion(dims()),
     );
     await auditSamples([{ task_type: 'text', text: 'Fine.' }], { votes: 1 }, run(upstream(server)));
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]?.body).not.toHaveProperty('temperature');
     expect(server.requests[1]?.body.response_format?.type).toBe('json_schema');
+  });
+
+  it('asks with the lowest temperature a server takes when it refuses 0', async () => {
+    const server = await fake((request) =>
+      request.body.temperature === 0
+        ? failure(422, 'Input validation error: `temperature` must be strictly positive')
+        : completion(dims()),
+    );
+    await auditSamples([{ task_type: 'text', text: 'Fine.' }], { votes: 1 }, run(upstream(server)));
+    await auditSamples(
+      [{ task_type: 'text', text: 'Also fine.' }],
+      { votes: 1 },
+      run(upstream(server)),
+    );
+    expect(server.requests.map((r) => r.body.temperature)).toEqual([0, 0.01, 0.01]);
   });
 
   it('asks again after malformed answers, naming the problem, and bills every call', async () => {
@@ -594,6 +628,44 @@ describe("structured output and the server's capabilities", () => {
 });
 
 describe('concurrency', () => {
+  it('keeps each role to its own allowance when both use one server and model', async () => {
+    // Every audit flags the text, so each sample gets fix requests too; each answer takes 150 ms.
+    const arrivals: { operation: string; at: number }[] = [];
+    const server = await fake((request) => {
+      arrivals.push({ operation: request.operation, at: performance.now() });
+      return {
+        ...completion(
+          request.operation === 'fix'
+            ? { edits: [] }
+            : dims({ coherence: failing('vague', 'says little') }),
+        ),
+        delayMs: 150,
+      };
+    });
+    const backend = createRolesBackend({
+      audit: { kind: 'upstream', config: configOf(server, { concurrency: 1 }) },
+      fix: { kind: 'upstream', config: configOf(server, { concurrency: 6 }) },
+    });
+    const samples: Sample[] = Array.from({ length: 6 }, (_, i) => ({
+      task_type: 'text',
+      text: `Sample number ${i} says very little.`,
+    }));
+    await refineSamples(
+      samples,
+      { audit: { votes: 1 }, fix: { max_attempts: 1 }, reaudit: { votes: 1 } },
+      run(backend),
+    );
+    const peak = (operation: string) =>
+      Math.max(
+        0,
+        ...arrivals
+          .filter((a) => a.operation === operation)
+          .map((a, _, all) => all.filter((b) => b.at <= a.at && a.at < b.at + 140).length),
+      );
+    expect(arrivals.some((a) => a.operation === 'audit')).toBe(true);
+    expect(peak('audit')).toBe(1);
+  });
+
   it('runs up to `concurrency` samples at once and keeps their order', async () => {
     const server = await fake((request) => ({
       ...completion(
