@@ -31,7 +31,19 @@ export type ResultSample = Record<string, unknown> & {
 
 export type OperationResult =
   | { operation: 'audit'; data: ResultSample[]; counts: AuditCounts; usage: UsageMeter }
-  | { operation: 'fix'; data: ResultSample[]; counts: FixCounts; usage: UsageMeter }
+  | {
+      operation: 'fix';
+      data: ResultSample[];
+      counts: FixCounts;
+      usage: UsageMeter;
+      /**
+       * Per sample, the audits the fix made on its way (single passes, already
+       * billed): of the input, and of the accepted candidate (null when none
+       * was). Not part of the interface's fix result; the app keeps them, so
+       * that accepting a fix can show the verdict of what it accepted.
+       */
+      audits: { before: AuditBlock; after: AuditBlock | null }[];
+    }
   | { operation: 'refine'; data: ResultSample[]; counts: RefineCounts; usage: UsageMeter };
 
 export interface OperationOptions {
@@ -85,6 +97,7 @@ export async function runOperation(
           flagged: outcomes.filter((o) => o.fix?.flagged).length,
         },
         usage,
+        audits: outcomes.map((o) => ({ before: o.before, after: o.after })),
       };
     }
     case 'refine': {
@@ -137,6 +150,7 @@ export async function runInBatches(
       continue;
     }
     merged.data.push(...part.data);
+    if (merged.operation === 'fix' && part.operation === 'fix') merged.audits.push(...part.audits);
     merged.usage.merge(part.usage);
     const counts = merged.counts as unknown as Record<string, number>;
     for (const [name, n] of Object.entries(part.counts)) counts[name] = (counts[name] ?? 0) + n;

@@ -107,6 +107,27 @@ describe('rowResult', () => {
       decision: null,
     });
   });
+
+  it('fix: keeps the audit of the accepted candidate, so accepting it shows its verdict', () => {
+    const result = rowResult(
+      'fix',
+      before(),
+      { task_type: 'text', text: 'b', fix: fix(1) },
+      { before: failing, after: clean },
+    );
+    // an unaudited row gets the fix's audit of the input; pending, that is its verdict
+    expect(result).toMatchObject({ passed: 0, changed: 1, decision: null });
+    expect(JSON.parse(result.audit_json ?? 'null')).toEqual(failing);
+    expect(JSON.parse(result.reaudit_json ?? 'null')).toEqual(clean);
+    // an audited row keeps its own audit (it may have had more votes)
+    const audited = rowResult(
+      'fix',
+      before({ audit_json: JSON.stringify(clean) }),
+      { task_type: 'text', text: 'b', fix: fix(1) },
+      { before: failing, after: clean },
+    );
+    expect(JSON.parse(audited.audit_json ?? 'null')).toEqual(clean);
+  });
 });
 
 describe('verdictInForce', () => {

@@ -8,8 +8,10 @@ import type { ResultSample } from '../operation.ts';
  *
  * - audit: replaces `audit`; a fix, its reaudit and the decision stay (they
  *   were made from the same sample).
- * - fix: replaces `fix` and the fixed sample, drops the reaudit (it was of an
- *   older candidate) and resets the decision.
+ * - fix: replaces `fix` and the fixed sample, and resets the decision; the
+ *   reaudit becomes the fix's own audit of the candidate it accepted (an
+ *   older one was of an older candidate), and a row without an audit gets the
+ *   fix's audit of the input.
  * - refine: replaces all three blocks and resets the decision.
  *
  * The stored verdict columns (passed, score, failed checks, unverified) are
@@ -60,10 +62,17 @@ export function verdictColumns(verdict: AuditBlock | null): VerdictColumns {
   };
 }
 
+/** The audits a fix made on its way (see OperationResult): of the input and of what it accepted. */
+export interface FixAudits {
+  before: AuditBlock;
+  after: AuditBlock | null;
+}
+
 export function rowResult(
   operation: Operation,
   previous: RunInputRecord,
   result: ResultSample,
+  fixAudits?: FixAudits,
 ): RowResultRecord {
   const fixOf = (): { fix: FixBlock | null; fixed: Sample | null } => {
     const fix = result.fix ?? null;
@@ -82,7 +91,10 @@ export function rowResult(
       const next = fixOf();
       fix = next.fix;
       fixedJson = json(next.fixed);
-      reaudit = null;
+      // The fix's own audits: of the accepted candidate (what accepting it gives), and of the
+      // input where the row had no audit yet.
+      reaudit = next.fixed ? (fixAudits?.after ?? null) : null;
+      audit ??= fixAudits?.before ?? null;
       decision = null;
       break;
     }

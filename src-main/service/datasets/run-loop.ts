@@ -95,7 +95,12 @@ export async function executeRun(
           inputs.map((row, i) => {
             const sample = result.data[i];
             if (!sample) throw new Error(`the engine returned no result for row ${row.row_index}`);
-            return rowResult(request.operation, row, sample);
+            return rowResult(
+              request.operation,
+              row,
+              sample,
+              result.operation === 'fix' ? result.audits[i] : undefined,
+            );
           }),
         );
         if (request.operation !== 'audit') {

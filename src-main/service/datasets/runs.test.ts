@@ -187,10 +187,22 @@ describe('a refine run over GSM8K with injected defects', () => {
     });
     const failedSet = new Set(failed.rows.map((r) => r.index));
     expect(fixedRows.rows.every((row) => failedSet.has(row.index))).toBe(true);
-    // a fix run keeps the audit as the verdict and has no reaudit
+    // a fix run keeps the audit as the verdict until the fix is accepted, then its own reaudit
     const row = await h.call('datasetRow', { dataset_id: ds.id, index: 6 });
-    expect(row).toMatchObject({ reaudit: null, audit: { passed: false } });
+    expect(row).toMatchObject({ audit: { passed: false }, reaudit: { passed: true } });
     expect(row.fix?.changes.length).toBeGreaterThan(0);
+    expect(
+      (await h.call('datasetRows', { dataset_id: ds.id, offset: 6, limit: 1 })).rows[0],
+    ).toMatchObject({
+      passed: false,
+    });
+    await h.call('decide', { dataset_id: ds.id, indices: [6], decision: 'accepted' });
+    expect(
+      (await h.call('datasetRows', { dataset_id: ds.id, offset: 6, limit: 1 })).rows[0],
+    ).toMatchObject({
+      index: 6,
+      passed: true,
+    });
 
     const selection = await h.finished(
       await h.call('startRun', {
