@@ -1,7 +1,7 @@
 import { AppError } from '../../src-shared/errors.ts';
 import type { Sample } from '../../src-shared/schemas/sample.ts';
 import { detectShape, rowToSample, type Detection, type ShapeId } from '../engine/shapes/index.ts';
-import { readRows, type FileFormat, type RowResult } from './files/index.ts';
+import { mapRow, readRows, type FileFormat, type RowResult } from './files/index.ts';
 
 /**
  * A dataset file as samples: rows are read as a stream, the shape is
@@ -28,6 +28,17 @@ export const DETECTION_ROWS = 100;
 const hasTaskType = (value: Record<string, unknown>): boolean =>
   typeof value.task_type === 'string';
 
+/**
+ * The shape of the first rows; for CSV rows with cells read as JSON, as
+ * their text too, when the rows as read fit no shape (see `mapRow`).
+ */
+export function detectHead(head: readonly RowResult[]): Detection | null {
+  const read = head.flatMap((r) => ('value' in r ? [r.value] : []));
+  const detection = detectShape(read);
+  if (detection || !head.some((r) => 'text' in r && r.text)) return detection;
+  return detectShape(head.flatMap((r) => ('value' in r ? [r.text ?? r.value] : [])));
+}
+
 export async function* readSamples(
   path: string,
   options: ReadSamplesOptions = {},
@@ -41,7 +52,7 @@ export async function* readSamples(
     head.push(next.value);
   }
   const values = head.flatMap((r) => ('value' in r ? [r.value] : []));
-  const detection = detectShape(values);
+  const detection = detectHead(head);
   const shape = options.shape ?? detection?.shape;
   if (!shape) {
     if (values.length === 0 && head.length === 0) return;
@@ -59,8 +70,10 @@ export async function* readSamples(
   const toSample = (result: RowResult): SampleRow => {
     if (!('value' in result)) return result;
     try {
-      const sample = rowToSample(result.value, hasTaskType(result.value) ? 'sample' : shape);
-      return { row: result.row, sample, original: result.value };
+      const { mapped, row } = mapRow(result, (value) =>
+        rowToSample(value, hasTaskType(value) ? 'sample' : shape),
+      );
+      return { row: result.row, sample: mapped, original: row };
     } catch (error) {
       if (error instanceof AppError) return { row: result.row, error: error.message };
       throw error;

@@ -170,6 +170,33 @@ describe('importDataset', () => {
     }
   });
 
+  it('keeps CSV text that merely looks like JSON as text where the shape wants text', async () => {
+    const h = createHarness();
+    // An Alpaca output that is a list in prose, beside a cell that really is JSON.
+    const file = join(h.dir, 'alpaca.csv');
+    writeFileSync(
+      file,
+      'instruction,input,output,tags\n' +
+        'List the primes between 6 and 12.,,"[7, 8, 9, 11]","[""math""]"\n' +
+        'Name a colour.,,Red.,[]\n',
+    );
+    const preview = await h.call('importPreview', { source: { path: file } });
+    expect(preview.detected).toBe('alpaca');
+    expect(preview.rows.map((r) => r.error)).toEqual([null, null]);
+    const summary = await h.importFile(file, 'alpaca', 'alpaca');
+    expect(summary).toMatchObject({ rows: 2, errors: 0 });
+    const row = await h.call('datasetRow', { dataset_id: summary.id, index: 0 });
+    const conversation = row.sample as { messages: { content: string }[] };
+    expect(conversation.messages.at(-1)?.content).toBe('[7, 8, 9, 11]');
+    // the row is kept as its text, so an export writes the cells back as they were
+    expect(row.original).toEqual({
+      instruction: 'List the primes between 6 and 12.',
+      input: '',
+      output: '[7, 8, 9, 11]',
+      tags: '["math"]',
+    });
+  });
+
   it('emits throttled progress and a final done event', async () => {
     const h = createHarness();
     await h.importFile(dataset('oasst_en_100_trees.jsonl'), 'oasst', 'trees');

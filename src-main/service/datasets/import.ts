@@ -12,7 +12,7 @@ import {
 } from '../../store/datasets.ts';
 import { insertRows, type NewRowRecord } from '../../store/datasets-rows.ts';
 import type { ServiceContext } from '../context.ts';
-import { readRows } from '../files/index.ts';
+import { mapRow, readRows } from '../files/index.ts';
 import { gridText } from './grid-text.ts';
 import { newId } from './ids.ts';
 import { shapeOfRow } from './preview.ts';
@@ -96,15 +96,18 @@ export async function importDataset(
         counts.errors++;
       } else {
         let sample: Sample | undefined;
+        let source: Record<string, unknown> = result.value;
         try {
-          sample = rowToSample(result.value, shapeOfRow(result.value, request.shape));
+          ({ mapped: sample, row: source } = mapRow(result, (value) =>
+            rowToSample(value, shapeOfRow(value, request.shape)),
+          ));
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           errors.push({ row: result.row, message: error.message });
           counts.errors++;
         }
         if (sample) {
-          const original = JSON.stringify(result.value);
+          const original = JSON.stringify(source);
           counts.bytes += Buffer.byteLength(original) + 1;
           taskTypes.add(sample.task_type);
           rows.push({

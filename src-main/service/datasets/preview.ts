@@ -1,7 +1,8 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { ImportPreview, ImportSource, ShapeId } from '../../../src-shared/owner/datasets.ts';
-import { detectShape, rowToSample, SHAPES } from '../../engine/shapes/index.ts';
-import { readRows, type RowResult } from '../files/index.ts';
+import { rowToSample, SHAPES } from '../../engine/shapes/index.ts';
+import { detectHead } from '../read-samples.ts';
+import { mapRow, readRows, type RowResult } from '../files/index.ts';
 import { DETECTION_ROWS } from '../read-samples.ts';
 import { resolveSource, type Uploads } from './source.ts';
 
@@ -44,7 +45,7 @@ export async function importPreview(
 ): Promise<ImportPreview> {
   const file = await resolveSource(input.source, uploads);
   const head = await readHead(file.path, file.format);
-  const detection = detectShape(head.flatMap((r) => ('value' in r ? [r.value] : [])));
+  const detection = detectHead(head);
   const shape = input.shape ?? detection?.shape ?? null;
   const rows = head.slice(0, PREVIEW_ROWS).map((result) => {
     if (!('value' in result)) {
@@ -59,8 +60,10 @@ export async function importPreview(
       };
     }
     try {
-      const sample = rowToSample(result.value, shapeOfRow(result.value, shape));
-      return { row: result.row, original: result.value, sample, error: null };
+      const { mapped, row } = mapRow(result, (value) =>
+        rowToSample(value, shapeOfRow(value, shape)),
+      );
+      return { row: result.row, original: row, sample: mapped, error: null };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return { row: result.row, original: result.value, sample: null, error: error.message };

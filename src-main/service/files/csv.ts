@@ -42,10 +42,14 @@ export async function* readCsv(path: string, signal?: AbortSignal): AsyncGenerat
         };
         continue;
       }
-      yield {
-        row,
-        value: Object.fromEntries(header.map((name, i) => [name, decodeCell(fields[i] ?? '')])),
-      };
+      const value = Object.fromEntries(
+        header.map((name, i) => [name, decodeCell(fields[i] ?? '')]),
+      );
+      // Where a cell was read as JSON, the row keeps its cells as text too (see mapRow).
+      const decodedAny = header.some((name) => typeof value[name] !== 'string');
+      yield decodedAny
+        ? { row, value, text: Object.fromEntries(header.map((name, i) => [name, fields[i] ?? ''])) }
+        : { row, value };
     }
   } catch (error) {
     throw readFailure(path, error, signal);

@@ -277,10 +277,23 @@ describe('CSV', () => {
       'id,question,choices\r\n1,"Is it, really?","[""a"",""b""]"\r\n2,too short\r\n\r\n3,"multi\nline",{"x":1}\r\n4,[not json],{}\r\n',
     );
     expect(await collect(path)).toEqual([
-      { row: 1, value: { id: '1', question: 'Is it, really?', choices: ['a', 'b'] } },
+      {
+        row: 1,
+        value: { id: '1', question: 'Is it, really?', choices: ['a', 'b'] },
+        // cells read as JSON: the row keeps its text as well (see mapRow)
+        text: { id: '1', question: 'Is it, really?', choices: '["a","b"]' },
+      },
       { row: 2, error: 'expected 3 fields (as the header has), got 2' },
-      { row: 3, value: { id: '3', question: 'multi\nline', choices: { x: 1 } } },
-      { row: 4, value: { id: '4', question: '[not json]', choices: {} } },
+      {
+        row: 3,
+        value: { id: '3', question: 'multi\nline', choices: { x: 1 } },
+        text: { id: '3', question: 'multi\nline', choices: '{"x":1}' },
+      },
+      {
+        row: 4,
+        value: { id: '4', question: '[not json]', choices: {} },
+        text: { id: '4', question: '[not json]', choices: '{}' },
+      },
     ]);
   });
 
