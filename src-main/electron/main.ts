@@ -79,7 +79,7 @@ async function launch(): Promise<void> {
   mainWindow = createMainWindow();
 
   app.on('before-quit', () => {
-    void server?.close();
+    void server?.close().finally(() => transfers.dispose());
     db.close();
   });
 }

@@ -72,6 +72,8 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
   });
   const backend = options.backend ?? (() => selectBackend(options.ctx));
   const events = options.events ?? new OwnerEvents();
+  // A transfer folder of its own is the server's to delete when it closes.
+  const ownTransfers = options.transfers === undefined;
   const transfers = options.transfers ?? new Transfers(mkdtempSync(join(tmpdir(), 'svc-')));
   const app = createHttpApp({
     ctx: options.ctx,
@@ -112,6 +114,7 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
             new Promise<void>((done, fail) => {
               livePort = null;
               clearInterval(purger);
+              if (ownTransfers) transfers.dispose();
               server?.close((error) => (error ? fail(error) : done()));
               if (server && 'closeAllConnections' in server) server.closeAllConnections();
             }),

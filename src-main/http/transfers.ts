@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { AppError } from '../../src-shared/errors.ts';
 
@@ -38,6 +38,29 @@ export class Transfers {
 
   fileNameOf(uploadId: string): string {
     return this.#uploads.get(uploadId)?.fileName ?? uploadId;
+  }
+
+  /** Deletes an upload once it is imported. */
+  release(uploadId: string): void {
+    const upload = this.#uploads.get(uploadId);
+    if (!upload) return;
+    this.#uploads.delete(uploadId);
+    rmSync(upload.path, { force: true });
+  }
+
+  /** Forgets a download once it is fetched, and deletes its file. */
+  served(token: string): void {
+    const entry = this.#downloads.get(token);
+    if (!entry) return;
+    this.#downloads.delete(token);
+    rmSync(entry.path, { force: true });
+  }
+
+  /** Deletes the folder and everything in it (the server is closing). */
+  dispose(): void {
+    this.#uploads.clear();
+    this.#downloads.clear();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 
   /** Registers a file for download and returns the URL path that serves it. */

@@ -68,10 +68,14 @@ export function ownerTransferRoutes(
 
   app.get(`${OWNER_DOWNLOAD_PATH}/:token`, (c) => {
     requireSession(c);
-    const { path, fileName } = transfers.download(c.req.param('token'));
+    const token = c.req.param('token');
+    const { path, fileName } = transfers.download(token);
     const size = statSync(path).size;
+    const file = createReadStream(path);
+    // Fetched once: the temporary file goes when it has been read to the end.
+    file.once('end', () => transfers.served(token));
     // Node's web stream type and the DOM lib's differ only in typing; at run time they are one class.
-    const stream = Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>;
+    const stream = Readable.toWeb(file) as unknown as ReadableStream<Uint8Array>;
     return new Response(stream, {
       headers: {
         'content-type': 'application/octet-stream',

@@ -73,8 +73,9 @@ const safeName = (name: string): string =>
 
 /**
  * Writes a dataset in its original schema: accepted fixes applied, every
- * other row as imported (so an untouched JSON Lines dataset comes back with
- * the same rows, byte for byte). Options: the verdict columns `svc_passed`,
+ * other row as imported (so an untouched dataset comes back with the same
+ * rows; JSON is written compact, so a file written with spaces or \u
+ * escapes comes back equal in value, not in bytes). Options: the verdict columns `svc_passed`,
  * `svc_failed_checks` (comma-separated), `svc_flagged`, `svc_decision`; and
  * leaving out rows whose latest fix is flagged. Streamed from SQLite; written
  * to `path`, or to a temporary file offered as a download.

@@ -17,7 +17,7 @@ import { gridText } from './grid-text.ts';
 import { newId } from './ids.ts';
 import { shapeOfRow } from './preview.ts';
 import { removeDataset } from './remove.ts';
-import { resolveSource, type Uploads } from './source.ts';
+import { namingTheFile, resolveSource, type Uploads } from './source.ts';
 import { readyDataset, summaryOf } from './summary.ts';
 import { Throttle } from './throttle.ts';
 
@@ -141,10 +141,12 @@ export async function importDataset(
     });
   } catch (error) {
     await removeDataset(ctx.db, id);
-    throw error;
+    throw 'upload_id' in request.source ? namingTheFile(error, file) : error;
   } finally {
     emit(true);
   }
+  // An uploaded copy has served its purpose: the rows are in the database.
+  if ('upload_id' in request.source) deps.uploads.release?.(request.source.upload_id);
   return summaryOf(ctx.db, readyDataset(ctx.db, id));
 }
 

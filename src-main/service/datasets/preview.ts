@@ -4,7 +4,7 @@ import { rowToSample, SHAPES } from '../../engine/shapes/index.ts';
 import { detectHead } from '../read-samples.ts';
 import { mapRow, readRows, type RowResult } from '../files/index.ts';
 import { DETECTION_ROWS } from '../read-samples.ts';
-import { resolveSource, type Uploads } from './source.ts';
+import { namingTheFile, resolveSource, type Uploads } from './source.ts';
 
 /** Rows of the preview mapped to samples for the import dialog. */
 export const PREVIEW_ROWS = 20;
@@ -44,7 +44,9 @@ export async function importPreview(
   uploads: Uploads,
 ): Promise<ImportPreview> {
   const file = await resolveSource(input.source, uploads);
-  const head = await readHead(file.path, file.format);
+  const head = await readHead(file.path, file.format).catch((error: unknown) => {
+    throw 'upload_id' in input.source ? namingTheFile(error, file) : error;
+  });
   const detection = detectHead(head);
   const shape = input.shape ?? detection?.shape ?? null;
   const rows = head.slice(0, PREVIEW_ROWS).map((result) => {

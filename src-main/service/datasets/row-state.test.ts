@@ -36,9 +36,15 @@ const before = (overrides: Partial<RunInputRecord> = {}): RunInputRecord => ({
 });
 
 describe('verdictColumns', () => {
-  it('takes the failed checks, the lowest score and whether the label was verified', () => {
+  it('takes the failed checks, the lowest decided score and whether the label was verified', () => {
     const block = audit(
-      { a: verdict(true, 0.9), b: verdict(false, 0.2), c: verdict(false, 0.6) },
+      {
+        a: verdict(true, 0.9),
+        b: verdict(false, 0.2),
+        c: verdict(false, 0.6),
+        // undecided: says nothing about the row, so it does not set the score
+        answer_correct: verdict(null, 0.1),
+      },
       { answer_correct: null },
     );
     expect(verdictColumns(block)).toEqual({

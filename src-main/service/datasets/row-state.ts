@@ -49,11 +49,17 @@ export function verdictInForce(
   return decision === 'accepted' && reaudit !== null ? reaudit : audit;
 }
 
+/**
+ * The grid's columns of a verdict. The score is the lowest of the decided
+ * checks: an undecided one (a label nobody could verify, score 0.5) says
+ * nothing about the row, and counting it would rank every unverifiable row
+ * below real problems when sorting by score.
+ */
 export function verdictColumns(verdict: AuditBlock | null): VerdictColumns {
   if (!verdict) return { passed: null, score: null, failed_checks: '', unverified: 0 };
   const checks = Object.entries(verdict.checks);
   const failed = checks.filter(([, v]) => v.passed === false).map(([name]) => name);
-  const scores = checks.map(([, v]) => v.score);
+  const scores = checks.filter(([, v]) => v.passed !== null).map(([, v]) => v.score);
   return {
     passed: verdict.passed ? 1 : 0,
     score: scores.length === 0 ? null : Math.min(...scores),

@@ -10,6 +10,20 @@ export interface Uploads {
   pathOf(uploadId: string): string;
   /** The name the file had on the user's machine, when known. */
   fileNameOf?(uploadId: string): string;
+  /** Deletes an uploaded file once it is imported (its data is in the database then). */
+  release?(uploadId: string): void;
+}
+
+/**
+ * An error about a file, naming it as the user knows it: an upload's
+ * temporary path means nothing to them (and tells a page where the server
+ * keeps its files).
+ */
+export function namingTheFile(error: unknown, file: { path: string; fileName: string }): unknown {
+  if (!(error instanceof AppError) || !error.message.includes(file.path)) return error;
+  return new AppError(error.code, error.message.split(file.path).join(file.fileName), {
+    cause: error,
+  });
 }
 
 export interface ResolvedSource {
@@ -27,6 +41,7 @@ export async function resolveSource(
   const path = 'path' in source ? source.path : uploads.pathOf(source.upload_id);
   const fileName =
     'path' in source ? basename(path) : (uploads.fileNameOf?.(source.upload_id) ?? basename(path));
+  const shown = 'path' in source ? path : fileName;
   const format = formatFromPath(fileName) ?? formatFromPath(path);
   if (!format) {
     throw new AppError(
@@ -42,7 +57,7 @@ export async function resolveSource(
   } catch (error) {
     throw new AppError(
       'invalid_request',
-      `cannot read ${JSON.stringify(path)}: ${fsProblem(error)}`,
+      `cannot read ${JSON.stringify(shown)}: ${fsProblem(error)}`,
       {
         cause: error,
       },
