@@ -7,23 +7,25 @@ import { readRows, workDir, writeDataset } from './support/datasets.ts';
 
 const screenshots = join(import.meta.dirname, 'screenshots');
 
-/** Drops a file on the window the way a browser does: a drop event carrying a File. */
-async function dropFile(page: Page, path: string): Promise<void> {
-  const bytes = readFileSync(path).toString('base64');
-  await page.evaluate(
-    ({ name, data }) => {
+/** Drops files on the window the way a browser does: a drop event carrying Files. */
+async function dropFile(page: Page, ...paths: string[]): Promise<void> {
+  const files = paths.map((path) => ({
+    name: basename(path),
+    data: readFileSync(path).toString('base64'),
+  }));
+  await page.evaluate((files) => {
+    const transfer = new DataTransfer();
+    for (const { name, data } of files) {
       const binary = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-      const transfer = new DataTransfer();
       transfer.items.add(new File([binary], name));
-      window.dispatchEvent(
-        new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }),
-      );
-      window.dispatchEvent(
-        new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
-      );
-    },
-    { name: basename(path), data: bytes },
-  );
+    }
+    window.dispatchEvent(
+      new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+    );
+    window.dispatchEvent(
+      new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+    );
+  }, files);
 }
 
 async function importVia(page: Page, how: 'drop' | 'picker', path: string, expectedShape: string) {
@@ -62,6 +64,22 @@ test.describe('import', () => {
     }
     await expect(page.locator('.dataset-item')).toHaveCount(4);
     await page.screenshot({ path: join(screenshots, 'datasets.png'), fullPage: true });
+  });
+
+  test('imports files dropped together one after another', async ({ page, svc }) => {
+    const first = await writeDataset(dir, 'pair-one', 'jsonl', gsm.slice(0, 5));
+    const second = await writeDataset(dir, 'pair-two', 'csv', csqa.slice(0, 7));
+    await page.goto(`${svc.baseUrl}/#/server`);
+    await dropFile(page, first, second);
+    const dialog = page.getByTestId('import-dialog');
+    await expect(dialog).toContainText('Import pair-one.jsonl');
+    await expect(dialog).toContainText('1 more file waits: pair-two.csv');
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(dialog).toContainText('Import pair-two.csv');
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.locator('.dataset-item', { hasText: 'pair-one' })).toContainText('5 rows');
+    await expect(page.locator('.dataset-item', { hasText: 'pair-two' })).toContainText('7 rows');
   });
 
   test('reports bad rows with their row numbers and skips them', async ({ page, svc }) => {

@@ -22,7 +22,7 @@ import {
   RowsQuery,
   ShapeId,
 } from './owner/datasets.ts';
-import { EngineTest, EngineUpdate, EnginesView, UpstreamRoleName } from './owner/engines.ts';
+import { EngineTest, EngineTestRequest, EngineUpdate, EnginesView } from './owner/engines.ts';
 import { RunEstimate, RunRequest, RunStatus } from './owner/runs.ts';
 import { ModelCard } from './schemas/openai.ts';
 import { PricingDocument } from './schemas/pricing.ts';
@@ -163,7 +163,7 @@ export const ownerApi = {
     summary: 'Run a model role on the builtin engine or on an OpenAI-compatible server',
   },
   testEngine: {
-    input: z.strictObject({ role: UpstreamRoleName }),
+    input: EngineTestRequest,
     output: EngineTest,
     summary: "Ask a role's upstream server for its models",
   },

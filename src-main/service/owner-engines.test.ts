@@ -160,3 +160,27 @@ describe('the engines of the Settings screen', () => {
     expect(elsewhere.audit.in_force.kind).toBe('unavailable');
   });
 });
+
+describe('testing values before they are saved', () => {
+  it('tests the form’s values, not what is stored, and stores nothing', async () => {
+    const upstream = await startFakeUpstream(() => ({ status: 500, json: {} }), ['qwen2.5']);
+    try {
+      const { ctx, engines } = setup();
+      const result = await engines.testEngine({
+        role: 'audit',
+        upstream: {
+          base_url: upstream.url,
+          model: 'qwen2.5',
+          api_key: { set: KEY },
+          timeout_seconds: 10,
+          concurrency: 1,
+        },
+      });
+      expect(result).toMatchObject({ ok: true, models: ['qwen2.5'] });
+      expect(readSettings(ctx.db).upstream.audit).toBeNull();
+      expect((await engines.getEngines({})).audit.in_force.kind).toBe('builtin');
+    } finally {
+      await upstream.close();
+    }
+  });
+});

@@ -90,10 +90,21 @@ export function engineHandlers(
         writeSettingsSection(ctx.db, 'upstream', { ...current, [role]: next });
         return view(ctx, env);
       }),
-    testEngine: async ({ role }): Promise<EngineTest> => {
+    testEngine: async ({ role, upstream }): Promise<EngineTest> => {
       const started = performance.now();
       const elapsed = (): number => Math.round(performance.now() - started);
-      const { engine } = resolveEngines(ctx.settings(), env)[role];
+      // Unsaved values are tested as they would be in force once saved (the environment still wins).
+      const settings = ctx.settings();
+      const candidate = upstream
+        ? {
+            ...settings,
+            upstream: {
+              ...settings.upstream,
+              [role]: nextRole(settings.upstream[role], upstream, role),
+            },
+          }
+        : settings;
+      const { engine } = resolveEngines(candidate, env)[role];
       if (engine.kind === 'builtin') {
         return {
           ok: true,

@@ -2,10 +2,13 @@ import { useEffect, useState } from 'react';
 import { useImport } from '../state/imports.ts';
 import { useApp } from '../store.ts';
 
-/** Dropping a file anywhere on the window starts its import (on the Datasets screen). */
+/**
+ * Dropping files anywhere on the window starts their import (on the Datasets
+ * screen), one after another.
+ */
 export function DropZone() {
   const [over, setOver] = useState(false);
-  const begin = useImport((s) => s.begin);
+  const enqueue = useImport((s) => s.enqueue);
   const setScreen = useApp((s) => s.setScreen);
   useEffect(() => {
     const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
@@ -21,10 +24,10 @@ export function DropZone() {
       if (!hasFiles(e)) return;
       e.preventDefault();
       setOver(false);
-      const file = e.dataTransfer?.files[0];
-      if (file) {
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (files.length > 0) {
         setScreen('datasets');
-        void begin(file);
+        enqueue(files);
       }
     };
     window.addEventListener('dragover', onOver);
@@ -35,7 +38,7 @@ export function DropZone() {
       window.removeEventListener('dragleave', onLeave);
       window.removeEventListener('drop', onDrop);
     };
-  }, [begin, setScreen]);
+  }, [enqueue, setScreen]);
   return over ? (
     <div className="drop-overlay" data-testid="drop-overlay">
       Drop to import

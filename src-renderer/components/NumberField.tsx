@@ -14,6 +14,7 @@ export function NumberField({
   step,
   integer = false,
   className,
+  id,
 }: {
   label: string;
   value: number;
@@ -23,6 +24,7 @@ export function NumberField({
   step?: number;
   integer?: boolean;
   className?: string;
+  id?: string;
 }) {
   const [text, setText] = useState(String(value));
   const parse = (raw: string): number | null => {
@@ -35,6 +37,7 @@ export function NumberField({
   const invalid = parse(text) === null;
   return (
     <input
+      id={id}
       aria-label={label}
       aria-invalid={invalid}
       className={`${className ?? ''}${invalid ? ' invalid' : ''}`}

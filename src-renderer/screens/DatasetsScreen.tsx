@@ -43,7 +43,8 @@ export function DatasetsScreen() {
           </button>
         </div>
       </header>
-      <div className="dataset-layout">
+      {/* While a row is under review, the grid and the review take the list's room. */}
+      <div className={`dataset-layout${detailIndex !== null ? ' reviewing' : ''}`}>
         <DatasetList datasets={datasets} />
         {dataset ? (
           // Keyed by the dataset: a run's settings, an estimate or an export format never leak
@@ -72,9 +73,8 @@ export function DatasetsScreen() {
             <Toolbar dataset={dataset} />
             <div className={`grid-and-review${detailIndex !== null ? ' with-review' : ''}`}>
               <Grid
-                hideDetail={
-                  detailIndex !== null || dataset.task_types.every((type) => type === 'text')
-                }
+                hideDetail={dataset.task_types.every((type) => type === 'text')}
+                narrow={detailIndex !== null}
               />
               {detailIndex !== null && <ReviewPanel datasetId={dataset.id} index={detailIndex} />}
             </div>

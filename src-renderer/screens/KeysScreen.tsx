@@ -88,7 +88,12 @@ export function KeysScreen() {
         <KeysCard keys={keys} run={run} />
         <CreditCard credits={credits} spend={spend} run={run} />
       </div>
-      <LedgerTable entries={ledger} onOlder={olderLedger} hasOlder={more.ledger} />
+      <LedgerTable
+        entries={ledger}
+        keyNames={new Map(keys.map((k) => [k.id, k.name]))}
+        onOlder={olderLedger}
+        hasOlder={more.ledger}
+      />
       <HistoryTable items={history} onOlder={olderHistory} hasOlder={more.history} />
     </section>
   );

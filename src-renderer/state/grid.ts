@@ -84,8 +84,9 @@ export const useGrid = create<GridState>()((set, get) => ({
     );
   },
   setFilter: (filter) => {
-    // The selection is of row indices, not positions: it survives a change of filter.
-    set((s) => ({ filter, pages: new Map(), generation: s.generation + 1 }));
+    // The selection is of row indices, not positions: it survives a change of filter. The row
+    // under review may not match the new filter: the review closes.
+    set((s) => ({ filter, pages: new Map(), detailIndex: null, generation: s.generation + 1 }));
     void get().ensurePages(0, 0);
   },
   setSort: (sort) => {

@@ -12,7 +12,11 @@ interface ImportState {
   busy: boolean;
   progress: { rows: number; errors: number; fraction: number } | null;
   error: AppError | null;
+  /** Files dropped together wait here and are imported one after another. */
+  queue: File[];
   begin: (file: File) => Promise<void>;
+  /** Starts the first file now (or after the import in progress) and queues the rest. */
+  enqueue: (files: File[]) => void;
   chooseShape: (shape: ShapeId) => Promise<void>;
   commit: (name: string) => Promise<string | null>;
   setProgress: (progress: ImportState['progress']) => void;
@@ -27,6 +31,16 @@ export const useImport = create<ImportState>()((set, get) => ({
   busy: false,
   progress: null,
   error: null,
+  queue: [],
+  enqueue: (files) => {
+    if (get().fileName) {
+      set((s) => ({ queue: [...s.queue, ...files] }));
+      return;
+    }
+    const [first, ...rest] = files;
+    set((s) => ({ queue: [...s.queue, ...rest] }));
+    if (first) void get().begin(first);
+  },
   begin: async (file) => {
     set({
       fileName: file.name,
@@ -69,6 +83,7 @@ export const useImport = create<ImportState>()((set, get) => ({
         busy: false,
         progress: null,
       });
+      next();
       return dataset.id;
     } catch (error) {
       set({ error: error as AppError, busy: false, progress: null });
@@ -76,7 +91,7 @@ export const useImport = create<ImportState>()((set, get) => ({
     }
   },
   setProgress: (progress) => set({ progress }),
-  cancel: () =>
+  cancel: () => {
     set({
       fileName: null,
       source: null,
@@ -85,5 +100,15 @@ export const useImport = create<ImportState>()((set, get) => ({
       busy: false,
       error: null,
       progress: null,
-    }),
+    });
+    next();
+  },
 }));
+
+/** The next queued file, once the dialog is free. */
+function next(): void {
+  const [file, ...rest] = useImport.getState().queue;
+  if (!file) return;
+  useImport.setState({ queue: rest });
+  void useImport.getState().begin(file);
+}

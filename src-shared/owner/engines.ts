@@ -48,13 +48,21 @@ export const ApiKeyChange = z.union([
 ]);
 export type ApiKeyChange = z.infer<typeof ApiKeyChange>;
 
+/** An upstream role as the Settings form sends it: the key as a change, never read back. */
+export const UpstreamRoleInput = UpstreamRoleSetting.omit({ api_key: true })
+  .extend({ api_key: ApiKeyChange })
+  .strict();
+
 export const EngineUpdate = z.strictObject({
   role: UpstreamRoleName,
   /** `null`: back to the builtin engine (the stored key is forgotten). */
-  upstream: UpstreamRoleSetting.omit({ api_key: true })
-    .extend({ api_key: ApiKeyChange })
-    .strict()
-    .nullable(),
+  upstream: UpstreamRoleInput.nullable(),
+});
+
+export const EngineTestRequest = z.strictObject({
+  role: UpstreamRoleName,
+  /** Values to test before saving them; without: what is in force for the role. */
+  upstream: UpstreamRoleInput.optional(),
 });
 export type EngineUpdate = z.infer<typeof EngineUpdate>;
 

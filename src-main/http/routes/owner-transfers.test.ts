@@ -32,7 +32,7 @@ describe('uploads and downloads of the browser transport', () => {
       const answer = await app.request(`/owner-upload?name=${encodeURIComponent(name)}`, {
         method: 'POST',
         headers: { cookie },
-        body,
+        body: typeof body === 'string' ? body : new Uint8Array(body),
       });
       return (await answer.json()) as { upload_id: string; bytes: number };
     };

@@ -10,6 +10,7 @@ import { recordHistory } from '../history.ts';
 import { microToUsd, tokenCostMicro } from '../money.ts';
 import { runOperation } from '../operation.ts';
 import { RunBill } from './run-bill.ts';
+import { readyDataset } from './summary.ts';
 import type { ActiveRun } from './run-registry.ts';
 import { ratePerSecond, statusOfRecord } from './run-status.ts';
 import { operationFor, type ParsedRunRequest } from './run-request.ts';
@@ -47,6 +48,8 @@ export async function executeRun(
   const { db } = ctx;
   const { signal } = run.controller;
   const bill = new RunBill();
+  // The ledger names the dataset a run's charges are for.
+  const datasetName = readyDataset(db, run.datasetId).name;
   const throttle = new Throttle(RUN_EVENT_INTERVAL_MS);
   const progress = (done: number): void => {
     run.status = {
@@ -80,7 +83,7 @@ export async function executeRun(
             accountId: OWNER_ACCOUNT_ID,
             chargeMicro: owed,
             requestId: run.id,
-            memo: `app ${request.operation} ${run.id}, batch ${batchNo} (${samples.length} samples)`,
+            memo: `app ${request.operation} of ${JSON.stringify(datasetName)} (${run.id}), batch ${batchNo} (${samples.length} samples)`,
             meta: {
               operation: request.operation,
               dataset_id: run.datasetId,

@@ -64,7 +64,7 @@ const WIDTHS: Record<string, string> = {
   title: 'minmax(200px, 3fr)',
   detail: 'minmax(140px, 2fr)',
   status: 'minmax(170px, 1.4fr)',
-  score: '58px',
+  score: '72px',
 };
 const ROW_HEIGHT = 40;
 
@@ -92,7 +92,7 @@ function tooltip(row: GridRow, column: string): string | undefined {
   return undefined;
 }
 
-export function Grid({ hideDetail }: { hideDetail: boolean }) {
+export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: boolean }) {
   const { total, pages, generation, ensurePages, showDetail, detailIndex, sort, setSort } =
     useGrid();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -129,10 +129,15 @@ export function Grid({ hideDetail }: { hideDetail: boolean }) {
   });
   const tableRows = table.getRowModel().rows;
   const rowsById = new Map(tableRows.map((row) => [row.id, row]));
-  // The detail column gives way when the review panel narrows the grid, and for plain text.
-  const shown = (id: string) => !(hideDetail && id === 'detail');
+  // The detail column gives way when the review panel narrows the grid, and for plain text;
+  // in a narrow grid the type goes too, so that status and score stay in view.
+  const shown = (id: string) =>
+    !((hideDetail || narrow) && id === 'detail') && !(narrow && id === 'task_type');
   const headers = (table.getHeaderGroups()[0]?.headers ?? []).filter((h) => shown(h.column.id));
-  const template = headers.map((h) => WIDTHS[h.column.id] ?? '1fr').join(' ');
+  const template = headers
+    .map((h) => (narrow && h.column.id === 'title' ? 'minmax(120px, 3fr)' : WIDTHS[h.column.id]))
+    .map((width) => width ?? '1fr')
+    .join(' ');
 
   // Keyboard review: up and down move the open row.
   useEffect(() => {

@@ -12,7 +12,7 @@ export function ImportDialog() {
 }
 
 function ImportDialogFor({ fileName }: { fileName: string }) {
-  const { preview, shape, busy, progress, error, chooseShape, commit, cancel } = useImport();
+  const { preview, shape, busy, progress, error, chooseShape, commit, cancel, queue } = useImport();
   const [name, setName] = useState('');
   const openDataset = useGrid((s) => s.openDataset);
   const loadDatasets = useGrid((s) => s.loadDatasets);
@@ -23,6 +23,12 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
     <div className="dialog-backdrop">
       <div className="dialog" role="dialog" aria-label="Import dataset" data-testid="import-dialog">
         <h2>Import {fileName}</h2>
+        {queue.length > 0 && (
+          <p className="muted">
+            {queue.length} more {queue.length === 1 ? 'file waits' : 'files wait'}:{' '}
+            {queue.map((f) => f.name).join(', ')}
+          </p>
+        )}
         {error && <ErrorBanner error={error} />}
         {!preview && busy && <p>Reading the file…</p>}
         {preview && (
@@ -65,28 +71,30 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
                 onChange={(e) => setName(e.target.value)}
               />
             </label>
-            <table className="table compact preview">
-              <thead>
-                <tr>
-                  <th>Row</th>
-                  <th>As sample</th>
-                </tr>
-              </thead>
-              <tbody>
-                {preview.rows.map((row) => (
-                  <tr key={row.row} className={row.error ? 'error-row' : undefined}>
-                    <td>{row.row}</td>
-                    <td>
-                      {row.error ? (
-                        <span className="error-text">{row.error}</span>
-                      ) : (
-                        <code className="clip">{JSON.stringify(row.sample)}</code>
-                      )}
-                    </td>
+            <div className="preview-scroll">
+              <table className="table compact preview">
+                <thead>
+                  <tr>
+                    <th>Row</th>
+                    <th>As sample</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {preview.rows.map((row) => (
+                    <tr key={row.row} className={row.error ? 'error-row' : undefined}>
+                      <td>{row.row}</td>
+                      <td>
+                        {row.error ? (
+                          <span className="error-text">{row.error}</span>
+                        ) : (
+                          <code className="clip">{JSON.stringify(row.sample)}</code>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
             {preview.rows.length === 0 && (
               <p className="error-text">The file holds no rows: there is nothing to import.</p>
             )}

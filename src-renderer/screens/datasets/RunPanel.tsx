@@ -3,6 +3,7 @@ import type { AppError } from '../../../src-shared/errors.ts';
 import type { RunEstimate, RunRequest } from '../../../src-shared/owner/runs.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { NumberField } from '../../components/NumberField.tsx';
 import { useGrid } from '../../state/grid.ts';
 
 type ScopeKind = 'all' | 'filter' | 'selection';
@@ -12,8 +13,9 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
   const { filter, selection, run } = useGrid();
   const [operation, setOperation] = useState<'audit' | 'fix' | 'refine'>('audit');
   const [scopeKind, setScopeKind] = useState<ScopeKind>('all');
-  const [votes, setVotes] = useState(1);
-  const [attempts, setAttempts] = useState(3);
+  // null while the field holds no valid number: Estimate and Start wait for one
+  const [votes, setVotes] = useState<number | null>(1);
+  const [attempts, setAttempts] = useState<number | null>(3);
   const [conventions, setConventions] = useState('');
   const [estimate, setEstimate] = useState<RunEstimate | null>(null);
   const [overBudget, setOverBudget] = useState<RunEstimate | null>(null);
@@ -27,12 +29,14 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
           ? { kind: 'filter' as const, filter }
           : { kind: 'selection' as const, indices: [...selection] };
     const common = { dataset_id: datasetId, scope, ...(conventions ? { conventions } : {}) };
-    if (operation === 'audit') return { ...common, operation, config: { votes } };
-    if (operation === 'fix') return { ...common, operation, config: { max_attempts: attempts } };
+    const v = votes ?? 1;
+    const a = attempts ?? 3;
+    if (operation === 'audit') return { ...common, operation, config: { votes: v } };
+    if (operation === 'fix') return { ...common, operation, config: { max_attempts: a } };
     return {
       ...common,
       operation,
-      config: { audit: { votes }, fix: { max_attempts: attempts }, reaudit: { votes } },
+      config: { audit: { votes: v }, fix: { max_attempts: a }, reaudit: { votes: v } },
     };
   };
   const guard = async (work: () => Promise<void>) => {
@@ -44,8 +48,11 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
     }
   };
   const running = run?.status === 'running';
+  const invalid =
+    (operation !== 'fix' && votes === null) || (operation !== 'audit' && attempts === null);
   const start = async () => {
     setOverBudget(null);
+    setEstimate(null); // it spoke of the credit before this run
     useGrid.getState().setRun(await api.startRun(request()));
   };
 
@@ -72,27 +79,14 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
         </option>
       </select>
       {operation !== 'fix' && (
-        <label>
-          votes{' '}
-          <input
-            type="number"
-            min={1}
-            max={9}
-            value={votes}
-            onChange={(e) => setVotes(Number(e.target.value))}
-          />
+        <label className="inline" title="Audit passes per sample, 1 to 9">
+          votes <NumberField label="votes" min={1} max={9} integer value={1} onChange={setVotes} />
         </label>
       )}
       {operation !== 'audit' && (
-        <label>
+        <label className="inline" title="Fix candidates tried per sample, 1 to 5">
           attempts{' '}
-          <input
-            type="number"
-            min={1}
-            max={5}
-            value={attempts}
-            onChange={(e) => setAttempts(Number(e.target.value))}
-          />
+          <NumberField label="attempts" min={1} max={5} integer value={3} onChange={setAttempts} />
         </label>
       )}
       <input
@@ -106,7 +100,7 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
       <button
         type="button"
         className="button"
-        disabled={running}
+        disabled={running || invalid}
         onClick={() => void guard(async () => setEstimate(await api.estimateRun(request())))}
       >
         Estimate
@@ -114,7 +108,7 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
       <button
         type="button"
         className="button primary"
-        disabled={running || overBudget !== null}
+        disabled={running || invalid || overBudget !== null}
         onClick={() =>
           void guard(async () => {
             // The estimate is an upper bound: a run that may cost more than the credit asks first.
@@ -148,6 +142,7 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
       )}
       {run && (
         <span className="run-status" data-testid="run-status">
+          <strong>{run.operation}</strong>
           <progress max={Math.max(1, run.total)} value={run.done} />{' '}
           {run.done.toLocaleString('en-US')}/{run.total.toLocaleString('en-US')} ·{' '}
           {run.rate_per_s.toFixed(0)}/s · ${run.cost_usd.toFixed(2)} · {run.status}

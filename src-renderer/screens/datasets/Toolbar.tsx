@@ -3,7 +3,7 @@ import { checksFor } from '../../../src-shared/checks.ts';
 import type { AppError } from '../../../src-shared/errors.ts';
 import type { DatasetSummary, RowFilter } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
-import { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import { BulkDecision } from './BulkDecision.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
 
@@ -108,20 +108,17 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
         </span>
       )}
       <span className="spacer" />
-      <ConfirmButton
-        label="Accept all shown"
-        question={`Accept the fixes of the ${shown} shown?`}
-        confirmLabel="Accept"
-        disabled={total === 0}
-        onConfirm={() => bulk('accepted')}
-      />
-      <ConfirmButton
-        label="Reject all shown"
-        question={`Reject the fixes of the ${shown} shown?`}
-        confirmLabel="Reject"
-        disabled={total === 0}
-        onConfirm={() => bulk('rejected')}
-      />
+      {(['accepted', 'rejected'] as const).map((decision) => (
+        <BulkDecision
+          key={decision}
+          datasetId={dataset.id}
+          filter={filter}
+          decision={decision}
+          disabled={total === 0}
+          onDecide={bulk}
+          onError={(e) => setError(e as AppError)}
+        />
+      ))}
       {done && (
         <span className="muted" role="status" data-testid="bulk-result">
           {done}

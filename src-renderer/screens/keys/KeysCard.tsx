@@ -10,7 +10,9 @@ const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /** Create (shown once), list and revoke API keys. `run` reports errors and reloads the screen. */
 export function KeysCard({ keys, run }: { keys: Key[]; run: (work: () => Promise<void>) => void }) {
-  const [newKey, setNewKey] = useState<string | null>(null);
+  const [newKey, setNewKey] = useState<{ key: string; id: string } | null>(null);
+  // Once that key is revoked, there is nothing left to copy.
+  const shownKey = newKey && !keys.find((k) => k.id === newKey.id)?.revoked_at ? newKey.key : null;
   const [name, setName] = useState('');
   return (
     <div className="card">
@@ -21,7 +23,7 @@ export function KeysCard({ keys, run }: { keys: Key[]; run: (work: () => Promise
           e.preventDefault();
           run(async () => {
             const created = await api.createKey({ name });
-            setNewKey(created.key);
+            setNewKey({ key: created.key, id: created.record.id });
             setName('');
           });
         }}
@@ -37,11 +39,11 @@ export function KeysCard({ keys, run }: { keys: Key[]; run: (work: () => Promise
           Create key
         </button>
       </form>
-      {newKey && (
+      {shownKey && (
         <div className="banner ok" role="status">
           <strong>Copy this key now: it is shown only once.</strong>
           <span>
-            <code data-testid="new-key">{newKey}</code> <CopyButton text={newKey} />
+            <code data-testid="new-key">{shownKey}</code> <CopyButton text={shownKey} />
           </span>
         </div>
       )}
@@ -77,7 +79,8 @@ export function KeysCard({ keys, run }: { keys: Key[]; run: (work: () => Promise
                   <ConfirmButton
                     label="Revoke"
                     className="button small"
-                    question="Revoke it? Clients using it stop working; this cannot be undone."
+                    question="Clients using it stop working."
+
                     confirmLabel="Revoke key"
                     onConfirm={() => run(() => api.revokeKey({ id: key.id }).then(() => undefined))}
                   />

@@ -15,10 +15,13 @@ const SIGN: Record<Entry['kind'], string> = { grant: '+', release: '+', charge: 
  */
 export function LedgerTable({
   entries,
+  keyNames,
   onOlder,
   hasOlder,
 }: {
   entries: Entry[];
+  /** Key id -> its name, to say which key a request was billed to. */
+  keyNames: ReadonlyMap<string, string>;
   onOlder: () => void;
   hasOlder: boolean;
 }) {
@@ -63,7 +66,15 @@ export function LedgerTable({
                 <td className="num">
                   {SIGN[first.kind]}${(micro / 1e6).toFixed(2)}
                 </td>
-                <td>{group.length > 1 ? first.memo.replace(/, batch \d+ .*$/, '') : first.memo}</td>
+                <td>
+                  {group.length > 1 ? first.memo.replace(/, batch \d+ .*$/, '') : first.memo}
+                  {first.key_id && (
+                    <span className="muted">
+                      {' '}
+                      · key {keyNames.get(first.key_id) || first.key_id}
+                    </span>
+                  )}
+                </td>
                 <td>{first.request_id && <code>{first.request_id}</code>}</td>
               </tr>
             );

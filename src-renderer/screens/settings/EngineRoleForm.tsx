@@ -3,6 +3,7 @@ import type { AppError } from '../../../src-shared/errors.ts';
 import type { EngineRoleView, EngineTest, EnginesView } from '../../../src-shared/owner/engines.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { NumberField } from '../../components/NumberField.tsx';
 
 interface Draft {
   upstream: boolean;
@@ -11,8 +12,9 @@ interface Draft {
   /** A new key typed in; empty keeps the stored one. */
   new_key: string;
   remove_key: boolean;
-  timeout_seconds: string;
-  concurrency: string;
+  /** null while the field holds no valid number. */
+  timeout_seconds: number | null;
+  concurrency: number | null;
 }
 
 const draftOf = (view: EngineRoleView): Draft => ({
@@ -21,8 +23,8 @@ const draftOf = (view: EngineRoleView): Draft => ({
   model: view.stored?.model ?? '',
   new_key: '',
   remove_key: false,
-  timeout_seconds: String(view.stored?.timeout_seconds ?? 120),
-  concurrency: String(view.stored?.concurrency ?? 4),
+  timeout_seconds: view.stored?.timeout_seconds ?? 120,
+  concurrency: view.stored?.concurrency ?? 4,
 });
 
 const ROLE_TEXT = {
@@ -50,6 +52,19 @@ export function EngineRoleForm({
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const id = (field: string) => `engine-${view.role}-${field}`;
 
+  const invalid = draft.upstream && (draft.timeout_seconds === null || draft.concurrency === null);
+  /** The form as the owner API takes it. */
+  const values = () => ({
+    base_url: draft.base_url.trim(),
+    model: draft.model.trim() === '' ? null : draft.model.trim(),
+    api_key: draft.remove_key
+      ? { clear: true as const }
+      : draft.new_key.trim()
+        ? { set: draft.new_key.trim() }
+        : { keep: true as const },
+    timeout_seconds: draft.timeout_seconds ?? 120,
+    concurrency: draft.concurrency ?? 4,
+  });
   const save = async () => {
     setBusy('save');
     setError(null);
@@ -57,19 +72,7 @@ export function EngineRoleForm({
     try {
       const next = await api.updateEngine({
         role: view.role,
-        upstream: draft.upstream
-          ? {
-              base_url: draft.base_url.trim(),
-              model: draft.model.trim() === '' ? null : draft.model.trim(),
-              api_key: draft.remove_key
-                ? { clear: true }
-                : draft.new_key.trim()
-                  ? { set: draft.new_key.trim() }
-                  : { keep: true },
-              timeout_seconds: Number(draft.timeout_seconds),
-              concurrency: Number(draft.concurrency),
-            }
-          : null,
+        upstream: draft.upstream ? values() : null,
       });
       onSaved(next);
       setDraft(draftOf(next[view.role]));
@@ -83,7 +86,8 @@ export function EngineRoleForm({
     setBusy('test');
     setError(null);
     try {
-      setTest(await api.testEngine({ role: view.role }));
+      // The values in the form, saved or not: test before saving.
+      setTest(await api.testEngine({ role: view.role, upstream: values() }));
     } catch (e) {
       setError(e as AppError);
     } finally {
@@ -173,26 +177,27 @@ export function EngineRoleForm({
             <label htmlFor={id('timeout')}>Timeout (s)</label>
           </dt>
           <dd>
-            <input
+            <NumberField
               id={id('timeout')}
-              type="number"
+              label="Timeout (s)"
               min={1}
               max={3600}
-              value={draft.timeout_seconds}
-              onChange={(e) => set({ timeout_seconds: e.target.value })}
+              value={draft.timeout_seconds ?? 120}
+              onChange={(n) => set({ timeout_seconds: n })}
             />
           </dd>
           <dt>
             <label htmlFor={id('concurrency')}>Requests at once</label>
           </dt>
           <dd>
-            <input
+            <NumberField
               id={id('concurrency')}
-              type="number"
+              label="Requests at once"
               min={1}
               max={64}
-              value={draft.concurrency}
-              onChange={(e) => set({ concurrency: e.target.value })}
+              integer
+              value={draft.concurrency ?? 4}
+              onChange={(n) => set({ concurrency: n })}
             />
           </dd>
         </dl>
@@ -201,7 +206,7 @@ export function EngineRoleForm({
         <button
           type="button"
           className="button primary"
-          disabled={busy !== null}
+          disabled={busy !== null || invalid}
           onClick={() => void save()}
         >
           Save {view.model_id}
@@ -209,7 +214,7 @@ export function EngineRoleForm({
         <button
           type="button"
           className="button"
-          disabled={busy !== null || view.in_force.kind === 'builtin'}
+          disabled={busy !== null || !draft.upstream || draft.base_url.trim() === '' || invalid}
           onClick={() => void runTest()}
         >
           {busy === 'test' ? 'Testing…' : 'Test connection'}
