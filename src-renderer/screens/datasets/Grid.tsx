@@ -1,16 +1,16 @@
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import type { GridRow } from '../../../src-shared/owner/datasets.ts';
 import { rowAt, useGrid, type SortState } from '../../state/grid.ts';
+import { useScaledRows } from './scaled-rows.ts';
 import { StatusBadges } from './StatusBadges.tsx';
 
 /**
  * The dataset grid: TanStack Table defines the columns and renders the cells;
- * TanStack Virtual renders only the rows on screen. The table is fed only the
- * rows of the visible window (fetched in pages from main), while the scroll
- * height is that of every row of the filtered view. Sorting happens in main
- * (a million rows are not in the renderer): a header click changes the query.
+ * only the rows on screen are rendered (scaled-rows.ts, which reaches the last
+ * of millions of rows). The table is fed only the rows of the visible window
+ * (fetched in pages from main). Sorting happens in main (a million rows are
+ * not in the renderer): a header click changes the query.
  */
 
 const TYPE_LABEL: Record<string, string> = {
@@ -96,16 +96,11 @@ export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: bool
   const { total, pages, generation, ensurePages, showDetail, detailIndex, sort, setSort } =
     useGrid();
   const scrollRef = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual's API is unmemoizable by design
-  const virtualizer = useVirtualizer({
-    count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? 0;
+  const rows = useScaledRows(scrollRef, total, ROW_HEIGHT);
+  const first = rows.first;
+  const last = Math.max(rows.first, rows.last);
+  const positions: number[] = [];
+  for (let position = rows.first; position <= rows.last; position++) positions.push(position);
 
   useEffect(() => {
     void ensurePages(first, last);
@@ -157,11 +152,11 @@ export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: bool
       if (!row) return;
       event.preventDefault();
       showDetail(row.index);
-      virtualizer.scrollToIndex(next);
+      rows.scrollToIndex(next);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [detailIndex, first, last, pages, showDetail, virtualizer]);
+  }, [detailIndex, first, last, pages, showDetail, rows]);
 
   return (
     <div className="grid" role="table" aria-label="Samples" aria-rowcount={total}>
@@ -201,13 +196,13 @@ export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: bool
         })}
       </div>
       <div ref={scrollRef} className="grid-body" data-testid="grid-body">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const data = rowAt(pages, item.index);
+        <div style={{ height: rows.height, position: 'relative' }}>
+          {positions.map((position) => {
+            const data = rowAt(pages, position);
             const row = data ? rowsById.get(String(data.index)) : undefined;
             return (
               <div
-                key={item.key}
+                key={position}
                 role="row"
                 data-testid="grid-row"
                 aria-selected={data?.index === detailIndex}
@@ -215,7 +210,7 @@ export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: bool
                 style={{
                   gridTemplateColumns: template,
                   height: ROW_HEIGHT,
-                  transform: `translateY(${item.start}px)`,
+                  transform: `translateY(${rows.top(position)}px)`,
                 }}
                 onClick={() => data && showDetail(data.index)}
               >
