@@ -47,6 +47,13 @@ async function main(argv: string[]): Promise<void> {
   await run(rest);
 }
 
+// A reader that stops early (`svc credits show | head`) closes the pipe: that is the end of the
+// output, not a failure worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof AppError) {
     console.error(`svc: ${error.message}`);

@@ -36,5 +36,6 @@ export const excerpt = (text: string, index: number, radius = 12): string => {
   return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
 };
 
-export const plural = (count: number, word: string): string =>
-  `${count} ${word}${count === 1 ? '' : 's'}`;
+/** `1 phone number`, `2 phone numbers`; `many` where adding an s is wrong. */
+export const plural = (count: number, word: string, many = `${word}s`): string =>
+  `${count} ${count === 1 ? word : many}`;

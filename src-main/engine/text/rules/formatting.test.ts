@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commonsenseQa, gsm8k } from '../../testing/real-data.ts';
 import { markupRule, whitespaceRule } from './formatting.ts';
+import { emailRule } from './safety.ts';
 
 const fixMarkup = (text: string): string => markupRule.fix?.(text) ?? text;
 const fixWhitespace = (text: string): string => whitespaceRule.fix?.(text) ?? text;
@@ -73,5 +74,15 @@ describe('whitespace', () => {
     ];
     const reported = fields.filter((f) => whitespaceRule.detect(f) !== null);
     expect(reported.length).toBeLessThan(fields.length * 0.01);
+  });
+});
+
+describe('messages', () => {
+  it('say plurals as English does', () => {
+    expect(markupRule.describe({ count: 2, example: '<b>' })).toBe(
+      '2 HTML tags or entities left in the text, e.g. "<b>"',
+    );
+    expect(markupRule.describe({ count: 1, example: '<b>' })).toMatch(/^1 HTML tag or entity /);
+    expect(emailRule.describe({ count: 2 })).toBe('2 e-mail addresses');
   });
 });

@@ -42,7 +42,7 @@ export const markupRule: TextRule = {
   dimension: 'formatting',
   severity: 'error',
   describe: (f) =>
-    `${plural(f.count, 'HTML tag or entity')} left in the text, e.g. "${f.example ?? ''}"`,
+    `${plural(f.count, 'HTML tag or entity', 'HTML tags or entities')} left in the text, e.g. "${f.example ?? ''}"`,
   detect: (text) => {
     if (!text.includes('<') && !text.includes('&')) return null;
     const prose = blankCode(text);

@@ -51,7 +51,7 @@ export const emailRule: TextRule = {
   code: 'pii_email',
   dimension: 'safety',
   severity: 'error',
-  describe: (f) => plural(f.count, 'e-mail address'),
+  describe: (f) => plural(f.count, 'e-mail address', 'e-mail addresses'),
   detect: (text) => {
     const found = emails(text);
     return found.length ? { count: found.length } : null;
