@@ -10,7 +10,8 @@ import {
 } from '../../src-shared/schemas/config.ts';
 import type { Sample } from '../../src-shared/schemas/sample.ts';
 import { microToCostUsd, tokenCostMicro } from '../service/money.ts';
-import { OwnerRunBilling } from '../service/owner-run-billing.ts';
+import { formatUsd } from '../service/billing.ts';
+import { assertOwnerCanStart, OwnerRunBilling } from '../service/owner-run-billing.ts';
 import { runOperation, type OperationRequest } from '../service/operation.ts';
 import { readSamples } from '../service/read-samples.ts';
 import { UsageMeter } from '../engine/usage.ts';
@@ -137,8 +138,13 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     operation,
     label: basename(input),
     source: 'cli',
+    outOfCredit: ({ done, owedMicro, availableMicro, chargedMicro }) =>
+      `credit ran out after ${done.toLocaleString('en-US')} samples: the next batch costs ` +
+      `${formatUsd(owedMicro)} and ${formatUsd(availableMicro)} is available, so its results ` +
+      `were not written. The samples written were charged ${formatUsd(chargedMicro)}; add ` +
+      'credit with `svc credits add USD` and run the rest.',
   });
-  billing.assertCanStart();
+  assertOwnerCanStart(db, 'add credit with `svc credits add USD`');
   // One backend for the whole run; an upstream's failure stops it with its message.
   const backend = selectBackend(ctx);
   if (backend.id !== 'builtin') {

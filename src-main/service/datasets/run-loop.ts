@@ -4,12 +4,11 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { runInputs, updateRowResults } from '../../store/datasets-rows.ts';
 import { finishRun, runRecord, updateRunProgress } from '../../store/datasets-runs.ts';
-import { balances, charge, formatUsd, OWNER_ACCOUNT_ID } from '../billing.ts';
+import { formatUsd } from '../billing.ts';
 import type { ServiceContext } from '../context.ts';
-import { recordHistory } from '../history.ts';
 import { microToUsd, tokenCostMicro } from '../money.ts';
 import { runOperation } from '../operation.ts';
-import { RunBill } from './run-bill.ts';
+import { OwnerRunBilling } from '../owner-run-billing.ts';
 import { readyDataset } from './summary.ts';
 import type { ActiveRun } from './run-registry.ts';
 import { ratePerSecond, statusOfRecord } from './run-status.ts';
@@ -31,7 +30,7 @@ const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 /**
  * A run in the background: its rows in batches through the engine. After
- * each batch, in one transaction: the charge for it (see RunBill), the rows'
+ * each batch, in one transaction: the charge for it (OwnerRunBilling), the rows'
  * results, the history entry (fix and refine) and the run's progress, so a
  * batch's results are stored exactly when they are paid for. Cancelling stops
  * within a sample and drops the unfinished batch (uncharged); the batches
@@ -47,26 +46,36 @@ export async function executeRun(
 ): Promise<void> {
   const { db } = ctx;
   const { signal } = run.controller;
-  const bill = new RunBill();
   // The ledger names the dataset a run's charges are for.
   const datasetName = readyDataset(db, run.datasetId).name;
+  const billing = new OwnerRunBilling(db, {
+    id: run.id,
+    operation: request.operation,
+    label: `of ${JSON.stringify(datasetName)} (${run.id})`,
+    source: 'app',
+    meta: { dataset_id: run.datasetId },
+    outOfCredit: ({ done, owedMicro, availableMicro, chargedMicro }) =>
+      `credit ran out after ${done.toLocaleString('en-US')} rows: the next batch costs ` +
+      `${formatUsd(owedMicro)} and ${formatUsd(availableMicro)} is available, so it was not ` +
+      `kept and nothing was charged for it. The rows done were charged ` +
+      `${formatUsd(chargedMicro)} and keep their results; add credit and run again on the ` +
+      'rows still to do.',
+  });
   const throttle = new Throttle(RUN_EVENT_INTERVAL_MS);
   const progress = (done: number): void => {
     run.status = {
       ...run.status,
       done,
       rate_per_s: ratePerSecond(done, run.status.started_at, Date.now()),
-      cost_usd: microToUsd(bill.chargedMicro),
+      cost_usd: microToUsd(billing.chargedMicro),
     };
     if (throttle.due()) deps.emit({ type: 'run', run: run.status });
   };
 
   let done = 0;
-  let batchNo = 0;
   try {
     for (let start = 0; start < indices.length; start += RUN_BATCH_ROWS) {
       if (signal.aborted) throw new AppError('cancelled', 'the run was cancelled');
-      batchNo++;
       const inputs = runInputs(db, run.datasetId, indices.slice(start, start + RUN_BATCH_ROWS));
       const samples = inputs.map((row) => JSON.parse(row.sample_json) as Sample);
       const result = await runOperation(operationFor(request, samples), {
@@ -75,53 +84,33 @@ export async function executeRun(
         onProgress: (n) => progress(done + n),
       });
       const usage = result.usage.byModel();
-      const tokenCost = tokenCostMicro(usage, ctx.settings().rates);
-      const owed = bill.owed(tokenCost);
-      db.transaction(() => {
-        if (owed > 0) {
-          chargeBatch(db, done, bill.chargedMicro, {
-            accountId: OWNER_ACCOUNT_ID,
-            chargeMicro: owed,
-            requestId: run.id,
-            memo: `app ${request.operation} of ${JSON.stringify(datasetName)} (${run.id}), batch ${batchNo} (${samples.length} samples)`,
-            meta: {
-              operation: request.operation,
-              dataset_id: run.datasetId,
-              usage,
-              token_cost_micro: tokenCost,
-            },
-          });
-        }
-        updateRowResults(
-          db,
-          run.datasetId,
-          inputs.map((row, i) => {
-            const sample = result.data[i];
-            if (!sample) throw new Error(`the engine returned no result for row ${row.row_index}`);
-            return rowResult(
-              request.operation,
-              row,
-              sample,
-              result.operation === 'fix' ? result.audits[i] : undefined,
-            );
-          }),
-        );
-        if (request.operation !== 'audit') {
-          recordHistory(db, {
-            requestId: run.id,
-            operation: request.operation,
-            source: 'app',
-            input: samples,
-            output: result.data,
-            costMicro: owed,
-          });
-        }
-        updateRunProgress(db, run.id, {
-          done: done + inputs.length,
-          cost_micro: bill.chargedMicro + owed,
-        });
-      }).immediate();
-      bill.paid(tokenCost, owed);
+      billing.payBatch(
+        {
+          tokenCostMicro: tokenCostMicro(usage, ctx.settings().rates),
+          usage,
+          input: samples,
+          output: result.data,
+        },
+        ({ totalMicro }) => {
+          updateRowResults(
+            db,
+            run.datasetId,
+            inputs.map((row, i) => {
+              const sample = result.data[i];
+              if (!sample) {
+                throw new Error(`the engine returned no result for row ${row.row_index}`);
+              }
+              return rowResult(
+                request.operation,
+                row,
+                sample,
+                result.operation === 'fix' ? result.audits[i] : undefined,
+              );
+            }),
+          );
+          updateRunProgress(db, run.id, { done: done + inputs.length, cost_micro: totalMicro });
+        },
+      );
       done += inputs.length;
       progress(done);
       await nextTick();
@@ -136,33 +125,6 @@ export async function executeRun(
     }
   }
   deps.emit({ type: 'run', run: run.status });
-}
-
-/**
- * Charges a batch; when the credit cannot cover it, says what happened to the
- * run as a whole (the batch is dropped, the batches before it stay paid).
- */
-function chargeBatch(
-  db: ServiceContext['db'],
-  done: number,
-  chargedBeforeMicro: number,
-  request: Parameters<typeof charge>[1],
-): void {
-  try {
-    charge(db, request);
-  } catch (error) {
-    if (!(error instanceof AppError) || error.code !== 'insufficient_quota') throw error;
-    const { available_micro } = balances(db, OWNER_ACCOUNT_ID);
-    throw new AppError(
-      'insufficient_quota',
-      `credit ran out after ${done.toLocaleString('en-US')} rows: the next batch costs ` +
-        `${formatUsd(request.chargeMicro)} and ${formatUsd(Math.max(0, available_micro))} is ` +
-        `available, so it was not kept and nothing was charged for it. The rows done were ` +
-        `charged ${formatUsd(chargedBeforeMicro)} and keep their results; add credit and run ` +
-        'again on the rows still to do.',
-      { cause: error },
-    );
-  }
 }
 
 function end(

@@ -1,9 +1,8 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { RunStatus } from '../../../src-shared/owner/runs.ts';
 import { insertRun, runRecord, runRecords } from '../../store/datasets-runs.ts';
-import { balances, formatUsd, OWNER_ACCOUNT_ID } from '../billing.ts';
 import type { ServiceContext } from '../context.ts';
-import { MINIMUM_CHARGE_MICRO } from '../money.ts';
+import { assertOwnerCanStart } from '../owner-run-billing.ts';
 import { newId } from './ids.ts';
 import { executeRun, type RunLoopDeps } from './run-loop.ts';
 import { runRegistry, type ActiveRun } from './run-registry.ts';
@@ -38,14 +37,7 @@ export function startRun(
   if (indices.length === 0) {
     throw new AppError('invalid_request', 'no rows in the scope of this run', { param: '/scope' });
   }
-  const { available_micro } = balances(ctx.db, OWNER_ACCOUNT_ID);
-  if (available_micro < MINIMUM_CHARGE_MICRO) {
-    throw new AppError(
-      'insufficient_quota',
-      `insufficient credit: ${formatUsd(Math.max(0, available_micro))} is available; ` +
-        'add credit in the Keys screen or with `svc credits add`',
-    );
-  }
+  assertOwnerCanStart(ctx.db, 'add credit in the Keys screen or with `svc credits add`');
   const startedAt = new Date().toISOString();
   const id = newId('run');
   insertRun(ctx.db, {

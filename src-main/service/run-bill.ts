@@ -1,4 +1,4 @@
-import { chargeMicro } from '../money.ts';
+import { chargeMicro } from './money.ts';
 
 /**
  * What an app run is billed, batch by batch. A run is billed like one request:
