@@ -1,41 +1,40 @@
 import type { TaskType } from './schemas/sample.ts';
 
 /**
- * The checks the audit reports per task type, in the order it reports them,
- * for the UI's filters. The engine defines them (src-main/engine/checks);
- * `src-main/service/checks.test.ts` audits a sample of each type and fails if
- * the two lists part ways.
+ * The checks the audit reports per task type, in the order it reports them:
+ * the engine runs these lists (src-main/engine/checks), the UI filters by
+ * them. `label_correct` and `answer_correct` come after the rule checks.
  */
+export const TEXT_DIMENSIONS = ['fluency', 'coherence', 'formatting', 'safety'] as const;
+export const MULTIPLE_CHOICE_CHECKS = [
+  'answer_index',
+  'choices',
+  'style',
+  'answer_leak',
+  'encoding',
+  'formatting',
+  'safety',
+] as const;
+export const QUESTION_ANSWER_CHECKS = [
+  'completeness',
+  'arithmetic',
+  'final_answer',
+  'encoding',
+  'formatting',
+  'safety',
+] as const;
+export const CONVERSATION_CHECKS = [
+  'roles',
+  'empty_turns',
+  'alternation',
+  ...TEXT_DIMENSIONS,
+] as const;
+
 export const CHECKS_BY_TASK_TYPE: Record<TaskType, readonly string[]> = {
-  text: ['fluency', 'coherence', 'formatting', 'safety'],
-  multiple_choice: [
-    'answer_index',
-    'choices',
-    'style',
-    'answer_leak',
-    'encoding',
-    'formatting',
-    'safety',
-    'label_correct',
-  ],
-  question_answer: [
-    'completeness',
-    'arithmetic',
-    'final_answer',
-    'encoding',
-    'formatting',
-    'safety',
-    'answer_correct',
-  ],
-  conversation: [
-    'roles',
-    'empty_turns',
-    'alternation',
-    'fluency',
-    'coherence',
-    'formatting',
-    'safety',
-  ],
+  text: TEXT_DIMENSIONS,
+  multiple_choice: [...MULTIPLE_CHOICE_CHECKS, 'label_correct'],
+  question_answer: [...QUESTION_ANSWER_CHECKS, 'answer_correct'],
+  conversation: CONVERSATION_CHECKS,
 };
 
 /** The checks of a dataset holding these task types, each once. */

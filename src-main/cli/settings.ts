@@ -9,7 +9,7 @@ import {
   type UpstreamRoleSetting,
 } from '../../src-shared/schemas/settings.ts';
 import { describeEngines, resolveEngines } from '../service/backend-select.ts';
-import { maskSecret, openSecret, sealSecret } from '../service/secret-box.ts';
+import { maskSecret, sealSecret, shownSecret } from '../service/secret-box.ts';
 import { readSettings, writeSettingsSection } from '../store/settings.ts';
 import { parseCommandArgs } from './args.ts';
 import { processIo, resolveDataDir, withDatabase, type CliIo } from './keys.ts';
@@ -180,22 +180,12 @@ function changed(
   }
 }
 
-/** The key as it may be shown: masked, or where it is when it cannot be read here. */
-function shownKey(stored: UpstreamRoleSetting['api_key']): string | null {
-  if (stored === null) return null;
-  try {
-    return maskSecret(openSecret(stored));
-  } catch {
-    return `(sealed by ${stored.box})`;
-  }
-}
-
 /** The settings with every key masked: what `get` shows. */
 function shownSettings(settings: Settings): Record<string, unknown> {
   const upstream: Record<string, unknown> = {};
   for (const role of UPSTREAM_ROLES) {
     const r = settings.upstream[role];
-    upstream[role] = r === null ? null : { ...r, api_key: shownKey(r.api_key) };
+    upstream[role] = r === null ? null : { ...r, api_key: shownSecret(r.api_key) };
   }
   return { ...settings, upstream };
 }

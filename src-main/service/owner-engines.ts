@@ -13,7 +13,7 @@ import { resolveEngines, type Env } from './backend-select.ts';
 import type { ServiceContext } from './context.ts';
 import type { OwnerHandlers } from './owner-handlers.ts';
 import { promised } from './promised.ts';
-import { getSecretBox, maskSecret, openSecret, sealSecret } from './secret-box.ts';
+import { getSecretBox, sealSecret, shownSecret } from './secret-box.ts';
 
 /**
  * The owner methods on the engines (the Settings screen's "Models" card):
@@ -28,15 +28,6 @@ const MODEL_OF: Record<UpstreamRole, 'svc-audit-1' | 'svc-fix-1'> = {
 };
 const TEST_TIMEOUT_MS = 10_000;
 
-function shownKey(stored: UpstreamRoleSetting['api_key']): string | null {
-  if (stored === null) return null;
-  try {
-    return maskSecret(openSecret(stored));
-  } catch {
-    return `(sealed by ${stored.box}: set it again)`;
-  }
-}
-
 function view(ctx: ServiceContext, env: Env): EnginesView {
   const settings = ctx.settings();
   const resolved = resolveEngines(settings, env);
@@ -46,7 +37,7 @@ function view(ctx: ServiceContext, env: Env): EnginesView {
     return {
       role: name,
       model_id: MODEL_OF[name],
-      stored: stored ? { ...stored, api_key: shownKey(stored.api_key) } : null,
+      stored: stored ? { ...stored, api_key: shownSecret(stored.api_key) } : null,
       in_force: { kind: engine.kind, description: describeRole(engine), origin },
     };
   };

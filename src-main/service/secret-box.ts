@@ -71,3 +71,13 @@ export function maskSecret(plain: string): string {
   if (plain.length < 16) return '…';
   return `${plain.slice(0, 3)}…${plain.slice(-4)}`;
 }
+
+/** A stored key as it may be shown: its mask, or where it is sealed when this process cannot open it. */
+export function shownSecret(stored: StoredSecret | null, box: SecretBox = current): string | null {
+  if (stored === null) return null;
+  try {
+    return maskSecret(openSecret(stored, box));
+  } catch {
+    return `(sealed by ${stored.box}: set it again)`;
+  }
+}

@@ -1,16 +1,9 @@
+import { CONVERSATION_CHECKS } from '../../../src-shared/checks.ts';
 import { CHAT_ROLES, type ConversationSample } from '../../../src-shared/schemas/sample.ts';
 import type { Conventions } from '../conventions.ts';
 import { CheckSet } from './check-set.ts';
 import { inspectText } from './text-fields.ts';
 import type { SampleVerdicts } from './types.ts';
-import { TEXT_DIMENSIONS } from './text.ts';
-
-export const CONVERSATION_CHECKS = [
-  'roles',
-  'empty_turns',
-  'alternation',
-  ...TEXT_DIMENSIONS,
-] as const;
 
 /** The indices of the turns the models read: the last one, or all with `turns: "all"`. */
 export function turnsRead(sample: ConversationSample): number[] {

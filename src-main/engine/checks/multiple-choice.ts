@@ -1,3 +1,4 @@
+import { MULTIPLE_CHOICE_CHECKS } from '../../../src-shared/checks.ts';
 import type { MultipleChoiceSample } from '../../../src-shared/schemas/sample.ts';
 import { agrees, type ExactNumber, parseNumberOrFraction, same } from '../arithmetic.ts';
 import type { Conventions } from '../conventions.ts';
@@ -6,16 +7,6 @@ import { computeArithmeticQuestion } from './arithmetic-question.ts';
 import { CheckSet } from './check-set.ts';
 import { groupHits, inspectText, structuredCheckFor } from './text-fields.ts';
 import type { SampleVerdicts } from './types.ts';
-
-export const MC_CHECKS = [
-  'answer_index',
-  'choices',
-  'style',
-  'answer_leak',
-  'encoding',
-  'formatting',
-  'safety',
-] as const;
 
 /** How choices are compared for duplicates: case, spacing and end punctuation do not count. */
 export const normalizeChoice = (choice: string): string =>
@@ -60,7 +51,7 @@ export function checkMultipleChoice(
   sample: MultipleChoiceSample,
   conventions: Conventions,
 ): SampleVerdicts {
-  const checks = new CheckSet(MC_CHECKS, conventions);
+  const checks = new CheckSet(MULTIPLE_CHOICE_CHECKS, conventions);
   const { choices, answer_index: answerIndex } = sample;
 
   if (!Number.isInteger(answerIndex) || answerIndex < 0 || answerIndex >= choices.length) {

@@ -1,3 +1,4 @@
+import { QUESTION_ANSWER_CHECKS } from '../../../src-shared/checks.ts';
 import type { QuestionAnswerSample } from '../../../src-shared/schemas/sample.ts';
 import { agrees, type ExactNumber, parseNumberOrFraction } from '../arithmetic.ts';
 import type { Conventions } from '../conventions.ts';
@@ -17,15 +18,6 @@ import {
   unsupportedReason,
 } from './worked-solution.ts';
 
-export const QA_CHECKS = [
-  'completeness',
-  'arithmetic',
-  'final_answer',
-  'encoding',
-  'formatting',
-  'safety',
-] as const;
-
 /** What an answer states: its `#### N`, or the answer itself when it is a bare number or fraction. */
 export function answerStated(answer: string): ExactNumber | null {
   const final = finalAnswer(answer);
@@ -37,7 +29,7 @@ export function checkQuestionAnswer(
   sample: QuestionAnswerSample,
   conventions: Conventions,
 ): SampleVerdicts {
-  const checks = new CheckSet(QA_CHECKS, conventions);
+  const checks = new CheckSet(QUESTION_ANSWER_CHECKS, conventions);
   const { question, answer } = sample;
   for (const [field, value] of [
     ['question', question],

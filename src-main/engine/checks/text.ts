@@ -1,10 +1,9 @@
+import { TEXT_DIMENSIONS } from '../../../src-shared/checks.ts';
 import type { TextSample } from '../../../src-shared/schemas/sample.ts';
 import type { Conventions } from '../conventions.ts';
 import { CheckSet } from './check-set.ts';
 import type { SampleVerdicts } from './types.ts';
 import { inspectText } from './text-fields.ts';
-
-export const TEXT_DIMENSIONS = ['fluency', 'coherence', 'formatting', 'safety'] as const;
 
 /** A text sample is rated on exactly the four dimensions. */
 export function checkText(sample: TextSample, conventions: Conventions): SampleVerdicts {
