@@ -9,6 +9,7 @@ import { ImportReport } from './datasets/ImportReport.tsx';
 import { ReviewPanel } from './datasets/ReviewPanel.tsx';
 import { RunPanel } from './datasets/RunPanel.tsx';
 import { Toolbar } from './datasets/Toolbar.tsx';
+import { count } from '../format.ts';
 
 /** Datasets: the list, the import, and the open dataset's grid with its runs, review and export. */
 export function DatasetsScreen() {
@@ -62,8 +63,7 @@ export function DatasetsScreen() {
                   data-testid="skipped-rows"
                   onClick={() => setReport(true)}
                 >
-                  {dataset.errors.toLocaleString('en-US')} {dataset.errors === 1 ? 'row' : 'rows'}{' '}
-                  skipped at import
+                  {count(dataset.errors, 'row')} skipped at import
                 </button>
               )}
               <span className="spacer" />

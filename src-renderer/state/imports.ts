@@ -23,14 +23,19 @@ interface ImportState {
   cancel: () => void;
 }
 
-export const useImport = create<ImportState>()((set, get) => ({
+/** No import in progress. */
+const IDLE = {
   fileName: null,
   source: null,
   preview: null,
   shape: null,
   busy: false,
-  progress: null,
   error: null,
+  progress: null,
+} as const satisfies Partial<ImportState>;
+
+export const useImport = create<ImportState>()((set, get) => ({
+  ...IDLE,
   queue: [],
   enqueue: (files) => {
     if (get().fileName) {
@@ -43,13 +48,9 @@ export const useImport = create<ImportState>()((set, get) => ({
   },
   begin: async (file) => {
     set({
+      ...IDLE,
       fileName: file.name,
-      source: null,
-      preview: null,
-      shape: null,
       busy: true,
-      error: null,
-      progress: null,
     });
     try {
       const source = await sourceForFile(file);
@@ -75,14 +76,7 @@ export const useImport = create<ImportState>()((set, get) => ({
     set({ busy: true, progress: { rows: 0, errors: 0, fraction: 0 } });
     try {
       const dataset = await api.importDataset({ source, shape, name });
-      set({
-        fileName: null,
-        source: null,
-        preview: null,
-        shape: null,
-        busy: false,
-        progress: null,
-      });
+      set(IDLE);
       next();
       return dataset.id;
     } catch (error) {
@@ -92,15 +86,7 @@ export const useImport = create<ImportState>()((set, get) => ({
   },
   setProgress: (progress) => set({ progress }),
   cancel: () => {
-    set({
-      fileName: null,
-      source: null,
-      preview: null,
-      shape: null,
-      busy: false,
-      error: null,
-      progress: null,
-    });
+    set(IDLE);
     next();
   },
 }));

@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import type { RowFilter } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
-
-const count = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+import { count } from '../../format.ts';
 
 /**
  * "Accept all shown" / "Reject all shown": first counts what it would decide

@@ -4,8 +4,7 @@ import type { DatasetSummary } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
-
-const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+import { count, toMinute } from '../../format.ts';
 
 /** The imported datasets, newest first, each with its counts; it scrolls on its own. */
 export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
@@ -28,8 +27,7 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
             >
               <strong>{d.name}</strong>
               <span className="muted">
-                {d.rows.toLocaleString('en-US')} {d.rows === 1 ? 'row' : 'rows'} · {d.shape} ·{' '}
-                {d.format.toUpperCase()}
+                {count(d.rows, 'row')} · {d.shape} · {d.format.toUpperCase()}
               </span>
               {d.audited > 0 && (
                 <span className="muted">
@@ -38,7 +36,7 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
                 </span>
               )}
               <span className="muted small">
-                {d.file_name} · {when(d.created_at)}
+                {d.file_name} · {toMinute(d.created_at)}
                 {d.errors > 0 ? ` · ${d.errors.toLocaleString('en-US')} skipped` : ''}
               </span>
             </button>

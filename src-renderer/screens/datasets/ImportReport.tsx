@@ -3,6 +3,7 @@ import type { AppError } from '../../../src-shared/errors.ts';
 import type { DatasetSummary } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { count } from '../../format.ts';
 
 type ImportErrorRow = { row: number; message: string };
 
@@ -31,8 +32,7 @@ export function ImportReport({
         onClick={(e) => e.stopPropagation()}
       >
         <h2>
-          {dataset.errors.toLocaleString('en-US')} {dataset.errors === 1 ? 'row' : 'rows'} of{' '}
-          {dataset.file_name} skipped
+          {count(dataset.errors, 'row')} of {dataset.file_name} skipped
         </h2>
         <p className="muted">
           These rows could not be read or did not fit the {dataset.shape} shape; the other{' '}

@@ -6,10 +6,9 @@ import { api } from '../../api/client.ts';
 import { BulkDecision } from './BulkDecision.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
+import { count } from '../../format.ts';
 
 const SEARCH_DELAY_MS = 250;
-const count = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** Search, filters, the selection, and the bulk decisions for what the filter shows. */
 export function Toolbar({ dataset }: { dataset: DatasetSummary }) {

@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import type { HistoryItem } from '../../../src-shared/owner/account.ts';
 import { groupByRequest } from './group.ts';
+import { toSecond } from '../../format.ts';
 
 type Item = z.infer<typeof HistoryItem>;
-
-const when = (iso: string) => iso.slice(0, 19).replace('T', ' ');
 
 /** Fix and refine history (30 days), one line per request or app run. */
 export function HistoryTable({
@@ -37,7 +36,7 @@ export function HistoryTable({
             const micro = entries.reduce((sum, e) => sum + Math.round(e.cost_usd * 1e6), 0);
             return (
               <tr key={first.id}>
-                <td>{when(first.created_at)}</td>
+                <td>{toSecond(first.created_at)}</td>
                 <td>{first.operation}</td>
                 <td>{first.source}</td>
                 <td className="num">{samples.toLocaleString('en-US')}</td>

@@ -4,9 +4,9 @@ import type { KeyRecord } from '../../../src-shared/owner/account.ts';
 import { api } from '../../api/client.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { toMinute } from '../../format.ts';
 
 type Key = z.infer<typeof KeyRecord>;
-const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /** Create (shown once), list and revoke API keys. `run` reports errors and reloads the screen. */
 export function KeysCard({ keys, run }: { keys: Key[]; run: (work: () => Promise<void>) => void }) {
@@ -65,8 +65,8 @@ export function KeysCard({ keys, run }: { keys: Key[]; run: (work: () => Promise
               <td>
                 <code>{key.prefix}…</code>
               </td>
-              <td>{when(key.created_at)}</td>
-              <td>{key.last_used_at ? when(key.last_used_at) : 'never'}</td>
+              <td>{toMinute(key.created_at)}</td>
+              <td>{key.last_used_at ? toMinute(key.last_used_at) : 'never'}</td>
               <td>
                 {key.revoked_at ? (
                   <span className="badge neutral">revoked</span>

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import type { LedgerEntry } from '../../../src-shared/owner/account.ts';
 import { groupByRequest } from './group.ts';
+import { toSecond } from '../../format.ts';
 
 type Entry = z.infer<typeof LedgerEntry>;
 
-const when = (iso: string) => iso.slice(0, 19).replace('T', ' ');
 const SIGN: Record<Entry['kind'], string> = { grant: '+', release: '+', charge: '−', hold: '−' };
 
 /**
@@ -59,8 +59,8 @@ export function LedgerTable({
             return (
               <tr key={first.id}>
                 <td>
-                  {group.length > 1 ? `${when(group.at(-1)?.created_at ?? '')} – ` : ''}
-                  {when(first.created_at)}
+                  {group.length > 1 ? `${toSecond(group.at(-1)?.created_at ?? '')} – ` : ''}
+                  {toSecond(first.created_at)}
                 </td>
                 <td>{group.length > 1 ? `${group.length} ${first.kind}s` : first.kind}</td>
                 <td className="num">
