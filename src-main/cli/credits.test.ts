@@ -1,37 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors.ts';
 import { placeHold, settleHold } from '../service/billing.ts';
 import { openDatabase } from '../store/db.ts';
 import { creditsCommand, parseUsdAmount } from './credits.ts';
-import type { CliIo } from './keys.ts';
+import { capture, rejection, tempDirs } from './testing/cli-test-kit.ts';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-credits-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function capture(): { io: CliIo; out: string[] } {
-  const out: string[] = [];
-  return { io: { stdout: (l) => out.push(l), stderr: () => undefined, env: {} }, out };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected an AppError');
-}
+const tempDir = tempDirs('svc-cli-credits-');
 
 describe('parseUsdAmount', () => {
   it('turns dollars with up to two decimals into exact micro-USD', () => {

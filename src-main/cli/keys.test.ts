@@ -1,39 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../src-shared/errors.ts';
+import { describe, expect, it } from 'vitest';
 import { authenticate } from '../service/keys.ts';
 import { openDatabase } from '../store/db.ts';
-import { formatTable, keysCommand, type CliIo } from './keys.ts';
+import { formatTable, keysCommand } from './keys.ts';
+import { capture, rejection, tempDirs } from './testing/cli-test-kit.ts';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-keys-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function capture(env: NodeJS.ProcessEnv = {}): { io: CliIo; out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { stdout: (l) => out.push(l), stderr: (l) => err.push(l), env }, out, err };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected an AppError');
-}
+const tempDir = tempDirs('svc-cli-keys-');
 
 const KEY = /^svc_[A-Za-z0-9_-]{43}$/;
 

@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../src-shared/errors.ts';
+import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SETTINGS,
   DEFAULT_UPSTREAM_CONCURRENCY,
@@ -11,31 +9,12 @@ import {
 } from '../../src-shared/schemas/settings.ts';
 import { DB_FILE_NAME, openDatabase } from '../store/db.ts';
 import { readSettings } from '../store/settings.ts';
-import { settingsCommand, type SettingsIo } from './settings.ts';
+import { settingsCommand } from './settings.ts';
+import { capture, rejection, tempDirs } from './testing/cli-test-kit.ts';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-settings-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('svc-cli-settings-');
 
 const KEY = 'sk-proj-Zq8xW3vB9nL2mK7pR4tY6uI1oA5sD0fGabcd';
-
-function capture(env: NodeJS.ProcessEnv = {}, stdin = '') {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: SettingsIo = {
-    stdout: (l) => out.push(l),
-    stderr: (l) => err.push(l),
-    env,
-    stdin: () => Promise.resolve(stdin),
-  };
-  return { io, out, err, all: () => [...out, ...err].join('\n') };
-}
 
 const stored = (dir: string) => {
   const db = openDatabase(dir);
@@ -45,16 +24,6 @@ const stored = (dir: string) => {
     db.close();
   }
 };
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected an AppError');
-}
 
 describe('svc settings', () => {
   it('get lists every setting and the engines in force', async () => {

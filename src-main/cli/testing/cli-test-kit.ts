@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { AppError } from '../../../src-shared/errors.ts';
+import type { SettingsIo } from '../settings.ts';
+
+/** What the CLI command tests share: data folders, captured output, expected failures. */
+
+/** A maker of data folders, each removed after its test. Call at the top of a test file. */
+export function tempDirs(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+}
+
+/** An io that records what a command writes (and feeds it `stdin`). */
+export function capture(env: NodeJS.ProcessEnv = {}, stdin = '') {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: SettingsIo = {
+    stdout: (l) => out.push(l),
+    stderr: (l) => err.push(l),
+    env,
+    stdin: () => Promise.resolve(stdin),
+  };
+  return { io, out, err, all: () => [...out, ...err].join('\n') };
+}
+
+/** The AppError a command fails with (any other outcome fails the test). */
+export async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected an AppError');
+}
