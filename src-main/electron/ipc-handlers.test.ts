@@ -1,13 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { IpcMainInvokeEvent } from 'electron';
 import { describe, expect, it } from 'vitest';
 import { ipcChannel, OWNER_METHODS, ServerStatus } from '../../src-shared/owner-api.ts';
-import { builtinBackend } from '../engine/builtin/backend.ts';
-import { createServiceContext } from '../service/context.ts';
-import { createOwnerHandlers } from '../service/owner-handlers.ts';
-import { openDatabase } from '../store/db.ts';
+import { createHarness } from '../service/datasets/testing/harness.ts';
 import { registerOwnerHandlers, type IpcRegistrar } from './ipc-handlers.ts';
 
 const APP_PAGE = 'file:///opt/svc/resources/app/out/renderer/index.html';
@@ -17,18 +11,9 @@ type Listener = Parameters<IpcRegistrar['handle']>[1];
 /** Registers the real handlers on a registrar that records them, as ipcMain would. */
 function register(): Map<string, Listener> {
   const channels = new Map<string, Listener>();
-  const ctx = createServiceContext(openDatabase(':memory:'), ':memory:', '9.9.9');
-  const handlers = createOwnerHandlers(ctx, {
-    address: () => ({ host: '127.0.0.1', port: 7331, url: 'http://127.0.0.1:7331' }),
-    emit: () => {},
-    backend: () => builtinBackend,
-    uploads: {
-      pathOf: () => {
-        throw new Error('no uploads over IPC');
-      },
-    },
-    downloads: { register: () => '/owner-download/x' },
-    tempDir: mkdtempSync(join(tmpdir(), 'svc-ipc-')),
+  const { handlers } = createHarness({
+    version: '9.9.9',
+    address: { host: '127.0.0.1', port: 7331, url: 'http://127.0.0.1:7331' },
   });
   registerOwnerHandlers(
     { handle: (channel, listener) => void channels.set(channel, listener) },

@@ -1,38 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetSummary, ImportPreview, RowsPage } from '../../src-shared/owner/datasets.ts';
 import { ServerStatus } from '../../src-shared/owner-api.ts';
-import { builtinBackend } from '../engine/builtin/backend.ts';
-import { openDatabase } from '../store/db.ts';
-import { createServiceContext } from './context.ts';
-import { OwnerEvents } from './owner-events.ts';
+import { createHarness, dataset } from './datasets/testing/harness.ts';
 import { dispatchOwnerCall, isOwnerMethod } from './owner-dispatch.ts';
-import { createOwnerHandlers } from './owner-handlers.ts';
 
-const GSM8K = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  'resources',
-  'datasets',
-  'gsm8k_test_first300.jsonl',
-);
+const GSM8K = dataset('gsm8k_test_first300.jsonl');
 
-const handlers = (events = new OwnerEvents()) =>
-  createOwnerHandlers(createServiceContext(openDatabase(':memory:'), ':memory:', '1.2.3'), {
-    address: () => ({ host: '127.0.0.1', port: null, url: null }),
-    emit: (event) => events.emit(event),
-    backend: () => builtinBackend,
-    uploads: {
-      pathOf: () => {
-        throw new Error('no uploads');
-      },
-    },
-    downloads: { register: () => '/owner-download/x' },
-    tempDir: mkdtempSync(join(tmpdir(), 'svc-dispatch-')),
-  });
+const handlers = () => createHarness({ version: '1.2.3' }).handlers;
 
 describe('dispatchOwnerCall (the IPC edge)', () => {
   it('returns the value on success', async () => {
@@ -62,10 +36,8 @@ describe('dispatchOwnerCall (the IPC edge)', () => {
 
 describe('dispatchOwnerCall over the dataset methods', () => {
   it('previews, imports (with progress events) and pages a dataset, defaults filled in', async () => {
-    const events = new OwnerEvents();
-    const seen: string[] = [];
-    events.subscribe((event) => seen.push(event.type));
-    const h = handlers(events);
+    const harness = createHarness({ version: '1.2.3' });
+    const h = harness.handlers;
     const preview = await dispatchOwnerCall(h, 'importPreview', { source: { path: GSM8K } });
     expect(preview.ok && ImportPreview.parse(preview.value).detected).toBe('gsm8k');
     const imported = await dispatchOwnerCall(h, 'importDataset', {
@@ -76,7 +48,7 @@ describe('dispatchOwnerCall over the dataset methods', () => {
     if (!imported.ok) throw new Error(imported.error.message);
     const summary = DatasetSummary.parse(imported.value);
     expect(summary.rows).toBe(300);
-    expect(seen).toContain('import');
+    expect(harness.received.map((event) => event.type)).toContain('import');
     // no filter and no sort given: the contract's defaults apply
     const rows = await dispatchOwnerCall(h, 'datasetRows', {
       dataset_id: summary.id,

@@ -14,7 +14,7 @@ import type { EngineBackend } from '../../../engine/backend.ts';
 import { openDatabase } from '../../../store/db.ts';
 import { createServiceContext } from '../../context.ts';
 import { OwnerEvents } from '../../owner-events.ts';
-import { createOwnerHandlers } from '../../owner-handlers.ts';
+import { createOwnerHandlers, type ServerAddress } from '../../owner-handlers.ts';
 import { runRegistry } from '../run-registry.ts';
 
 /** The real datasets shipped with the app. */
@@ -33,6 +33,10 @@ export interface HarnessOptions {
   backend?: EngineBackend;
   /** A database file in the harness's folder instead of memory. */
   onDisk?: boolean;
+  /** The app version `serverStatus` reports. */
+  version?: string;
+  /** Where `serverStatus` says the server listens (default: not listening). */
+  address?: ServerAddress;
 }
 
 /**
@@ -42,7 +46,7 @@ export interface HarnessOptions {
 export function createHarness(options: HarnessOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-datasets-'));
   const db = openDatabase(options.onDisk === true ? join(dir, 'data') : ':memory:');
-  const ctx = createServiceContext(db, dir, '0.0.0-test');
+  const ctx = createServiceContext(db, dir, options.version ?? '0.0.0-test');
   const events = new OwnerEvents();
   const received: OwnerEvent[] = [];
   events.subscribe((event) => received.push(event));
@@ -50,7 +54,7 @@ export function createHarness(options: HarnessOptions = {}) {
   const downloads = new Map<string, { path: string; fileName: string }>();
   let backend = options.backend ?? builtinBackend;
   const handlers = createOwnerHandlers(ctx, {
-    address: () => ({ host: '127.0.0.1', port: null, url: null }),
+    address: () => options.address ?? { host: '127.0.0.1', port: null, url: null },
     emit: (event) => events.emit(event),
     backend: () => backend,
     uploads: {
