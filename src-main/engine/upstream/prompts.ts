@@ -36,20 +36,19 @@ const checkAnswer = <I extends z.ZodType>(issue: I) =>
     issues: z.array(issue).max(20),
   });
 
-export const TextAuditAnswer = z.object({
-  fluency: checkAnswer(Issue),
-  coherence: checkAnswer(Issue),
-  formatting: checkAnswer(Issue),
-  safety: checkAnswer(Issue),
-});
+/** A verdict on each of the four text dimensions, with issues of the given shape. */
+const dimensionsAnswer = <I extends z.ZodType>(issue: I) =>
+  z.object({
+    fluency: checkAnswer(issue),
+    coherence: checkAnswer(issue),
+    formatting: checkAnswer(issue),
+    safety: checkAnswer(issue),
+  });
+
+export const TextAuditAnswer = dimensionsAnswer(Issue);
 export type TextAuditAnswer = z.infer<typeof TextAuditAnswer>;
 
-export const ConversationAuditAnswer = z.object({
-  fluency: checkAnswer(TurnIssue),
-  coherence: checkAnswer(TurnIssue),
-  formatting: checkAnswer(TurnIssue),
-  safety: checkAnswer(TurnIssue),
-});
+export const ConversationAuditAnswer = dimensionsAnswer(TurnIssue);
 export type ConversationAuditAnswer = z.infer<typeof ConversationAuditAnswer>;
 
 export const ChoiceAnswer = z.object({
