@@ -1,10 +1,17 @@
 /**
  * One row read from a file: its value, or why it could not be read. `row` is
- * 1-based. `text`: a CSV row with cells read as JSON also carries every cell
- * as the text it was (see `cells.ts` and `mapRow`).
+ * 1-based. `text`: a CSV row with cells read as other than text also carries
+ * every cell as the text it was (see `cells.ts` and `mapRow`). `raw`: the
+ * row's exact source text without its line terminator (a JSON Lines line, a
+ * CSV record), so an unchanged row can be written back byte for byte.
  */
 export type RowResult =
-  | { row: number; value: Record<string, unknown>; text?: Record<string, string> }
+  | {
+      row: number;
+      value: Record<string, unknown>;
+      text?: Record<string, string>;
+      raw?: string;
+    }
   | { row: number; error: string };
 
 /**
