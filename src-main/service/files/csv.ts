@@ -1,65 +1,194 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
-import Papa from 'papaparse';
+import { parse, type Parser } from 'csv-parse';
 import { decodeCell } from './cells.ts';
 import { checkSignal, readFailure, unreadable } from './errors.ts';
 import type { RowResult } from './rows.ts';
 import { sniffText } from './source.ts';
 
+/** One CSV record as it is in the file. */
+export interface CsvRecord {
+  /** The cells' text. */
+  fields: string[];
+  /** The record's exact source text, without its line terminator. */
+  raw: string;
+  /** The terminator that ended it: `\n`, `\r\n` (an old Mac's `\r`); '' for a last line without one. */
+  newline: string;
+}
+
+/** What csv-parse yields with `raw: true`. */
+interface ParsedRecord {
+  record: string[];
+  raw: string;
+}
+
+const LF = 0x0a;
+
+const UNCLOSED = 'a quoted cell is never closed (the file ends inside it)';
+
 /**
- * CSV with a header row, streamed through papaparse's Node stream (which
- * pauses the file while rows wait to be taken). Comma-separated, RFC 4180
- * quoting. Empty lines are skipped, except in a one-column file, where an
- * empty line is an empty value (the writer quotes those: `""`). Cells follow
- * the rule in `cells.ts`. A row with more or fewer fields than the header is a
- * row error. `row` counts data rows (the header and skipped lines excluded).
+ * The records of a CSV file, streamed through csv-parse's Node stream (which
+ * pauses the file while records wait to be taken). Comma-separated, RFC 4180
+ * quoting; a quote inside an unquoted cell is text (`relax_quotes`, as
+ * papaparse read it before). The newline style is the first terminator
+ * outside quotes (`\r\n`, `\n` or `\r`), for the whole file, so in a CRLF file
+ * a lone `\n` is cell text. A UTF-8 byte order mark is dropped (and is not in
+ * `raw`). Empty lines are records of one empty cell. A record whose quote is
+ * never closed (it can only be the last) comes as `{ error, raw }`.
  */
-export async function* readCsv(path: string, signal?: AbortSignal): AsyncGenerator<RowResult> {
+export async function* readCsvRecords(
+  path: string,
+  signal?: AbortSignal,
+): AsyncGenerator<CsvRecord | { error: string; raw: string }> {
   checkSignal(path, signal);
   await sniffText(path, 'CSV');
-  const file = createReadStream(path, { encoding: 'utf8', signal });
-  const parsed = pipeline(
-    file,
-    Papa.parse(Papa.NODE_STREAM_INPUT, { delimiter: ',', header: false, skipEmptyLines: false }),
-    () => undefined, // errors surface through the iteration below
-  );
-  let header: string[] | undefined;
-  let row = 0;
+  // With these options the only record csv-parse can skip is one whose quote
+  // is still open at the end of the file; anything else is a cell's text.
+  let unclosed: string | undefined; // its raw text, to the end of the file
+  const parser = parse({
+    bom: true,
+    raw: true,
+    relax_column_count: true, // the reader reports a wrong count as a row error
+    relax_quotes: true,
+    skip_records_with_error: true,
+    on_skip: (_error, raw) => {
+      unclosed = raw ?? '';
+    },
+  });
+  const file = createReadStream(path, { signal });
+  // The file's last byte: whether a CRLF file's last record ended with its terminator.
+  let lastByte: number | undefined;
+  file.on('data', (chunk: Buffer | string) => {
+    if (typeof chunk !== 'string') lastByte = chunk.at(-1) ?? lastByte; // no encoding: Buffers
+  });
+  // errors surface through the iteration below
+  const parsed = pipeline(file, parser, () => undefined);
+  // csv-parse's `raw` keeps the first character of the record's terminator
+  // (the `\r` of a CRLF, not its `\n`) and nothing of a last line without
+  // one. A record followed by another one was terminated, so it loses one
+  // character; the last record is held back until the end says which it is.
+  let newline: string | undefined;
+  let pending: ParsedRecord | undefined;
   try {
-    for await (const fields of parsed as AsyncIterable<string[]>) {
-      const blank = fields.length === 1 && fields[0] === '';
-      if (blank && header?.length !== 1) continue;
-      if (!header) {
-        header = readHeader(path, fields);
-        continue;
+    for await (const next of parsed as AsyncIterable<ParsedRecord>) {
+      if (pending) {
+        newline ??= newlineOf(parser);
+        yield { fields: pending.record, raw: pending.raw.slice(0, -1), newline };
       }
-      row++;
-      checkSignal(path, signal);
-      if (fields.length !== header.length) {
-        yield {
-          row,
-          error: `expected ${header.length} fields (as the header has), got ${fields.length}`,
-        };
-        continue;
-      }
-      const value = Object.fromEntries(
-        header.map((name, i) => [name, decodeCell(fields[i] ?? '')]),
-      );
-      // Where a cell was read as JSON, the row keeps its cells as text too (see mapRow).
-      const decodedAny = header.some((name) => typeof value[name] !== 'string');
-      yield decodedAny
-        ? { row, value, text: Object.fromEntries(header.map((name, i) => [name, fields[i] ?? ''])) }
-        : { row, value };
+      pending = next;
     }
+    const followed = unclosed !== undefined || lastByte === LF;
+    if (pending) yield lastRecord(pending, newlineOf(parser), followed);
+    if (unclosed !== undefined) yield { error: UNCLOSED, raw: unclosed };
   } catch (error) {
     throw readFailure(path, error, signal);
   } finally {
     file.destroy();
-    parsed.destroy();
+    parser.destroy();
   }
 }
 
-function readHeader(path: string, fields: string[]): string[] {
+/** The record delimiter csv-parse found (it detects it at the first terminator); '' before that. */
+function newlineOf(parser: Parser): string {
+  return parser.options.record_delimiter[0]?.toString('utf8') ?? '';
+}
+
+/**
+ * The file's last record: terminated if its raw text ends with the
+ * terminator's first character, except that a CRLF file's last `\r` is cell
+ * text unless the file goes on with `\n` (`followed`: it does, or another
+ * record came after).
+ */
+function lastRecord({ record, raw }: ParsedRecord, newline: string, followed: boolean): CsvRecord {
+  const terminated =
+    newline !== '' && raw.endsWith(newline[0] ?? '') && (newline !== '\r\n' || followed);
+  return terminated
+    ? { fields: record, raw: raw.slice(0, -1), newline }
+    : { fields: record, raw, newline: '' };
+}
+
+/**
+ * CSV with a header row (see `readCsvRecords`). Empty lines are skipped,
+ * except in a one-column file, where an empty line is an empty value (the
+ * writer quotes those: `""`). Cells follow the rule in `cells.ts`; a row with
+ * a cell read as other than its text keeps every cell's text as well
+ * (`text`, see `mapRow`). Every row, and every row error, carries `raw`: its
+ * record's source text without the line terminator. A row with more or fewer
+ * fields than the header is a row error. `row` counts data rows (the header
+ * and skipped lines excluded).
+ */
+export async function* readCsv(path: string, signal?: AbortSignal): AsyncGenerator<RowResult> {
+  let header: string[] | undefined;
+  let row = 0;
+  for await (const record of readCsvRecords(path, signal)) {
+    if ('error' in record) {
+      if (!header) throw unreadable(path, `the CSV header is broken: ${record.error}`);
+      yield { row: ++row, error: record.error, raw: record.raw };
+      continue;
+    }
+    const { fields, raw } = record;
+    const blank = fields.length === 1 && fields[0] === '';
+    if (blank && header?.length !== 1) continue;
+    if (!header) {
+      header = readHeader(path, fields);
+      continue;
+    }
+    row++;
+    checkSignal(path, signal);
+    if (fields.length !== header.length) {
+      yield {
+        row,
+        error: `expected ${header.length} fields (as the header has), got ${fields.length}`,
+        raw,
+      };
+      continue;
+    }
+    const { value, text } = readCells(header, fields);
+    yield text ? { row, value, text, raw } : { row, value, raw };
+  }
+}
+
+/**
+ * A record's cells by column name, read by the rule in `cells.ts`, and every
+ * cell's text as well when one was read as other than its text. The objects
+ * are filled key by key: several times faster than `Object.fromEntries`, on
+ * every row of a million-row file.
+ */
+function readCells(
+  header: readonly string[],
+  fields: readonly string[],
+): { value: Record<string, unknown>; text?: Record<string, string> } {
+  const value: Record<string, unknown> = {};
+  let decodedAny = false;
+  let i = 0;
+  for (const name of header) {
+    const cell = fields[i++] ?? '';
+    const decoded = decodeCell(cell);
+    if (decoded !== cell) decodedAny = true;
+    setCell(value, name, decoded);
+  }
+  if (!decodedAny) return { value };
+  const text: Record<string, string> = {};
+  header.forEach((name, i) => setCell(text, name, fields[i] ?? ''));
+  return { value, text };
+}
+
+/** `object[name] = cell`, also for a column named `__proto__` (an assignment would set the prototype). */
+function setCell(object: Record<string, unknown>, name: string, cell: unknown): void {
+  if (name === '__proto__') {
+    Object.defineProperty(object, name, {
+      value: cell,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    object[name] = cell;
+  }
+}
+
+/** The column names of a header record: BOM stripped, each name once. */
+export function readHeader(path: string, fields: readonly string[]): string[] {
   const header = fields.map((name, i) => (i === 0 ? name.replace(/^\ufeff/, '') : name));
   const seen = new Set<string>();
   for (const name of header) {

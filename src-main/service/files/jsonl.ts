@@ -58,9 +58,10 @@ export async function* readJsonl(
     if (text.trim() === '') continue;
     let result: RowResult;
     try {
-      result = toRow(line, JSON.parse(text));
+      // The line itself rides along: an unchanged row is written back byte for byte.
+      result = toRow(line, JSON.parse(text), text);
     } catch (error) {
-      result = { row: line, error: `invalid JSON: ${(error as Error).message}` };
+      result = { row: line, error: `invalid JSON: ${(error as Error).message}`, raw: text };
       if (leading) {
         leading.push(result);
         if (leading.length >= LEADING_FAILURES_MAX) throw notJsonLines(path, what, leading);

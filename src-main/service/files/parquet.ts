@@ -2,6 +2,7 @@ import {
   asyncBufferFromFile,
   parquetMetadataAsync,
   parquetReadObjects,
+  type AsyncBuffer,
   type FileMetaData,
 } from 'hyparquet';
 import { checkSignal, readFailure, unreadable } from './errors.ts';
@@ -31,21 +32,30 @@ export function jsonValue(value: unknown): unknown {
 }
 
 /**
+ * A Parquet file's footer, after checking the file is Parquet at all. `file`
+ * reads byte ranges on demand, so nothing else is loaded yet.
+ */
+export async function openParquet(
+  path: string,
+): Promise<{ file: AsyncBuffer; metadata: FileMetaData }> {
+  const { head, size } = await sniff(path, 4);
+  if (size < 12 || !head.equals(MAGIC)) throw unreadable(path, 'not a Parquet file');
+  const file = await asyncBufferFromFile(path);
+  try {
+    return { file, metadata: await parquetMetadataAsync(file) };
+  } catch (error) {
+    throw unreadable(path, `not a Parquet file (${(error as Error).message})`, error);
+  }
+}
+
+/**
  * Parquet, read one row group at a time through hyparquet's file-backed
  * buffer (only that group's column chunks are read from disk). `row` is the
  * row's position in the file, 1-based.
  */
 export async function* readParquet(path: string, signal?: AbortSignal): AsyncGenerator<RowResult> {
   checkSignal(path, signal);
-  const { head, size } = await sniff(path, 4);
-  if (size < 12 || !head.equals(MAGIC)) throw unreadable(path, 'not a Parquet file');
-  let metadata: FileMetaData;
-  const file = await asyncBufferFromFile(path);
-  try {
-    metadata = await parquetMetadataAsync(file);
-  } catch (error) {
-    throw unreadable(path, `not a Parquet file (${(error as Error).message})`, error);
-  }
+  const { file, metadata } = await openParquet(path);
   let start = 0;
   for (const group of metadata.row_groups) {
     checkSignal(path, signal);

@@ -12,7 +12,7 @@ export type RowResult =
       text?: Record<string, string>;
       raw?: string;
     }
-  | { row: number; error: string };
+  | { row: number; error: string; raw?: string };
 
 /**
  * Maps a row with `map`. CSV cannot tell a JSON array from text that looks
@@ -49,9 +49,11 @@ export function kindOf(value: unknown): string {
   return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
 }
 
-/** A parsed value as a row: objects are rows, anything else is a row error. */
-export function toRow(row: number, value: unknown): RowResult {
-  return isObject(value)
+/** A parsed value as a row: objects are rows, anything else is a row error. `raw`: its source text. */
+export function toRow(row: number, value: unknown, raw?: string): RowResult {
+  const result: RowResult = isObject(value)
     ? { row, value }
     : { row, error: `expected a JSON object, got ${kindOf(value)}` };
+  if (raw !== undefined) result.raw = raw;
+  return result;
 }

@@ -1,0 +1,146 @@
+import { isDeepStrictEqual } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import { decodeCell, encodeCell } from './cells.ts';
+import { readCsvRecords, readHeader } from './csv.ts';
+import { unreadable } from './errors.ts';
+
+/**
+ * Writing CSV back the way its source was written: the header record as it
+ * was, the file's newline style, and each record with the quoting of its
+ * source record, so an unchanged row is byte for byte its source record and a
+ * changed one differs only in the cells that changed.
+ */
+
+/** A CSV file's header and newline style, stored with a dataset (JSON-serialisable). */
+export interface CsvLayout {
+  /** The column names, as `readCsv` reads them. */
+  header: string[];
+  /** The header record's source text, without its line terminator (or a byte order mark). */
+  header_raw: string;
+  /** The file's newline style (an old Mac file's `\r` is written as `\n`). */
+  newline: '\n' | '\r\n';
+}
+
+/** The layout of a CSV file; an empty file has no columns. */
+export async function readCsvLayout(path: string): Promise<CsvLayout> {
+  for await (const record of readCsvRecords(path)) {
+    if ('error' in record) {
+      throw unreadable(path, `the CSV header is broken: ${record.error}`);
+    }
+    const { fields, raw, newline } = record;
+    // blank lines before the header, as readCsv skips them
+    if (fields.length === 1 && fields[0] === '') continue;
+    return {
+      header: readHeader(path, fields),
+      header_raw: raw,
+      newline: newline === '\r\n' ? '\r\n' : '\n',
+    };
+  }
+  return { header: [], header_raw: '', newline: '\n' };
+}
+
+/** A row's values in the order of a CSV header; a key the row lacks (or undefined) is null. */
+export function csvRecordFor(
+  layoutHeader: readonly string[],
+  row: Record<string, unknown>,
+): unknown[] {
+  return layoutHeader.map((name) => (Object.hasOwn(row, name) ? (row[name] ?? null) : null));
+}
+
+/** One cell of a source record: its text and whether it was quoted. */
+interface SourceCell {
+  text: string;
+  quoted: boolean;
+}
+
+/**
+ * One record's text (without a terminator) for `values` in header order.
+ * With `like`, the raw source record of the row: a cell whose value is what
+ * that source cell reads as (or its text, or what encodes to its text) is
+ * copied from it verbatim, quotes as they were; a changed cell is quoted if
+ * its source cell was, or if it needs to be. Without `like`, or if `like` does
+ * not have as many cells as `values`, cells are quoted only where needed.
+ */
+export function encodeCsvRecordLike(values: readonly unknown[], like: string | undefined): string {
+  const source = like === undefined ? undefined : sourceCells(like);
+  if (like === undefined || source?.cells.length !== values.length) {
+    return joinRecord(values.map((value) => quoteCell(encodeCell(value), false)));
+  }
+  const unchanged = values.map((value, i) => sameCell(value, source.cells[i]?.text ?? ''));
+  if (unchanged.every(Boolean)) return like;
+  return joinRecord(
+    values.map((value, i) => {
+      const cell = source.cells[i] ?? { text: '', quoted: false };
+      return unchanged[i] && source.exact
+        ? cellSource(cell)
+        : quoteCell(encodeCell(value), cell.quoted);
+    }),
+  );
+}
+
+/** Whether `value` is what a source cell holds: its text, what it reads as, or what writes as it. */
+function sameCell(value: unknown, text: string): boolean {
+  if (typeof value === 'string') return value === text;
+  return encodeCell(value) === text || isDeepStrictEqual(value, decodeCell(text));
+}
+
+/**
+ * The cells of a raw source record. The reader keeps no per-cell quoting
+ * (that would be work on every row of a million-row import, for the few rows
+ * that change), so the record is parsed again here, when it is written back,
+ * with the reader's parser and options so both see the same cells; the
+ * `cast` callback is where csv-parse tells whether a cell was quoted.
+ * `exact`: the cells written back as they were (`cellSource`) give `like`
+ * again, as they do for any RFC 4180 record (and for a quote inside an
+ * unquoted cell); text after a closing quote (`"a"b`, read as is) does not.
+ */
+function sourceCells(like: string): { cells: SourceCell[]; exact: boolean } | undefined {
+  // An empty line (a one-column file's empty value) holds no record for csv-parse.
+  if (like === '') return { cells: [{ text: '', quoted: false }], exact: true };
+  const quoted: boolean[] = [];
+  let records: string[][];
+  try {
+    records = parse(like, {
+      bom: false,
+      relax_quotes: true,
+      // `like` has no terminator, but a lone \r or \n can be cell text (a CRLF
+      // file's \n), so the record is split only at a NUL, which text has not.
+      record_delimiter: '\u0000',
+      cast: (value, context) => {
+        quoted.push(context.quoting);
+        return value;
+      },
+    });
+  } catch {
+    return undefined; // a quote never closed
+  }
+  const [fields, ...more] = records;
+  if (!fields || more.length > 0) return undefined;
+  const cells = fields.map((text, i) => ({ text, quoted: quoted[i] ?? false }));
+  return { cells, exact: joinRecord(cells.map(cellSource)) === like };
+}
+
+/** A source cell's text as it was written. */
+function cellSource({ text, quoted }: SourceCell): string {
+  return quoted ? quote(text) : text;
+}
+
+/**
+ * A cell's text, quoted when asked to or when it must be: a comma, quote or
+ * line break in it, or a leading or trailing space (which other readers trim;
+ * papaparse, which `writeCsv` uses, quotes those too).
+ */
+function quoteCell(text: string, quoted: boolean): string {
+  return quoted || /[",\r\n]/.test(text) || text.startsWith(' ') || text.endsWith(' ')
+    ? quote(text)
+    : text;
+}
+
+function quote(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/** Cells as a record; a one-column empty value is `""`, not a blank line, which readers skip. */
+function joinRecord(cells: readonly string[]): string {
+  return cells.length === 1 && cells[0] === '' ? '""' : cells.join(',');
+}
