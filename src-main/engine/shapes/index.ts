@@ -3,18 +3,22 @@ import { Sample } from '../../../src-shared/schemas/sample.ts';
 import { describe, isRecord } from './fields.ts';
 import { mergeInOrder, withPassthrough } from './merge.ts';
 import { MAPPERS, mapperFor } from './registry.ts';
-import type { ShapeId, ShapeInfo } from './types.ts';
+import type { ShapeId, ShapeInfo, ShapeMapper } from './types.ts';
 
 /**
  * Dataset shapes: recognise common schemas (GSM8K, MMLU, ARC, ...), map their
  * rows to samples, and write (fixed) samples back in the row's own schema.
  */
 
-export type { ShapeId, ShapeInfo } from './types.ts';
+export type { ShapeId, ShapeInfo, ShapeMapper } from './types.ts';
 export { detectShape, type Detection } from './detect.ts';
 
 /** Every shape, in detection priority order (most specific first). */
 export const SHAPES: readonly ShapeInfo[] = MAPPERS.map((mapper) => mapper.info);
+
+/** A built-in shape by id, or a mapper already made (a field mapping's). */
+const toMapper = (shape: ShapeId | ShapeMapper): ShapeMapper =>
+  typeof shape === 'string' ? mapperFor(shape) : shape;
 
 /** Whether the row has the shape's required fields with the right types. */
 export function matchesShape(row: unknown, shape: ShapeId): boolean {
@@ -27,8 +31,8 @@ export function matchesShape(row: unknown, shape: ShapeId): boolean {
  * fields or with `audit`/`fix`/`reaudit`). Throws AppError('invalid_request')
  * naming the missing or bad field when the row does not fit the shape.
  */
-export function rowToSample(row: unknown, shape: ShapeId): Sample {
-  const mapper = mapperFor(shape);
+export function rowToSample(row: unknown, shape: ShapeId | ShapeMapper): Sample {
+  const mapper = toMapper(shape);
   if (!isRecord(row)) {
     throw new AppError(
       'invalid_request',
@@ -54,7 +58,7 @@ export function rowToSample(row: unknown, shape: ShapeId): Sample {
 export function sampleToRow(
   sample: Sample,
   original: Record<string, unknown>,
-  shape: ShapeId,
+  shape: ShapeId | ShapeMapper,
 ): Record<string, unknown> {
-  return mergeInOrder(original, mapperFor(shape).toRow(sample, original));
+  return mergeInOrder(original, toMapper(shape).toRow(sample, original));
 }

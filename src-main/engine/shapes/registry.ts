@@ -36,6 +36,9 @@ const BY_ID = new Map(MAPPERS.map((mapper) => [mapper.info.id, mapper]));
 
 export function mapperFor(shape: ShapeId): ShapeMapper {
   const mapper = BY_ID.get(shape);
+  if (!mapper && shape === 'custom') {
+    throw new AppError('invalid_request', 'a custom shape needs its field mapping');
+  }
   if (!mapper) throw new AppError('invalid_request', `unknown dataset shape "${shape}"`);
   return mapper;
 }

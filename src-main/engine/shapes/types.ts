@@ -12,7 +12,9 @@ export type ShapeId =
   | 'sharegpt'
   | 'openai_chat'
   | 'oasst'
-  | 'text';
+  | 'text'
+  /** A field mapping made by hand (the dataset keeps it), not a built-in shape. */
+  | 'custom';
 
 export interface ShapeInfo {
   id: ShapeId;
