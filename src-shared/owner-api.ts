@@ -25,6 +25,7 @@ import {
 import { EngineTest, EngineTestRequest, EngineUpdate, EnginesView } from './owner/engines.ts';
 import { RunEstimate, RunRequest, RunStatus } from './owner/runs.ts';
 import { ModelCard } from './schemas/openai.ts';
+import { FieldMapping } from './schemas/mapping.ts';
 import { PricingDocument } from './schemas/pricing.ts';
 import { LimitsSetting, RatesSetting, ServerSetting } from './schemas/settings.ts';
 
@@ -71,7 +72,11 @@ export const ownerApi = {
   serverStatus: { input: NoInput, output: ServerStatus, summary: 'Address, models and pricing' },
 
   importPreview: {
-    input: z.strictObject({ source: ImportSource, shape: ShapeId.optional() }),
+    input: z.strictObject({
+      source: ImportSource,
+      shape: ShapeId.optional(),
+      mapping: FieldMapping.optional(),
+    }),
     output: ImportPreview,
     summary: 'Detect the shape of a file and map its first rows',
   },
@@ -79,6 +84,9 @@ export const ownerApi = {
     input: z.strictObject({
       source: ImportSource,
       shape: ShapeId,
+      mapping: FieldMapping.optional().meta({
+        description: 'Read the rows through this mapping (the dataset’s shape is then `custom`).',
+      }),
       name: z.string().min(1).max(200),
     }),
     output: DatasetSummary,

@@ -12,22 +12,30 @@ import type { Sample } from '../../src-shared/schemas/sample.ts';
 import { microToCostUsd, tokenCostMicro } from '../service/money.ts';
 import { formatUsd } from '../service/billing.ts';
 import { assertOwnerCanStart, OwnerRunBilling } from '../service/owner-run-billing.ts';
-import { runOperation, type OperationRequest } from '../service/operation.ts';
-import { readSamples } from '../service/read-samples.ts';
+import { runOperation, type OperationRequest, type ResultSample } from '../service/operation.ts';
+import { readSamples, type SampleRow } from '../service/read-samples.ts';
 import { UsageMeter } from '../engine/usage.ts';
 import { describeEngines, resolveEngines, selectBackend } from '../service/backend-select.ts';
 import { createServiceContext } from '../service/context.ts';
 import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
+import { MAP_FLAGS_USAGE, mappingFromFlags, shapeFromFlags } from './map-flags.ts';
 import { openJsonlSink } from './output.ts';
+import { openWriteBack, type WriteBack } from './write-back.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
 
 export const FILE_OPS_USAGE = `usage: svc audit|fix|refine IN [--out OUT] [--votes N] [--max-attempts N] [--conventions TEXT]
+                    [--task-type TYPE --map ROLE=FIELD ... | --shape ID] [--write-back]
   IN: JSONL, JSON, CSV or Parquet. Rows with task_type are samples; other rows are mapped from
   their dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, HellaSwag, TruthfulQA, Alpaca, ShareGPT,
-  OpenAI chat, OpenAssistant, text). Writes JSONL of the samples with their result blocks to OUT
-  (stdout without --out); progress and a summary go to stderr. The models run on the builtin
-  engine unless an upstream is configured (svc settings, SVC_UPSTREAM_URL...).`;
+  OpenAI chat, OpenAssistant, text) or from the field mapping given. Writes JSONL of the samples
+  with their result blocks to OUT (stdout without --out); progress and a summary go to stderr.
+  The models run on the builtin engine unless an upstream is configured (svc settings,
+  SVC_UPSTREAM_URL...).
+${MAP_FLAGS_USAGE}
+  --write-back      fix/refine: write the source's own rows instead, in its schema, with each
+                    repair in the field it came from (needs --out; its extension picks the
+                    format: .jsonl, .json, .csv, .parquet; unchanged rows stay byte for byte)`;
 
 const BATCH = 500;
 
@@ -108,6 +116,11 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       'max-attempts': { type: 'string' },
       conventions: { type: 'string' },
       'data-dir': { type: 'string' },
+      'task-type': { type: 'string' },
+      map: { type: 'string', multiple: true },
+      'answer-form': { type: 'string' },
+      shape: { type: 'string' },
+      'write-back': { type: 'boolean' },
     },
     true,
   );
@@ -120,6 +133,20 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     parsePositiveInt(values.votes, '--votes'),
     parsePositiveInt(values['max-attempts'], '--max-attempts'),
   );
+  const shape = shapeFromFlags(values);
+  const mapping = mappingFromFlags(values);
+  if (values['write-back'] && operation === 'audit') {
+    throw new AppError(
+      'invalid_request',
+      '--write-back applies to fix and refine: audit repairs nothing',
+    );
+  }
+  if (values['write-back'] && values.out === undefined) {
+    throw new AppError(
+      'invalid_request',
+      '--write-back needs --out CLEAN (its extension picks the format)',
+    );
+  }
   const conventions = values.conventions;
   if (conventions !== undefined) {
     const parsed = Conventions.safeParse(conventions);
@@ -154,7 +181,10 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   const onInterrupt = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
 
-  const sink = openJsonlSink(values.out);
+  // Results leave in input order: the JSONL of samples with their result blocks, or the
+  // source's own rows with the repairs written back (--write-back).
+  let writeBack: WriteBack | undefined;
+  const sink = values['write-back'] ? undefined : openJsonlSink(values.out);
   const total = await countLines(input);
   // Started at the first row, so an unreadable file gets its error without a progress line.
   let bar: cliProgress.SingleBar | undefined;
@@ -163,31 +193,58 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   const started = performance.now();
   let done = 0;
   let skipped = 0;
+  let pending: SampleRow[] = [];
   let batch: Sample[] = [];
 
   const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    const request = { operation, samples: batch, config, conventions } as OperationRequest;
-    const result = await runOperation(request, { backend, signal: controller.signal });
-    // Paid before its results are written: nothing is handed out unpaid.
-    billing.payBatch({
-      tokenCostMicro: tokenCostMicro(result.usage.byModel(), rates),
-      usage: result.usage.byModel(),
-      input: batch,
-      output: result.data,
-    });
-    for (const sample of result.data) await sink.write(sample);
-    for (const [name, n] of Object.entries(result.counts)) totals[name] = (totals[name] ?? 0) + n;
-    usage.merge(result.usage);
-    done += batch.length;
+    const outputs: ResultSample[] = [];
+    if (batch.length > 0) {
+      const request = { operation, samples: batch, config, conventions } as OperationRequest;
+      const result = await runOperation(request, { backend, signal: controller.signal });
+      // Paid before its results are written: nothing is handed out unpaid.
+      billing.payBatch({
+        tokenCostMicro: tokenCostMicro(result.usage.byModel(), rates),
+        usage: result.usage.byModel(),
+        input: batch,
+        output: result.data,
+      });
+      outputs.push(...result.data);
+      for (const [name, n] of Object.entries(result.counts)) totals[name] = (totals[name] ?? 0) + n;
+      usage.merge(result.usage);
+      done += batch.length;
+    }
+    let next = 0;
+    for (const item of pending) {
+      if ('error' in item) await writeBack?.skipped(item);
+      else {
+        const output = outputs[next++] as ResultSample;
+        if (writeBack) await writeBack.write(item, output);
+        else await sink?.write(output);
+      }
+    }
+    pending = [];
     batch = [];
     const rate = (done / ((performance.now() - started) / 1000)).toFixed(0);
     bar?.update(done + skipped, { rate, skipped });
   };
 
   try {
-    for await (const item of readSamples(input, { signal: controller.signal })) {
+    const rows = readSamples(input, {
+      signal: controller.signal,
+      shape,
+      mapping,
+      onMapping: (chosen) => {
+        if (mapping === undefined && chosen.shape !== 'sample' && chosen.mapping) {
+          console.error(`rows read as ${chosen.shape}`);
+        }
+        if (values['write-back'] && values.out !== undefined) {
+          writeBack = openWriteBack(input, values.out, chosen);
+        }
+      },
+    });
+    for await (const item of rows) {
       bar ??= progressBar(total);
+      pending.push(item);
       if ('error' in item) {
         skipped++;
         bar.stop();
@@ -199,7 +256,13 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       if (batch.length >= BATCH) await flush();
     }
     await flush();
-    await sink.close();
+    await sink?.close();
+    if (writeBack) {
+      const { kept, lost } = await writeBack.close();
+      for (const line of kept) console.error(line);
+      if (lost > 0)
+        console.error(`${lost} unreadable rows could not be written in the output's format`);
+    }
   } finally {
     bar?.stop();
     process.off('SIGINT', onInterrupt);

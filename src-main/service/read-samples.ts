@@ -1,43 +1,39 @@
 import { AppError } from '../../src-shared/errors.ts';
+import type { FieldMapping } from '../../src-shared/schemas/mapping.ts';
 import type { Sample } from '../../src-shared/schemas/sample.ts';
-import { detectShape, rowToSample, type Detection, type ShapeId } from '../engine/shapes/index.ts';
+import { fieldsOf, guessMapping } from '../engine/mapping/index.ts';
+import type { ShapeId } from '../engine/shapes/index.ts';
 import { mapRow, readRows, type FileFormat, type RowResult } from './files/index.ts';
+import { describeMapping, resolveRowMapping, type RowMapping } from './row-mapping.ts';
+
+export { detectHead } from './row-mapping.ts';
 
 /**
  * A dataset file as samples: rows are read as a stream, the shape is
- * detected on the first rows (shared by the CLI and the app's import), and
- * rows that are already samples (`task_type` set) are used as they are. Bad
- * rows come out as errors with their row number; nothing is dropped silently.
+ * detected on the first rows (shared by the CLI and the app's import) unless
+ * a shape or a field mapping is given, and rows that are already samples
+ * (`task_type` set) are used as they are (except under a field mapping,
+ * which reads every row). Bad rows come out as errors with their row number
+ * (and their raw text, where the format has one); nothing is dropped
+ * silently.
  */
 
 export type SampleRow =
-  | { row: number; sample: Sample; original: Record<string, unknown> }
-  | { row: number; error: string };
+  | { row: number; sample: Sample; original: Record<string, unknown>; raw?: string | undefined }
+  | { row: number; error: string; raw?: string | undefined };
 
 export interface ReadSamplesOptions {
   format?: FileFormat | undefined;
   /** Force a shape instead of detecting it. */
   shape?: ShapeId | undefined;
+  /** Read the rows through this field mapping. */
+  mapping?: FieldMapping | undefined;
   signal?: AbortSignal | undefined;
-  /** Told the detection once the first rows are in. */
-  onDetected?: ((detection: Detection | null, shape: ShapeId) => void) | undefined;
+  /** Told the mapping once the first rows are in. */
+  onMapping?: ((mapping: RowMapping) => void) | undefined;
 }
 
 export const DETECTION_ROWS = 100;
-
-const hasTaskType = (value: Record<string, unknown>): boolean =>
-  typeof value.task_type === 'string';
-
-/**
- * The shape of the first rows; for CSV rows with cells read as JSON, as
- * their text too, when the rows as read fit no shape (see `mapRow`).
- */
-export function detectHead(head: readonly RowResult[]): Detection | null {
-  const read = head.flatMap((r) => ('value' in r ? [r.value] : []));
-  const detection = detectShape(read);
-  if (detection || !head.some((r) => 'text' in r && r.text)) return detection;
-  return detectShape(head.flatMap((r) => ('value' in r ? [r.text ?? r.value] : [])));
-}
 
 export async function* readSamples(
   path: string,
@@ -52,30 +48,36 @@ export async function* readSamples(
     head.push(next.value);
   }
   const values = head.flatMap((r) => ('value' in r ? [r.value] : []));
-  const detection = detectHead(head);
-  const shape = options.shape ?? detection?.shape;
-  if (!shape) {
+  const mapping = resolveRowMapping(head, { shape: options.shape, mapping: options.mapping });
+  if (!mapping) {
     if (values.length === 0 && head.length === 0) return;
+    if (values.length === 0) {
+      throw new AppError(
+        'invalid_request',
+        `no readable rows in the first ${head.length} of ${path}`,
+      );
+    }
+    const fields = fieldsOf(values);
+    const guess = guessMapping(fields);
     throw new AppError(
       'invalid_request',
-      values.length === 0
-        ? `no readable rows in the first ${head.length} of ${path}`
-        : `the rows of ${path} match no known dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, ` +
-            `HellaSwag, TruthfulQA, Alpaca, ShareGPT, OpenAI chat, OpenAssistant, plain text, ` +
-            `or samples with task_type); first row keys: ${Object.keys(values[0] ?? {}).join(', ')}`,
+      `the rows of ${path} match no known dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, ` +
+        `HellaSwag, TruthfulQA, Alpaca, ShareGPT, OpenAI chat, OpenAssistant, plain text, ` +
+        `or samples with task_type); their fields: ${fields.map((f) => f.path).join(', ')}. ` +
+        `Say which fields fill which roles` +
+        (guess ? `, e.g. ${describeMapping(guess)}` : ' with --task-type TYPE --map ROLE=FIELD'),
     );
   }
-  options.onDetected?.(detection, shape);
+  options.onMapping?.(mapping);
 
   const toSample = (result: RowResult): SampleRow => {
     if (!('value' in result)) return result;
     try {
-      const { mapped, row } = mapRow(result, (value) =>
-        rowToSample(value, hasTaskType(value) ? 'sample' : shape),
-      );
-      return { row: result.row, sample: mapped, original: row };
+      const { mapped, row } = mapRow(result, (row) => mapping.toSample(row));
+      return { row: result.row, sample: mapped, original: row, raw: result.raw };
     } catch (error) {
-      if (error instanceof AppError) return { row: result.row, error: error.message };
+      if (error instanceof AppError)
+        return { row: result.row, error: error.message, raw: result.raw };
       throw error;
     }
   };

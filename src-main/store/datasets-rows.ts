@@ -11,8 +11,11 @@ export interface NewRowRecord {
   search_text: string;
   title: string;
   detail: string;
+  /** The row as read: for JSON Lines the line itself, byte for byte. */
   original_json: string;
   sample_json: string;
+  /** A CSV row's raw record (its exact text), for a faithful export; null otherwise. */
+  source_raw?: string | null;
 }
 
 /** What the grid shows of a row. */
@@ -64,11 +67,11 @@ const GRID_COLUMNS =
 export function insertRows(db: Db, datasetId: string, rows: readonly NewRowRecord[]): void {
   const insert = db.prepare(
     `INSERT INTO dataset_rows (dataset_id, row_index, source_row, task_type, search_text, title,
-       detail, original_json, sample_json)
+       detail, original_json, sample_json, source_raw)
      VALUES (@dataset_id, @row_index, @source_row, @task_type, @search_text, @title, @detail,
-       @original_json, @sample_json)`,
+       @original_json, @sample_json, @source_raw)`,
   );
-  for (const row of rows) insert.run({ dataset_id: datasetId, ...row });
+  for (const row of rows) insert.run({ dataset_id: datasetId, source_raw: null, ...row });
 }
 
 /** How many rows match the filter (the same WHERE as the page). */
@@ -249,7 +252,7 @@ export function updateVerdicts(db: Db, datasetId: string, rows: readonly Verdict
 export type ExportRecord = Pick<
   RowRecord,
   'row_index' | 'original_json' | 'fixed_json' | 'decision' | 'passed' | 'failed_checks' | 'flagged'
->;
+> & { source_raw: string | null };
 
 /** The next `limit` rows after `afterIndex`, in import order (keyset paging). */
 export function exportPage(
@@ -260,7 +263,8 @@ export function exportPage(
 ): ExportRecord[] {
   return db
     .prepare(
-      `SELECT row_index, original_json, fixed_json, decision, passed, failed_checks, flagged
+      `SELECT row_index, original_json, fixed_json, decision, passed, failed_checks, flagged,
+         source_raw
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
        ORDER BY row_index LIMIT ?`,
     )

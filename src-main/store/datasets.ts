@@ -16,6 +16,10 @@ export interface DatasetRecord {
   error_count: number;
   state: DatasetState;
   created_at: string;
+  /** The field mapping the rows were read with (JSON), null for rows that are samples. */
+  mapping_json: string | null;
+  /** The source file's layout (JSON) for faithful exports. */
+  layout_json: string | null;
 }
 
 /** Counts over a dataset's rows, by aggregate query. */
@@ -29,24 +33,37 @@ export interface DatasetStats {
 
 export function insertDataset(
   db: Db,
-  row: Pick<DatasetRecord, 'id' | 'name' | 'file_name' | 'format' | 'shape'>,
+  row: Pick<DatasetRecord, 'id' | 'name' | 'file_name' | 'format' | 'shape'> &
+    Partial<Pick<DatasetRecord, 'mapping_json' | 'layout_json'>>,
 ): void {
   db.prepare(
-    `INSERT INTO datasets (id, name, file_name, format, shape)
-     VALUES (@id, @name, @file_name, @format, @shape)`,
-  ).run(row);
+    `INSERT INTO datasets (id, name, file_name, format, shape, mapping_json, layout_json)
+     VALUES (@id, @name, @file_name, @format, @shape, @mapping_json, @layout_json)`,
+  ).run({ mapping_json: null, layout_json: null, ...row });
 }
 
 /** Marks an import complete with its counts; the dataset is listed from now on. */
 export function finishImport(
   db: Db,
   id: string,
-  totals: { row_count: number; error_count: number; task_types: readonly string[] },
+  totals: {
+    row_count: number;
+    error_count: number;
+    task_types: readonly string[];
+    mapping_json?: string | null;
+  },
 ): void {
   db.prepare(
-    `UPDATE datasets SET row_count = ?, error_count = ?, task_types = ?, state = 'ready'
+    `UPDATE datasets SET row_count = ?, error_count = ?, task_types = ?, state = 'ready',
+       mapping_json = ?
      WHERE id = ?`,
-  ).run(totals.row_count, totals.error_count, JSON.stringify(totals.task_types), id);
+  ).run(
+    totals.row_count,
+    totals.error_count,
+    JSON.stringify(totals.task_types),
+    totals.mapping_json ?? null,
+    id,
+  );
 }
 
 export function datasetRecord(db: Db, id: string): DatasetRecord | undefined {

@@ -10,6 +10,7 @@ import { ReviewPanel } from './datasets/ReviewPanel.tsx';
 import { RunPanel } from './datasets/RunPanel.tsx';
 import { Toolbar } from './datasets/Toolbar.tsx';
 import { count } from '../format.ts';
+import { describeMapping } from './datasets/describe-mapping.ts';
 
 /** Datasets: the list, the import, and the open dataset's grid with its runs, review and export. */
 export function DatasetsScreen() {
@@ -56,6 +57,11 @@ export function DatasetsScreen() {
               <span className="muted">
                 {dataset.file_name} · {dataset.format.toUpperCase()} · {dataset.shape}
               </span>
+              {dataset.mapping && (
+                <span className="muted dataset-mapping" data-testid="dataset-mapping">
+                  {describeMapping(dataset.mapping)}
+                </span>
+              )}
               {dataset.errors > 0 && (
                 <button
                   type="button"

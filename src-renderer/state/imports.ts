@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { AppError } from '../../src-shared/errors.ts';
 import type { ImportPreview, ImportSource, ShapeId } from '../../src-shared/owner/datasets.ts';
+import type { FieldMapping } from '../../src-shared/schemas/mapping.ts';
 import { api, sourceForFile } from '../api/client.ts';
 
 /** An import in progress: the file, its preview (shape the user may correct), then the import itself. */
@@ -18,6 +19,8 @@ interface ImportState {
   /** Starts the first file now (or after the import in progress) and queues the rest. */
   enqueue: (files: File[]) => void;
   chooseShape: (shape: ShapeId) => Promise<void>;
+  /** Maps the rows with a mapping of the user's (the preview is read again). */
+  chooseMapping: (mapping: FieldMapping) => Promise<void>;
   commit: (name: string) => Promise<string | null>;
   setProgress: (progress: ImportState['progress']) => void;
   cancel: () => void;
@@ -70,12 +73,29 @@ export const useImport = create<ImportState>()((set, get) => ({
       set({ error: error as AppError, busy: false });
     }
   },
+  chooseMapping: async (mapping) => {
+    const { source } = get();
+    if (!source) return;
+    set({ busy: true, shape: 'custom' });
+    try {
+      set({ preview: await api.importPreview({ source, mapping }), busy: false, error: null });
+    } catch (error) {
+      set({ error: error as AppError, busy: false });
+    }
+  },
   commit: async (name) => {
-    const { source, shape } = get();
+    const { source, shape, preview } = get();
     if (!source || !shape) return null;
     set({ busy: true, progress: { rows: 0, errors: 0, fraction: 0 } });
     try {
-      const dataset = await api.importDataset({ source, shape, name });
+      // A mapping made or guessed in the preview goes along; a shape's own is the shape.
+      const mapping = shape === 'custom' ? (preview?.mapping ?? undefined) : undefined;
+      const dataset = await api.importDataset({
+        source,
+        shape,
+        name,
+        ...(mapping ? { mapping } : {}),
+      });
       set(IDLE);
       next();
       return dataset.id;

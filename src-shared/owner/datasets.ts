@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AuditBlock, FixBlock } from '../schemas/blocks.ts';
+import { FieldMapping, SourceField } from '../schemas/mapping.ts';
 import { TaskType } from '../schemas/sample.ts';
 
 /** Datasets in the app: imported files kept in SQLite with their original rows. */
@@ -20,6 +21,7 @@ export const SHAPE_IDS = [
   'openai_chat',
   'oasst',
   'text',
+  'custom',
 ] as const;
 export const ShapeId = z.enum(SHAPE_IDS);
 export type ShapeId = z.infer<typeof ShapeId>;
@@ -45,7 +47,16 @@ export const ImportPreview = z.object({
   detected: ShapeId.nullable(),
   confidence: z.number(),
   candidates: z.array(z.object({ shape: ShapeId, matched: z.int() })),
-  shape: ShapeId.nullable().meta({ description: 'The shape the preview rows were mapped with.' }),
+  shape: ShapeId.nullable().meta({
+    description: 'The shape the preview rows were mapped with (`custom`: a field mapping).',
+  }),
+  mapping: FieldMapping.nullable().meta({
+    description:
+      'The mapping in force: the one given, a shape’s own (pre-filled), or a guess from the field names.',
+  }),
+  guessed: z.boolean().meta({ description: 'The mapping is a guess from the field names.' }),
+  fields: z.array(SourceField).meta({ description: 'The fields of the first rows.' }),
+  mapped: z.int().meta({ description: 'How many preview rows the mapping maps.' }),
   rows: z.array(PreviewRow),
   shapes: z.array(z.object({ id: ShapeId, label: z.string(), task_type: TaskType })),
 });
@@ -57,6 +68,9 @@ export const DatasetSummary = z.object({
   file_name: z.string(),
   format: FileFormat,
   shape: ShapeId,
+  mapping: FieldMapping.nullable().meta({
+    description: 'The field mapping the rows were read with; null for rows that are samples.',
+  }),
   task_types: z.array(TaskType),
   rows: z.int(),
   errors: z.int(),
@@ -150,6 +164,10 @@ export const ExportRequest = z.strictObject({
 });
 export const ExportResult = z.object({
   rows: z.int(),
+  kept: z.array(z.object({ row: z.int(), message: z.string() })).meta({
+    description:
+      'Rows whose accepted fix could not be written back in the source schema without guessing: exported as they were (the first 100).',
+  }),
   bytes: z.int(),
   path: z.string().nullable(),
   download_url: z.string().nullable(),

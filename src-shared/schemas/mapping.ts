@@ -79,7 +79,16 @@ const REQUIRED: Record<TaskType, readonly (keyof MappingFields)[][]> = {
   conversation: [['messages'], ['prompt', 'response']],
 };
 
-const SINGLE_PATH_ROLES = new Set(['text', 'context', 'answer', 'style', 'question', 'messages']);
+const SINGLE_PATH_ROLES = new Set([
+  'text',
+  'context',
+  'answer',
+  'style',
+  'question',
+  'messages',
+  'system',
+  'response',
+]);
 
 export const FieldMapping = z
   .strictObject({

@@ -144,10 +144,12 @@ describe('exportDataset', () => {
         format: 'jsonl',
         path: out,
       });
-      const expected = originals.map((row) => JSON.stringify(row)).join('\n') + '\n';
+      // The source's own lines (Python-style spacing, \u escapes), not our re-serialisation.
+      const expected = readFileSync(dataset(file), 'utf8');
       expect(readFileSync(out, 'utf8')).toBe(expected);
       expect(result).toEqual({
         rows: originals.length,
+        kept: [],
         bytes: Buffer.byteLength(expected),
         path: out,
         download_url: null,

@@ -2,17 +2,23 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { ExportRequest, ExportResult, ShapeId } from '../../../src-shared/owner/datasets.ts';
+import type { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import { sampleToRow } from '../../engine/shapes/index.ts';
+import { mappingShape } from '../../engine/mapping/index.ts';
+import { sampleToRow, type ShapeMapper } from '../../engine/shapes/index.ts';
 import type { Db } from '../../store/db.ts';
+import type { DatasetRecord } from '../../store/datasets.ts';
 import { exportPage, type ExportRecord } from '../../store/datasets-rows.ts';
-import { writeRows } from '../files/index.ts';
+import type { SourceLayout } from '../files/layout.ts';
+import { writeRowsLike, type SourcedRow } from '../files/write-like.ts';
 import { shapeOfRow } from './preview.ts';
 import { failedChecksOf } from './rows.ts';
 import { readyDataset } from './summary.ts';
 
 /** Rows read from SQLite per step of an export. */
 export const EXPORT_PAGE_ROWS = 1000;
+/** Rows kept as they were (their fix cannot be written back) that an export lists. */
+export const KEPT_LISTED = 100;
 
 export interface ExportDeps {
   /** Where exports without a path are written (the browser transport). */
@@ -23,45 +29,88 @@ export interface ExportDeps {
 
 type Row = Record<string, unknown>;
 
-/** The row as exported: the accepted fix written back in the original schema, else the original. */
-function exportedRow(record: ExportRecord, shape: ShapeId, includeVerdicts: boolean): Row {
-  const original = JSON.parse(record.original_json) as Row;
-  let row = original;
-  if (record.decision === 'accepted' && record.fixed_json !== null) {
-    const fixed = JSON.parse(record.fixed_json) as Sample;
-    try {
-      row = sampleToRow(fixed, original, shapeOfRow(original, shape));
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
+/** How a dataset's samples are written back: its field mapping, or its shape row by row. */
+function writerOf(dataset: DatasetRecord): (sample: Sample, original: Row) => Row {
+  if (dataset.shape === 'custom') {
+    if (dataset.mapping_json === null) {
       throw new AppError(
-        'invalid_request',
-        `row ${record.row_index}: its accepted fix cannot be written as ${shape}: ${error.message}`,
+        'internal_error',
+        `dataset ${dataset.id} has a custom shape and no mapping`,
       );
     }
+    const mapper: ShapeMapper = mappingShape(JSON.parse(dataset.mapping_json) as FieldMapping);
+    return (sample, original) => sampleToRow(sample, original, mapper);
   }
-  if (!includeVerdicts) return row;
-  return {
-    ...row,
-    svc_passed: record.passed === null ? null : record.passed === 1,
-    svc_failed_checks: failedChecksOf(record.failed_checks).join(','),
-    svc_flagged: record.flagged === 1,
-    svc_decision: record.decision,
-  };
+  const shape = dataset.shape as ShapeId;
+  return (sample, original) => sampleToRow(sample, original, shapeOfRow(original, shape));
+}
+
+interface ExportOptions {
+  /** The source file's format. */
+  format: DatasetRecord['format'];
+  includeVerdicts: boolean;
+  dropFlagged: boolean;
+  kept: { row: number; message: string }[];
+}
+
+/**
+ * The row as exported: the accepted fix written back in the original schema,
+ * else the original (with its source text, so it goes out byte for byte). A
+ * fix that cannot be written back without guessing leaves the row as it was,
+ * and the export says so.
+ */
+function exportedRow(
+  record: ExportRecord,
+  write: (sample: Sample, original: Row) => Row,
+  options: ExportOptions,
+): SourcedRow {
+  const original = JSON.parse(record.original_json) as Row;
+  // The source text: a JSON Lines row's line is its original_json; a CSV row keeps its record.
+  const raw =
+    options.format === 'jsonl'
+      ? record.original_json
+      : options.format === 'csv'
+        ? record.source_raw
+        : undefined;
+  let row = original;
+  let changed = false;
+  if (record.decision === 'accepted' && record.fixed_json !== null) {
+    try {
+      row = write(JSON.parse(record.fixed_json) as Sample, original);
+      changed = true;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (options.kept.length < KEPT_LISTED) {
+        options.kept.push({ row: record.row_index, message: error.message });
+      }
+    }
+  }
+  if (options.includeVerdicts) {
+    row = {
+      ...row,
+      svc_passed: record.passed === null ? null : record.passed === 1,
+      svc_failed_checks: failedChecksOf(record.failed_checks).join(','),
+      svc_flagged: record.flagged === 1,
+      svc_decision: record.decision,
+    };
+    changed = true;
+  }
+  return { value: row, raw, changed };
 }
 
 async function* exportedRows(
   db: Db,
-  datasetId: string,
-  shape: ShapeId,
-  options: { includeVerdicts: boolean; dropFlagged: boolean },
-): AsyncGenerator<Row> {
+  dataset: DatasetRecord,
+  options: ExportOptions,
+): AsyncGenerator<SourcedRow> {
+  const write = writerOf(dataset);
   // Keyset pages, not one open statement: other queries (a run writing) go on meanwhile.
   for (let after = -1; ;) {
-    const page = exportPage(db, datasetId, after, EXPORT_PAGE_ROWS);
+    const page = exportPage(db, dataset.id, after, EXPORT_PAGE_ROWS);
     if (page.length === 0) return;
     for (const record of page) {
       if (options.dropFlagged && record.flagged === 1) continue;
-      yield exportedRow(record, shape, options.includeVerdicts);
+      yield exportedRow(record, write, options);
     }
     after = page[page.length - 1]?.row_index ?? after;
     await new Promise((resolve) => setImmediate(resolve));
@@ -72,10 +121,11 @@ const safeName = (name: string): string =>
   name.replace(/\.(jsonl|ndjson|json|csv|parquet)$/i, '').replace(/[^\w.-]+/g, '_') || 'dataset';
 
 /**
- * Writes a dataset in its original schema: accepted fixes applied, every
- * other row as imported (so an untouched dataset comes back with the same
- * rows; JSON is written compact, so a file written with spaces or \u
- * escapes comes back equal in value, not in bytes). Options: the verdict columns `svc_passed`,
+ * Writes a dataset in its original schema: accepted fixes written into the
+ * fields they came from, every other row as imported. In the source's own
+ * format an unchanged row is its source text byte for byte (a JSON Lines
+ * line, a CSV record; Parquet keeps the source's column types); see
+ * `writeRowsLike`. Options: the verdict columns `svc_passed`,
  * `svc_failed_checks` (comma-separated), `svc_flagged`, `svc_decision`; and
  * leaving out rows whose latest fix is flagged. Streamed from SQLite; written
  * to `path`, or to a temporary file offered as a download.
@@ -89,13 +139,23 @@ export async function exportDataset(
   const fileName = `${safeName(dataset.name)}.clean.${request.format}`;
   const path =
     request.path ?? join(deps.tempDir, `${dataset.id}-${Date.now().toString(36)}-${fileName}`);
-  const rows = exportedRows(db, dataset.id, dataset.shape as ShapeId, {
+  const options: ExportOptions = {
+    format: dataset.format,
     includeVerdicts: request.include_verdicts,
     dropFlagged: request.drop_flagged,
-  });
-  const written = await writeRows(path, request.format, rows);
+    kept: [],
+  };
+  const layout =
+    dataset.layout_json === null ? null : (JSON.parse(dataset.layout_json) as SourceLayout);
+  const written = await writeRowsLike(
+    path,
+    request.format,
+    exportedRows(db, dataset, options),
+    layout,
+  );
   return {
     rows: written.rows,
+    kept: options.kept,
     bytes: written.bytes,
     path: request.path ?? null,
     download_url: request.path === undefined ? deps.downloads.register(path, fileName) : null,

@@ -50,14 +50,55 @@ describe('importPreview', () => {
     expect(preview.rows[0]?.error).toMatch(/text/);
   });
 
-  it('says when no shape matches, row by row', async () => {
+  it('guesses a mapping from the field names when no shape matches, and lists the fields', async () => {
     const h = createHarness();
     const preview = await h.call('importPreview', {
       source: { path: dataset('ftfy_mojibake_cases.jsonl') },
     });
     expect(preview.detected).toBeNull();
-    expect(preview.shape).toBeNull();
-    expect(preview.rows[0]?.error).toMatch(/choose one/);
+    expect(preview.shape).toBe('custom');
+    expect(preview.guessed).toBe(true);
+    expect(preview.mapping).toEqual({ task_type: 'text', fields: { text: 'original' } });
+    expect(preview.fields.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['label', 'comment', 'original', 'fixed', 'expect']),
+    );
+    expect(preview.mapped).toBe(20);
+    const first = JSON.parse(
+      readFileSync(dataset('ftfy_mojibake_cases.jsonl'), 'utf8').split('\n')[0] ?? '{}',
+    ) as { original: string; label: string };
+    // The text from `original`; the other fields stay as metadata.
+    expect(preview.rows[0]?.sample).toMatchObject({
+      task_type: 'text',
+      text: first.original,
+      label: first.label,
+    });
+  });
+
+  it('says row by row why a mapping maps nothing', async () => {
+    const h = createHarness();
+    const preview = await h.call('importPreview', {
+      source: { path: dataset('ftfy_mojibake_cases.jsonl') },
+      mapping: { task_type: 'text', fields: { text: 'nope' } },
+    });
+    expect(preview.shape).toBe('custom');
+    expect(preview.mapped).toBe(0);
+    expect(preview.rows[0]?.error).toMatch(/"nope" \(text\) is missing/);
+  });
+
+  it('imports with a mapping, keeps it, and exports only the accepted repairs', async () => {
+    const h = createHarness();
+    const source = dataset('ftfy_mojibake_cases.jsonl');
+    const mapping = { task_type: 'text', fields: { text: 'original' } } as const;
+    const ds = await h.call('importDataset', {
+      source: { path: source },
+      shape: 'custom',
+      mapping,
+      name: 'ftfy',
+    });
+    expect(ds).toMatchObject({ shape: 'custom', mapping, rows: 111, errors: 0 });
+    const out = join(h.dir, 'ftfy.out.jsonl');
+    await h.call('exportDataset', { dataset_id: ds.id, format: 'jsonl', path: out });
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(source, 'utf8'));
   });
 
   it('reads uploads through the upload registry', async () => {

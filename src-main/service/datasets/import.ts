@@ -1,8 +1,8 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
 import type { DatasetSummary, ImportSource, ShapeId } from '../../../src-shared/owner/datasets.ts';
+import type { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import { rowToSample } from '../../engine/shapes/index.ts';
 import {
   finishImport,
   importErrorRecords,
@@ -12,10 +12,11 @@ import {
 } from '../../store/datasets.ts';
 import { insertRows, type NewRowRecord } from '../../store/datasets-rows.ts';
 import type { ServiceContext } from '../context.ts';
-import { mapRow, readRows } from '../files/index.ts';
+import { readLayout } from '../files/layout.ts';
+import { readSamples } from '../read-samples.ts';
+import type { RowMapping } from '../row-mapping.ts';
 import { gridText } from './grid-text.ts';
 import { newId } from './ids.ts';
-import { shapeOfRow } from './preview.ts';
 import { removeDataset } from './remove.ts';
 import { namingTheFile, resolveSource, type Uploads } from './source.ts';
 import { readyDataset, summaryOf } from './summary.ts';
@@ -34,14 +35,19 @@ export interface ImportDeps {
 export interface ImportRequest {
   source: ImportSource;
   shape: ShapeId;
+  /** Read the rows through this field mapping instead of the shape. */
+  mapping?: FieldMapping | undefined;
   name: string;
 }
 
 /**
  * Imports a file as a dataset, streamed: rows are read one at a time and
  * written in transactions of IMPORT_BATCH_ROWS, so memory stays bounded
- * whatever the file's size. Rows that carry `task_type` are samples; the
- * others are mapped with the chosen shape. A row that cannot be read or
+ * whatever the file's size. Rows are mapped with the field mapping given, or
+ * with the chosen shape (rows that carry `task_type` are samples then). The
+ * dataset keeps the mapping in force and the file's layout; a JSON Lines row
+ * keeps its line as it was, a CSV row its raw record, so an export gives
+ * back the same bytes where nothing changed. A row that cannot be read or
  * mapped is stored as an import error with its row number, never dropped
  * silently. Progress goes out as `import` events.
  *
@@ -56,14 +62,19 @@ export async function importDataset(
   request: ImportRequest,
 ): Promise<DatasetSummary> {
   const file = await resolveSource(request.source, deps.uploads);
+  const layout = await readLayout(file.path, file.format).catch((error: unknown) => {
+    throw 'upload_id' in request.source ? namingTheFile(error, file) : error;
+  });
   const id = newId('ds');
   insertDataset(ctx.db, {
     id,
     name: request.name,
     file_name: file.fileName,
     format: file.format,
-    shape: request.shape,
+    shape: request.mapping ? 'custom' : request.shape,
+    layout_json: JSON.stringify(layout),
   });
+  let mapping: RowMapping | undefined;
   const counts = { rows: 0, errors: 0, bytes: 0 };
   const taskTypes = new Set<Sample['task_type']>();
   let rows: NewRowRecord[] = [];
@@ -90,36 +101,37 @@ export async function importDataset(
     });
 
   try {
-    for await (const result of readRows(file.path, { format: file.format })) {
+    const samples = readSamples(file.path, {
+      format: file.format,
+      shape: request.mapping ? undefined : request.shape,
+      mapping: request.mapping,
+      onMapping: (chosen) => {
+        mapping = chosen;
+      },
+    });
+    for await (const result of samples) {
       if ('error' in result) {
         errors.push({ row: result.row, message: result.error });
         counts.errors++;
       } else {
-        let sample: Sample | undefined;
-        let source: Record<string, unknown> = result.value;
-        try {
-          ({ mapped: sample, row: source } = mapRow(result, (value) =>
-            rowToSample(value, shapeOfRow(value, request.shape)),
-          ));
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          errors.push({ row: result.row, message: error.message });
-          counts.errors++;
-        }
-        if (sample) {
-          const original = JSON.stringify(source);
-          counts.bytes += Buffer.byteLength(original) + 1;
-          taskTypes.add(sample.task_type);
-          rows.push({
-            row_index: counts.rows,
-            source_row: result.row,
-            task_type: sample.task_type,
-            ...gridText(sample),
-            original_json: original,
-            sample_json: JSON.stringify(sample),
-          });
-          counts.rows++;
-        }
+        const { sample } = result;
+        // A JSON Lines line is kept as it was (it is the row's JSON); other formats as JSON.
+        const original =
+          file.format === 'jsonl' && result.raw !== undefined
+            ? result.raw
+            : JSON.stringify(result.original);
+        counts.bytes += Buffer.byteLength(original) + 1;
+        taskTypes.add(sample.task_type);
+        rows.push({
+          row_index: counts.rows,
+          source_row: result.row,
+          task_type: sample.task_type,
+          ...gridText(sample),
+          original_json: original,
+          sample_json: JSON.stringify(sample),
+          source_raw: file.format === 'csv' ? (result.raw ?? null) : null,
+        });
+        counts.rows++;
       }
       if (rows.length + errors.length >= IMPORT_BATCH_ROWS) flush();
       if (throttle.due()) emit(false);
@@ -131,13 +143,14 @@ export async function importDataset(
         counts.errors === 0
           ? `${file.fileName} has no rows`
           : `none of the ${counts.errors} rows of ${file.fileName} could be imported as ` +
-              `${request.shape} (first: ${firstError(ctx, id)})`,
+              `${request.mapping ? 'mapped' : request.shape} (first: ${firstError(ctx, id)})`,
       );
     }
     finishImport(ctx.db, id, {
       row_count: counts.rows,
       error_count: counts.errors,
       task_types: [...taskTypes].sort(),
+      mapping_json: mapping?.mapping ? JSON.stringify(mapping.mapping) : null,
     });
   } catch (error) {
     await removeDataset(ctx.db, id);

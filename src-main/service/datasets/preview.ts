@@ -1,9 +1,11 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { ImportPreview, ImportSource, ShapeId } from '../../../src-shared/owner/datasets.ts';
-import { rowToSample, SHAPES } from '../../engine/shapes/index.ts';
-import { detectHead } from '../read-samples.ts';
+import type { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
+import { fieldsOf } from '../../engine/mapping/index.ts';
+import { SHAPES } from '../../engine/shapes/index.ts';
 import { mapRow, readRows, type RowResult } from '../files/index.ts';
 import { DETECTION_ROWS } from '../read-samples.ts';
+import { detectHead, resolveRowMapping } from '../row-mapping.ts';
 import { namingTheFile, resolveSource, type Uploads } from './source.ts';
 
 /** Rows of the preview mapped to samples for the import dialog. */
@@ -11,7 +13,7 @@ export const PREVIEW_ROWS = 20;
 
 /** Rows that carry `task_type` are samples already, whatever the dataset's shape. */
 export const shapeOfRow = (row: Record<string, unknown>, shape: ShapeId): ShapeId =>
-  typeof row.task_type === 'string' ? 'sample' : shape;
+  typeof row.task_type === 'string' && shape !== 'custom' ? 'sample' : shape;
 
 export const SHAPE_LIST: ImportPreview['shapes'] = SHAPES.map((info) => ({
   id: info.id,
@@ -35,12 +37,20 @@ async function readHead(path: string, format: ImportPreview['format']): Promise<
 }
 
 /**
- * The first rows of a file, the shape they have (or the one forced), and the
- * first PREVIEW_ROWS mapped with it: each as its sample or the reason it
- * cannot be one.
+ * The first rows of a file, its fields (dotted paths, each with a sample),
+ * the shape they have (or the one forced), the field mapping in force (the
+ * one given; a shape's own, pre-filled for the user to change; or for a file
+ * no shape matches, a guess from the field names), and the first
+ * PREVIEW_ROWS mapped with it: each as its sample or the reason it cannot be
+ * one. `mapped` counts the preview rows that map: the import is offered only
+ * when some do.
  */
 export async function importPreview(
-  input: { source: ImportSource; shape?: ShapeId | undefined },
+  input: {
+    source: ImportSource;
+    shape?: ShapeId | undefined;
+    mapping?: FieldMapping | undefined;
+  },
   uploads: Uploads,
 ): Promise<ImportPreview> {
   const file = await resolveSource(input.source, uploads);
@@ -48,23 +58,25 @@ export async function importPreview(
     throw 'upload_id' in input.source ? namingTheFile(error, file) : error;
   });
   const detection = detectHead(head);
-  const shape = input.shape ?? detection?.shape ?? null;
+  const mapping = resolveRowMapping(head, {
+    shape: input.mapping ? undefined : input.shape,
+    mapping: input.mapping,
+    guess: true,
+  });
   const rows = head.slice(0, PREVIEW_ROWS).map((result) => {
     if (!('value' in result)) {
       return { row: result.row, original: null, sample: null, error: result.error };
     }
-    if (shape === null) {
+    if (mapping === null) {
       return {
         row: result.row,
         original: result.value,
         sample: null,
-        error: 'no known dataset shape matches these rows: choose one',
+        error: 'no known dataset shape matches these rows: say which fields fill which roles',
       };
     }
     try {
-      const { mapped, row } = mapRow(result, (value) =>
-        rowToSample(value, shapeOfRow(value, shape)),
-      );
+      const { mapped, row } = mapRow(result, (row) => mapping.toSample(row));
       return { row: result.row, original: row, sample: mapped, error: null };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -78,7 +90,11 @@ export async function importPreview(
     detected: detection?.shape ?? null,
     confidence: detection?.confidence ?? 0,
     candidates: detection?.candidates ?? [],
-    shape,
+    shape: mapping?.shape ?? null,
+    mapping: mapping?.mapping ?? null,
+    guessed: mapping?.guessed ?? false,
+    fields: fieldsOf(head.flatMap((r) => ('value' in r ? [r.value] : []))),
+    mapped: rows.filter((row) => row.sample !== null).length,
     rows,
     shapes: SHAPE_LIST,
   };

@@ -1,5 +1,6 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { DatasetSummary, ShapeId } from '../../../src-shared/owner/datasets.ts';
+import type { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
 import type { TaskType } from '../../../src-shared/schemas/sample.ts';
 import type { Db } from '../../store/db.ts';
 import { datasetRecord, datasetStats, type DatasetRecord } from '../../store/datasets.ts';
@@ -13,6 +14,8 @@ export function summaryOf(db: Db, record: DatasetRecord): DatasetSummary {
     file_name: record.file_name,
     format: record.format,
     shape: record.shape as ShapeId,
+    mapping:
+      record.mapping_json === null ? null : (JSON.parse(record.mapping_json) as FieldMapping),
     task_types: JSON.parse(record.task_types) as TaskType[],
     rows: record.row_count,
     errors: record.error_count,

@@ -2,6 +2,7 @@ import type { Migration } from '../migrate.ts';
 import { initial } from './001-initial.ts';
 import { keysLedgerHistory } from './002-keys-ledger-history.ts';
 import { datasets } from './003-datasets.ts';
+import { mappings } from './004-mappings.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
-export const MIGRATIONS: readonly Migration[] = [initial, keysLedgerHistory, datasets];
+export const MIGRATIONS: readonly Migration[] = [initial, keysLedgerHistory, datasets, mappings];

@@ -3,6 +3,8 @@ import type { ShapeId } from '../../../src-shared/owner/datasets.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useImport } from '../../state/imports.ts';
 import { useGrid } from '../../state/grid.ts';
+import { MappedPreview } from './MappedPreview.tsx';
+import { MappingEditor } from './MappingEditor.tsx';
 
 /** The preview of a dropped or picked file: detected shape (correctable), mapped rows, row errors. */
 export function ImportDialog() {
@@ -12,12 +14,32 @@ export function ImportDialog() {
 }
 
 function ImportDialogFor({ fileName }: { fileName: string }) {
-  const { preview, shape, busy, progress, error, chooseShape, commit, cancel, queue } = useImport();
+  const {
+    preview,
+    shape,
+    busy,
+    progress,
+    error,
+    chooseShape,
+    chooseMapping,
+    commit,
+    cancel,
+    queue,
+  } = useImport();
   const [name, setName] = useState('');
   const openDataset = useGrid((s) => s.openDataset);
   const loadDatasets = useGrid((s) => s.loadDatasets);
   const datasetName = name || fileName.replace(/\.[^.]+$/, '');
   const errors = preview?.rows.filter((r) => r.error).length ?? 0;
+  const firstError = preview?.rows.find((r) => r.error)?.error;
+  // Why Import is off, when it is: said beside the button.
+  const blocked = !preview
+    ? null
+    : preview.rows.length === 0
+      ? 'The file holds no rows.'
+      : preview.mapped === 0
+        ? `The mapping maps none of the first ${preview.rows.length} rows${firstError ? `: ${firstError}` : ''}.`
+        : null;
 
   return (
     <div className="dialog-backdrop">
@@ -47,6 +69,9 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
                       choose a shape…
                     </option>
                   )}
+                  <option value="custom" disabled={shape !== 'custom'}>
+                    your own field mapping
+                  </option>
                   {preview.shapes.map((s) => (
                     <option key={s.id} value={s.id}>
                       {s.label} ({s.task_type.replace('_', ' ')})
@@ -57,7 +82,7 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
               <span className="muted" data-testid="detected">
                 {preview.detected
                   ? `detected: ${preview.detected} (${Math.round(preview.confidence * 100)}% of the first rows)`
-                  : 'no shape detected: choose one'}
+                  : 'no built-in shape detected: map the fields below'}
               </span>
               <span className="muted">
                 {preview.format.toUpperCase()}, {(preview.bytes / 1024).toFixed(0)} KiB
@@ -71,36 +96,18 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
                 onChange={(e) => setName(e.target.value)}
               />
             </label>
-            <div className="preview-scroll">
-              <table className="table compact preview">
-                <thead>
-                  <tr>
-                    <th>Row</th>
-                    <th>As sample</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {preview.rows.map((row) => (
-                    <tr key={row.row} className={row.error ? 'error-row' : undefined}>
-                      <td>{row.row}</td>
-                      <td>
-                        {row.error ? (
-                          <span className="error-text">{row.error}</span>
-                        ) : (
-                          <code className="clip">{JSON.stringify(row.sample)}</code>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <MappingEditor
+              preview={preview}
+              disabled={busy}
+              onChange={(mapping) => void chooseMapping(mapping)}
+            />
+            <MappedPreview preview={preview} />
             {preview.rows.length === 0 && (
               <p className="error-text">The file holds no rows: there is nothing to import.</p>
             )}
-            {errors > 0 && (
+            {errors > 0 && preview.mapped > 0 && (
               <p className="muted">
-                {errors} of the first {preview.rows.length} rows do not fit this shape; such rows
+                {errors} of the first {preview.rows.length} rows do not fit this mapping; such rows
                 are reported with their row numbers and skipped.
               </p>
             )}
@@ -113,13 +120,18 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
           </div>
         )}
         <div className="dialog-actions">
+          {blocked && (
+            <span className="error-text" data-testid="import-blocked">
+              {blocked}
+            </span>
+          )}
           <button type="button" className="button" onClick={cancel} disabled={busy && !!progress}>
             Cancel
           </button>
           <button
             type="button"
             className="button primary"
-            disabled={!preview || !shape || busy || preview.rows.length === 0}
+            disabled={!preview || !shape || busy || blocked !== null}
             onClick={() =>
               void commit(datasetName).then(async (id) => {
                 if (id) {

@@ -1,0 +1,106 @@
+import { AppError, validationError } from '../../src-shared/errors.ts';
+import { AnswerForm, FieldMapping, MULTI_FIELD_ROLES } from '../../src-shared/schemas/mapping.ts';
+import { TASK_TYPES } from '../../src-shared/schemas/sample.ts';
+import { SHAPE_IDS, type ShapeId } from '../../src-shared/owner/datasets.ts';
+
+/**
+ * The CLI's field mapping flags: `--task-type TYPE --map ROLE=FIELD[,FIELD...]`
+ * (repeatable; FIELD a dotted path; several fields for `choices` and `prompt`;
+ * `--map roles=FROM:TO[,FROM:TO...]` for role values; `--map style=qa`
+ * for a fixed style), `--answer-form FORM`, or `--shape ID` for a built-in
+ * shape. Validated by the same schema as the app's import.
+ */
+export const MAP_FLAGS_USAGE = `  --task-type TYPE --map ROLE=FIELD ...  read rows with your own field names (FIELD a dotted path:
+                    meta.question; several: --map choices=A,B,C,D, --map prompt=instruction,input;
+                    role values: --map roles=human:user,gpt:assistant; --map role_key=from
+                    --map content_key=value; a fixed style: --map style=qa)
+  --answer-form FORM  multiple choice: zero_based, one_based, letter or text (detected otherwise)
+  --shape ID        force a built-in shape: ${SHAPE_IDS.filter((id) => id !== 'custom').join(', ')}`;
+
+export interface MapFlags {
+  'task-type'?: string | undefined;
+  map?: string[] | undefined;
+  'answer-form'?: string | undefined;
+  shape?: string | undefined;
+}
+
+export function shapeFromFlags(flags: MapFlags): ShapeId | undefined {
+  const shape = flags.shape;
+  if (shape === undefined) return undefined;
+  if (!(SHAPE_IDS as readonly string[]).includes(shape) || shape === 'custom') {
+    throw new AppError(
+      'invalid_request',
+      `--shape must be one of ${SHAPE_IDS.filter((id) => id !== 'custom').join(', ')}, got ${shape}`,
+    );
+  }
+  if (flags.map?.length || flags['task-type'] !== undefined) {
+    throw new AppError('invalid_request', '--shape and --task-type/--map exclude each other');
+  }
+  return shape as ShapeId;
+}
+
+function roleMap(text: string): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const pair of text.split(',')) {
+    const at = pair.lastIndexOf(':');
+    if (at <= 0 || at === pair.length - 1) {
+      throw new AppError('invalid_request', `--map roles takes FROM:TO pairs, got "${pair}"`);
+    }
+    map[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return map;
+}
+
+/** The mapping the flags describe, or undefined when none is given. */
+export function mappingFromFlags(flags: MapFlags): FieldMapping | undefined {
+  const maps = flags.map ?? [];
+  const taskType = flags['task-type'];
+  if (maps.length === 0 && taskType === undefined) {
+    if (flags['answer-form'] !== undefined) {
+      throw new AppError('invalid_request', '--answer-form goes with --task-type multiple_choice');
+    }
+    return undefined;
+  }
+  if (taskType === undefined) {
+    throw new AppError('invalid_request', `--map needs --task-type (${TASK_TYPES.join(', ')})`);
+  }
+  if (maps.length === 0) {
+    throw new AppError('invalid_request', '--task-type needs --map ROLE=FIELD for its roles');
+  }
+  const fields: Record<string, unknown> = {};
+  for (const entry of maps) {
+    const at = entry.indexOf('=');
+    if (at <= 0 || at === entry.length - 1) {
+      throw new AppError('invalid_request', `--map takes ROLE=FIELD, got "${entry}"`);
+    }
+    const role = entry.slice(0, at);
+    const value = entry.slice(at + 1);
+    if (Object.hasOwn(fields, role)) {
+      throw new AppError('invalid_request', `--map ${role} is given twice`);
+    }
+    fields[role] =
+      role === 'roles'
+        ? roleMap(value)
+        : MULTI_FIELD_ROLES.includes(role) && value.includes(',')
+          ? value.split(',')
+          : value;
+  }
+  let answerForm: AnswerForm | undefined;
+  if (flags['answer-form'] !== undefined) {
+    const parsed = AnswerForm.safeParse(flags['answer-form'].replace('-', '_'));
+    if (!parsed.success) {
+      throw new AppError(
+        'invalid_request',
+        `--answer-form must be zero_based, one_based, letter or text, got ${flags['answer-form']}`,
+      );
+    }
+    answerForm = parsed.data;
+  }
+  const parsed = FieldMapping.safeParse({
+    task_type: taskType,
+    fields,
+    ...(answerForm ? { answer_form: answerForm } : {}),
+  });
+  if (!parsed.success) throw validationError(parsed.error, 'field mapping');
+  return parsed.data;
+}

@@ -1,0 +1,114 @@
+import { AppError } from '../../src-shared/errors.ts';
+import { RESULT_KEYS, type Sample } from '../../src-shared/schemas/sample.ts';
+import { formatFromPath, type FileFormat } from '../service/files/index.ts';
+import { readLayout } from '../service/files/layout.ts';
+import { writeRowsLike, type SourcedRow } from '../service/files/write-like.ts';
+import type { ResultSample } from '../service/operation.ts';
+import type { SampleRow } from '../service/read-samples.ts';
+import type { RowMapping } from '../service/row-mapping.ts';
+
+/**
+ * `--write-back`: the source's own rows, in its schema, with each repair
+ * written into the field it came from, streamed to OUT in the format of its
+ * extension (the input's by default). A row the fix left alone, or one that
+ * could not be read as a sample, goes out as it came in (byte for byte in
+ * the input's format); a repair that cannot be written back without guessing
+ * leaves its row as it was and is reported.
+ */
+export interface WriteBack {
+  write(item: Extract<SampleRow, { sample: Sample }>, output: ResultSample): Promise<void>;
+  skipped(item: Extract<SampleRow, { error: string }>): Promise<void>;
+  /** Waits for the file; `kept` lists the rows whose repair could not be written back. */
+  close(): Promise<{ kept: string[]; lost: number }>;
+}
+
+/** A one-slot hand-off between the run (which pushes) and the file writer (which pulls). */
+function channel<T>(): { push(value: T): Promise<void>; end(): void; items: AsyncIterable<T> } {
+  let waiting: ((result: IteratorResult<T>) => void) | undefined;
+  let queued: { value: T; taken: () => void }[] = [];
+  let ended = false;
+  return {
+    push: (value) =>
+      new Promise<void>((taken) => {
+        if (waiting) {
+          const resolve = waiting;
+          waiting = undefined;
+          resolve({ value, done: false });
+          taken();
+        } else queued.push({ value, taken });
+      }),
+    end: () => {
+      ended = true;
+      waiting?.({ value: undefined, done: true });
+      waiting = undefined;
+    },
+    items: {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          new Promise<IteratorResult<T>>((resolve) => {
+            const first = queued[0];
+            if (first) {
+              queued = queued.slice(1);
+              first.taken();
+              resolve({ value: first.value, done: false });
+            } else if (ended) resolve({ value: undefined, done: true });
+            else waiting = resolve;
+          }),
+      }),
+    },
+  };
+}
+
+const withoutResults = (sample: ResultSample): Sample =>
+  Object.fromEntries(
+    Object.entries(sample).filter(([key]) => !(RESULT_KEYS as readonly string[]).includes(key)),
+  ) as Sample;
+
+export function openWriteBack(input: string, out: string, mapping: RowMapping): WriteBack {
+  const inputFormat = formatFromPath(input) as FileFormat;
+  const format = formatFromPath(out) ?? inputFormat;
+  const rows = channel<SourcedRow>();
+  const kept: string[] = [];
+  let lost = 0;
+  let failure: Error | undefined;
+  const written = readLayout(input, inputFormat)
+    .then((layout) => writeRowsLike(out, format, rows.items, layout))
+    .catch(async (error: unknown) => {
+      failure = error instanceof Error ? error : new Error(String(error));
+      // Drain what the run still pushes, so it is not left waiting.
+      const pending = rows.items[Symbol.asyncIterator]();
+      while (!(await pending.next()).done);
+    });
+  const push = async (row: SourcedRow): Promise<void> => {
+    if (failure) throw failure;
+    await rows.push(row);
+  };
+  return {
+    async write(item, output) {
+      const changes = (output.fix as { changes?: unknown[] } | undefined)?.changes ?? [];
+      if (changes.length === 0) {
+        await push({ value: item.original, raw: item.raw, changed: false });
+        return;
+      }
+      try {
+        const value = mapping.toRow(withoutResults(output), item.original);
+        await push({ value, raw: item.raw, changed: true });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        kept.push(`row ${item.row}: ${error.message} (left as it was)`);
+        await push({ value: item.original, raw: item.raw, changed: false });
+      }
+    },
+    async skipped(item) {
+      if (item.raw !== undefined && format === inputFormat && format !== 'json') {
+        await push({ value: {}, raw: item.raw, changed: false });
+      } else lost++;
+    },
+    async close() {
+      rows.end();
+      await written;
+      if (failure) throw failure;
+      return { kept, lost };
+    },
+  };
+}
