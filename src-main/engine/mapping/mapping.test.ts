@@ -970,7 +970,14 @@ describe('guessMapping', () => {
         messages: 'conversations',
         role_key: 'from',
         content_key: 'value',
-        roles: { human: 'user', gpt: 'assistant' },
+        // The common role names of chat datasets: the sample may show one turn only.
+        roles: {
+          human: 'user',
+          prompter: 'user',
+          gpt: 'assistant',
+          bot: 'assistant',
+          model: 'assistant',
+        },
       },
     });
   });
@@ -979,7 +986,18 @@ describe('guessMapping', () => {
     const rows = [{ dialog: [{ speaker: 'A', utterance: 'Hi' }] }];
     expect(usable(rows)).toEqual({
       task_type: 'conversation',
-      fields: { messages: 'dialog', role_key: 'speaker', content_key: 'utterance' },
+      fields: {
+        messages: 'dialog',
+        role_key: 'speaker',
+        content_key: 'utterance',
+        roles: {
+          human: 'user',
+          prompter: 'user',
+          gpt: 'assistant',
+          bot: 'assistant',
+          model: 'assistant',
+        },
+      },
     });
   });
 

@@ -92,6 +92,15 @@ function find(
 
 /** Turn keys for the role and the content, most telling first. */
 const ROLE_KEYS = ['role', 'from', 'speaker', 'author', 'sender'];
+/** Role names chat datasets use for the sample's roles (ShareGPT, OASST, chatbot logs). */
+const COMMON_ROLE_NAMES: Readonly<Record<string, string>> = {
+  human: 'user',
+  prompter: 'user',
+  gpt: 'assistant',
+  bot: 'assistant',
+  model: 'assistant',
+};
+
 const CONTENT_KEYS = ['content', 'value', 'text', 'utterance', 'message'];
 
 /**
@@ -104,11 +113,15 @@ function turnFields(sample: string): MappingFields {
   const keys = [...sample.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((match) => match[1]);
   const roleKey = ROLE_KEYS.find((key) => keys.includes(key));
   const contentKey = CONTENT_KEYS.find((key) => keys.includes(key));
-  const shareGpt = /"(human|gpt)"/.test(sample);
+  // The sample is cut short and may show one turn only: a file with its own role key gets the
+  // common role names of chat datasets (unknown names stay as they are, for the audit to report).
+  const ownRoles =
+    /"(human|gpt|bot|prompter|model)"/.test(sample) ||
+    (roleKey !== undefined && roleKey !== 'role');
   return {
     ...(roleKey && roleKey !== 'role' ? { role_key: roleKey } : {}),
     ...(contentKey && contentKey !== 'content' ? { content_key: contentKey } : {}),
-    ...(shareGpt ? { roles: { human: 'user', gpt: 'assistant' } } : {}),
+    ...(ownRoles ? { roles: { ...COMMON_ROLE_NAMES } } : {}),
   };
 }
 

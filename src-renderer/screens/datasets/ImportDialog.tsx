@@ -27,6 +27,7 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
     queue,
   } = useImport();
   const [name, setName] = useState('');
+  const [incomplete, setIncomplete] = useState<string | null>(null);
   const openDataset = useGrid((s) => s.openDataset);
   const loadDatasets = useGrid((s) => s.loadDatasets);
   const datasetName = name || fileName.replace(/\.[^.]+$/, '');
@@ -37,9 +38,11 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
     ? null
     : preview.rows.length === 0
       ? 'The file holds no rows.'
-      : preview.mapped === 0
-        ? `The mapping maps none of the first ${preview.rows.length} rows${firstError ? `: ${firstError}` : ''}.`
-        : null;
+      : incomplete
+        ? `The mapping is not complete: ${incomplete}.`
+        : preview.mapped === 0
+          ? `The mapping maps none of the first ${preview.rows.length} rows${firstError ? `: ${firstError}` : ''}.`
+          : null;
 
   return (
     <div className="dialog-backdrop">
@@ -100,6 +103,7 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
               preview={preview}
               disabled={busy}
               onChange={(mapping) => void chooseMapping(mapping)}
+              onIncomplete={setIncomplete}
             />
             <MappedPreview preview={preview} />
             {preview.rows.length === 0 && (

@@ -1,6 +1,8 @@
+import { useEffect, useState } from 'react';
 import type { ImportPreview } from '../../../src-shared/owner/datasets.ts';
 import {
   ANSWER_FORMS,
+  FieldMapping as FieldMappingSchema,
   MULTI_FIELD_ROLES,
   type AnswerForm,
   type FieldMapping,
@@ -42,7 +44,7 @@ function rolesOf(mapping: FieldMapping): (keyof MappingFields)[] {
     case 'question_answer':
       return ['question', 'answer'];
     case 'conversation':
-      return mapping.fields.messages !== undefined
+      return Object.hasOwn(mapping.fields, 'messages')
         ? ['messages', 'role_key', 'content_key', 'roles']
         : ['prompt', 'response', 'system'];
   }
@@ -54,20 +56,17 @@ function blankFor(taskType: TaskType, fields: ImportPreview['fields']): FieldMap
   switch (taskType) {
     case 'text':
       return { task_type: 'text', fields: { text: first } };
-    case 'multiple_choice':
+    case 'multiple_choice': {
+      const choices = fields.find((f) => f.kind === 'array')?.path;
       return {
         task_type: 'multiple_choice',
-        fields: {
-          context: first,
-          choices: fields.find((f) => f.kind === 'array')?.path ?? '',
-          answer: '',
-          style: 'qa',
-        },
+        fields: { context: first, ...(choices ? { choices } : {}), style: 'qa' },
       };
+    }
     case 'question_answer':
-      return { task_type: 'question_answer', fields: { question: first, answer: '' } };
+      return { task_type: 'question_answer', fields: { question: first } };
     case 'conversation':
-      return { task_type: 'conversation', fields: { prompt: first, response: '' } };
+      return { task_type: 'conversation', fields: { prompt: first } };
   }
 }
 
@@ -108,18 +107,36 @@ export function MappingEditor({
   preview,
   disabled,
   onChange,
+  onIncomplete,
 }: {
   preview: ImportPreview;
   disabled: boolean;
   onChange: (mapping: FieldMapping) => void;
+  /** Told what is missing while the mapping on screen is incomplete (null once it is not). */
+  onIncomplete: (missing: string | null) => void;
 }) {
-  const mapping = preview.mapping ?? blankFor('text', preview.fields);
+  // A mapping being filled in (a new task type's roles) stays here until it is complete;
+  // the preview's own mapping takes over again once the server has mapped a complete one.
+  const [draft, setDraft] = useState<{ of: FieldMapping | null; mapping: FieldMapping } | null>(
+    null,
+  );
+  const current = draft && draft.of === preview.mapping ? draft.mapping : null;
+  const mapping = current ?? preview.mapping ?? blankFor('text', preview.fields);
+  const checked = FieldMappingSchema.safeParse(mapping);
+  const missing = checked.success ? null : (checked.error.issues[0]?.message ?? 'incomplete');
+  useEffect(() => onIncomplete(missing), [missing, onIncomplete]);
   const paths = preview.fields.map((f) => f.path);
+  const propose = (next: FieldMapping): void => {
+    if (FieldMappingSchema.safeParse(next).success) {
+      setDraft(null);
+      onChange(next);
+    } else setDraft({ of: preview.mapping, mapping: next });
+  };
   const set = (role: keyof MappingFields, text: string): void => {
     const fields: MappingFields = { ...mapping.fields, [role]: parseRole(role, text) };
-    onChange({ ...mapping, fields });
+    propose({ ...mapping, fields });
   };
-  const conversationForm = mapping.fields.messages !== undefined ? 'messages' : 'prompt';
+  const conversationForm = Object.hasOwn(mapping.fields, 'messages') ? 'messages' : 'prompt';
 
   return (
     <fieldset className="mapping" data-testid="mapping" disabled={disabled}>
@@ -144,7 +161,7 @@ export function MappingEditor({
           <select
             aria-label="Task type"
             value={mapping.task_type}
-            onChange={(e) => onChange(blankFor(e.target.value as TaskType, preview.fields))}
+            onChange={(e) => propose(blankFor(e.target.value as TaskType, preview.fields))}
           >
             {TASK_TYPES.map((type) => (
               <option key={type} value={type}>
@@ -159,18 +176,17 @@ export function MappingEditor({
             <select
               aria-label="Conversation from"
               value={conversationForm}
-              onChange={(e) =>
-                onChange(
+              onChange={(e) => {
+                const array = preview.fields.find((f) => f.kind === 'array')?.path;
+                propose(
                   e.target.value === 'messages'
                     ? {
                         task_type: 'conversation',
-                        fields: {
-                          messages: preview.fields.find((f) => f.kind === 'array')?.path ?? '',
-                        },
+                        fields: { messages: array },
                       }
                     : blankFor('conversation', preview.fields),
-                )
-              }
+                );
+              }}
             >
               <option value="messages">a messages array</option>
               <option value="prompt">a prompt and a response</option>
@@ -204,7 +220,7 @@ export function MappingEditor({
             <select
               aria-label="Answer form"
               value={mapping.answer_form ?? ''}
-              onChange={(e) => onChange({ ...mapping, answer_form: e.target.value as AnswerForm })}
+              onChange={(e) => propose({ ...mapping, answer_form: e.target.value as AnswerForm })}
             >
               {mapping.answer_form === undefined && <option value="">not detected</option>}
               {ANSWER_FORMS.map((form) => (
@@ -216,6 +232,11 @@ export function MappingEditor({
           </label>
         )}
       </div>
+      {missing && (
+        <p className="error-text" data-testid="mapping-incomplete">
+          Not mapped yet: {missing}
+        </p>
+      )}
       <details className="source-fields">
         <summary>
           The file&apos;s fields ({preview.fields.length}); the others stay as metadata
