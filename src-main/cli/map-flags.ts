@@ -1,6 +1,11 @@
 import { AppError, validationError } from '../../src-shared/errors.ts';
-import { AnswerForm, FieldMapping, MULTI_FIELD_ROLES } from '../../src-shared/schemas/mapping.ts';
-import { TASK_TYPES } from '../../src-shared/schemas/sample.ts';
+import {
+  AnswerForm,
+  FieldMapping,
+  MAPPING_ROLES,
+  MULTI_FIELD_ROLES,
+} from '../../src-shared/schemas/mapping.ts';
+import { TASK_TYPES, type TaskType } from '../../src-shared/schemas/sample.ts';
 import { SHAPE_IDS, type ShapeId } from '../../src-shared/owner/datasets.ts';
 
 /**
@@ -39,6 +44,9 @@ export function shapeFromFlags(flags: MapFlags): ShapeId | undefined {
   return shape as ShapeId;
 }
 
+/** The roles a file's role names can stand for (a typo would only show up as a failed audit). */
+const CHAT_ROLES = ['system', 'user', 'assistant'];
+
 function roleMap(text: string): Record<string, string> {
   const map: Record<string, string> = {};
   for (const pair of text.split(',')) {
@@ -46,7 +54,14 @@ function roleMap(text: string): Record<string, string> {
     if (at <= 0 || at === pair.length - 1) {
       throw new AppError('invalid_request', `--map roles takes FROM:TO pairs, got "${pair}"`);
     }
-    map[pair.slice(0, at)] = pair.slice(at + 1);
+    const to = pair.slice(at + 1);
+    if (!CHAT_ROLES.includes(to)) {
+      throw new AppError(
+        'invalid_request',
+        `--map roles: "${pair}" maps to "${to}", which is not ${CHAT_ROLES.join(', ')}`,
+      );
+    }
+    map[pair.slice(0, at)] = to;
   }
   return map;
 }
@@ -64,8 +79,21 @@ export function mappingFromFlags(flags: MapFlags): FieldMapping | undefined {
   if (taskType === undefined) {
     throw new AppError('invalid_request', `--map needs --task-type (${TASK_TYPES.join(', ')})`);
   }
+  if (!(TASK_TYPES as readonly string[]).includes(taskType)) {
+    throw new AppError(
+      'invalid_request',
+      `--task-type must be one of ${TASK_TYPES.join(', ')}, got ${taskType}`,
+    );
+  }
+  const allowed: readonly string[] = MAPPING_ROLES[taskType as TaskType];
   if (maps.length === 0) {
-    throw new AppError('invalid_request', '--task-type needs --map ROLE=FIELD for its roles');
+    throw new AppError(
+      'invalid_request',
+      `--task-type needs --map ROLE=FIELD for its roles (${allowed.join(', ')})`,
+    );
+  }
+  if (flags['answer-form'] !== undefined && taskType !== 'multiple_choice') {
+    throw new AppError('invalid_request', '--answer-form goes with --task-type multiple_choice');
   }
   const fields: Record<string, unknown> = {};
   for (const entry of maps) {
@@ -75,6 +103,12 @@ export function mappingFromFlags(flags: MapFlags): FieldMapping | undefined {
     }
     const role = entry.slice(0, at);
     const value = entry.slice(at + 1);
+    if (!allowed.includes(role)) {
+      throw new AppError(
+        'invalid_request',
+        `--map ${role}: ${taskType} has no role "${role}" (its roles: ${allowed.join(', ')})`,
+      );
+    }
     if (Object.hasOwn(fields, role)) {
       throw new AppError('invalid_request', `--map ${role} is given twice`);
     }
