@@ -27,6 +27,8 @@ import {
 const screenshots = join(import.meta.dirname, 'screenshots');
 /** ftfy's test cases (MIT): label, comment, original, fixed, fixed-encoding, expect. */
 const FTFY = '/work/shared/datasets/ftfy_mojibake_cases.jsonl';
+/** OpenAssistant's first 100 English trees (Apache-2.0), shipped in resources/. */
+const OASST = join(import.meta.dirname, '..', 'resources', 'datasets', 'oasst_en_100_trees.jsonl');
 const dir = workDir();
 
 test.use({ viewport: { width: 1280, height: 720 } });
@@ -554,6 +556,51 @@ test.describe('field mapping', () => {
     expect(changed, 'the records changed are the rows accepted').toBe(accepted);
     const withMojibake = MMLU_ROWS.filter((row) => row.mojibake).length;
     expect(changed, 'every row with mojibake was fixed').toBe(withMojibake);
+  });
+
+  test('OpenAssistant trees along every path: a row per path, each tree exported once', async ({
+    page,
+    svc,
+  }) => {
+    const source = readFileSync(OASST);
+    const dialog = await dropOnDatasets(page, svc.baseUrl, OASST);
+    await expect(dialog.getByTestId('detected')).toContainText('detected: oasst');
+    const paths = dialog.getByLabel('Conversations', { exact: true });
+    await expect(paths).toHaveValue('best');
+    await expect(previewRows(dialog).first()).not.toContainText('path');
+    await paths.selectOption('all');
+    await expect(previewRows(dialog).first()).toContainText('path 1 of 3');
+    await expect(previewRows(dialog).nth(1)).toContainText('path 2 of 3');
+    // the first tree's paths share its prompt and differ below it
+    const first = await turnsOf(previewRows(dialog).first());
+    const second = await turnsOf(previewRows(dialog).nth(1));
+    expect(first[0]).toBe(second[0]);
+    expect(first).not.toEqual(second);
+    await page.screenshot({ path: join(screenshots, 'import-oasst-every-path.png') });
+    await importShown(page, dialog, 626);
+    await expect(page.getByText('a row per path of each tree')).toBeVisible();
+
+    expectSameBytes(await exportAs(page, 'jsonl'), source, 'exported before any run');
+    await page.getByLabel('Operation').selectOption({ label: 'Fix' });
+    await page.getByRole('button', { name: 'Start fix' }).click();
+    // 626 paths: the cost bound may pass the local credit, which the run asks about first
+    const anyway = page.getByRole('button', { name: 'Start anyway' });
+    const status = page.getByTestId('run-status');
+    await expect(anyway.or(status)).toBeVisible();
+    if (await anyway.isVisible()) await anyway.click();
+    await expect(status).toContainText('done', { timeout: 60_000 });
+    await acceptAllFixes(page, 626);
+    const exported = (await exportAs(page, 'jsonl')).toString('utf8').split('\n');
+    const sourceLines = source.toString('utf8').split('\n');
+    expect(exported, 'one line per tree').toHaveLength(sourceLines.length);
+    const changed = exported.filter((line, i) => line !== sourceLines[i]);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.length).toBeLessThan(100);
+    for (const line of changed) {
+      const tree = JSON.parse(line) as { message_tree_id: string };
+      const was = sourceLines.find((l) => l.includes(tree.message_tree_id)) ?? '';
+      expect(Object.keys(tree)).toEqual(Object.keys(JSON.parse(was) as object));
+    }
   });
 });
 

@@ -25,7 +25,7 @@ import {
 import { EngineTest, EngineTestRequest, EngineUpdate, EnginesView } from './owner/engines.ts';
 import { RunEstimate, RunRequest, RunStatus } from './owner/runs.ts';
 import { ModelCard } from './schemas/openai.ts';
-import { FieldMapping } from './schemas/mapping.ts';
+import { FieldMapping, OasstPaths } from './schemas/mapping.ts';
 import { PricingDocument } from './schemas/pricing.ts';
 import { LimitsSetting, RatesSetting, ServerSetting } from './schemas/settings.ts';
 
@@ -76,6 +76,9 @@ export const ownerApi = {
       source: ImportSource,
       shape: ShapeId.optional(),
       mapping: FieldMapping.optional(),
+      paths: OasstPaths.optional().meta({
+        description: 'OpenAssistant trees: a row per tree (best path, the default) or per path.',
+      }),
     }),
     output: ImportPreview,
     summary: 'Detect the shape of a file and map its first rows',
@@ -86,6 +89,9 @@ export const ownerApi = {
       shape: ShapeId,
       mapping: FieldMapping.optional().meta({
         description: 'Read the rows through this mapping (the dataset’s shape is then `custom`).',
+      }),
+      paths: OasstPaths.optional().meta({
+        description: 'OpenAssistant trees: a row per tree (best path, the default) or per path.',
       }),
       name: z.string().min(1).max(200),
     }),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRows, writeRows } from '../service/files/index.ts';
 import { readParquetLayout } from '../service/files/parquet-like.ts';
+import { oasstPaths } from '../engine/shapes/oasst-paths.ts';
 import { mappingFromFlags, type MapFlags } from './map-flags.ts';
 import { tempDirs } from './testing/cli-test-kit.ts';
 
@@ -17,6 +18,8 @@ import { tempDirs } from './testing/cli-test-kit.ts';
 
 const repo = join(import.meta.dirname, '..', '..');
 const ftfy = join(repo, 'resources', 'datasets', 'ftfy_mojibake_cases.jsonl');
+const gsm8k = join(repo, 'resources', 'datasets', 'gsm8k_test_first300.jsonl');
+const oasst = join(repo, 'resources', 'datasets', 'oasst_en_100_trees.jsonl');
 const tempDir = tempDirs('svc-cli-mapping-');
 
 type Row = Record<string, unknown>;
@@ -475,6 +478,44 @@ describe('svc fix nested fields (dotted paths)', () => {
   });
 });
 
+describe('svc fix OpenAssistant trees --oasst-paths all', () => {
+  it('runs a sample per path and writes each tree back once with the repairs of all its paths', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'trees.jsonl');
+    const [plain, run] = await Promise.all([
+      svc(dir, 'fix', oasst, '--oasst-paths', 'all'),
+      svc(dir, 'fix', oasst, '--oasst-paths', 'all', '--write-back', '--out', out),
+    ]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('rows read as oasst, every path');
+    expect(run.stderr).not.toMatch(/left as it was/);
+    const samples = jsonl(plain.stdout);
+    expect(samples).toHaveLength(626);
+    const before = lines(oasst);
+    const after = lines(out);
+    expect(after).toHaveLength(100);
+    let next = 0;
+    let changed = 0;
+    for (const [i, line] of after.entries()) {
+      const tree = JSON.parse(line) as Row;
+      const paths = oasstPaths(tree);
+      const fixed = samples.slice(next, next + paths.length);
+      next += paths.length;
+      // Each path of the written tree is the fixed sample of that path.
+      paths.forEach((path, j) => {
+        expect(path.sample.messages).toEqual((fixed[j] as { messages: unknown }).messages);
+      });
+      if (fixed.some((s) => (s.fix as { changes?: unknown[] } | undefined)?.changes?.length)) {
+        changed++;
+        expect(line).not.toBe(before[i]);
+      } else expect(line).toBe(before[i]);
+    }
+    expect(next).toBe(626);
+    expect(changed).toBeGreaterThan(10);
+  });
+});
+
 describe('mapping flag errors', () => {
   const text = ['--task-type', 'text', '--map', 'text=original'];
 
@@ -503,6 +544,11 @@ describe('mapping flag errors', () => {
       [
         ['fix', ftfy, '--task-type', 'question_answer', '--map', 'question=original'],
         /^svc: .*a question_answer mapping needs question \+ answer$/m,
+      ],
+      [['audit', ftfy, '--oasst-paths', 'every'], /^svc: --oasst-paths must be best or all/m],
+      [
+        ['audit', gsm8k, '--oasst-paths', 'all'],
+        /^svc: every path applies to OpenAssistant message trees; these rows are read as gsm8k$/m,
       ],
     ];
     const runs = await Promise.all(cases.map(([args]) => svc(dir, ...args)));

@@ -19,13 +19,14 @@ import { describeEngines, resolveEngines, selectBackend } from '../service/backe
 import { createServiceContext } from '../service/context.ts';
 import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
-import { MAP_FLAGS_USAGE, mappingFromFlags, shapeFromFlags } from './map-flags.ts';
+import { MAP_FLAGS_USAGE, mappingFromFlags, pathsFromFlags, shapeFromFlags } from './map-flags.ts';
 import { openJsonlSink } from './output.ts';
 import { openWriteBack, type WriteBack } from './write-back.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
 
 export const FILE_OPS_USAGE = `usage: svc audit|fix|refine IN [--out OUT] [--votes N] [--max-attempts N] [--conventions TEXT]
-                    [--task-type TYPE --map ROLE=FIELD ... | --shape ID] [--write-back]
+                    [--task-type TYPE --map ROLE=FIELD ... | --shape ID] [--oasst-paths best|all]
+                    [--write-back]
   IN: JSONL, JSON, CSV or Parquet. Rows with task_type are samples; other rows are mapped from
   their dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, HellaSwag, TruthfulQA, Alpaca, ShareGPT,
   OpenAI chat, OpenAssistant, text) or from the field mapping given. Writes JSONL of the samples
@@ -121,6 +122,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       'answer-form': { type: 'string' },
       shape: { type: 'string' },
       'write-back': { type: 'boolean' },
+      'oasst-paths': { type: 'string' },
     },
     true,
   );
@@ -135,6 +137,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   );
   const shape = shapeFromFlags(values);
   const mapping = mappingFromFlags(values);
+  const paths = pathsFromFlags(values);
   if (values['write-back'] && operation === 'audit') {
     throw new AppError(
       'invalid_request',
@@ -185,7 +188,8 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   // source's own rows with the repairs written back (--write-back).
   let writeBack: WriteBack | undefined;
   const sink = values['write-back'] ? undefined : openJsonlSink(values.out);
-  const total = await countLines(input);
+  // Every path of a tree is a sample of its own: the file's lines do not count them.
+  const total = paths === 'all' ? undefined : await countLines(input);
   // Started at the first row, so an unreadable file gets its error without a progress line.
   let bar: cliProgress.SingleBar | undefined;
   const totals: Record<string, number> = {};
@@ -233,9 +237,10 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       signal: controller.signal,
       shape,
       mapping,
+      paths,
       onMapping: (chosen) => {
-        if (mapping === undefined && chosen.shape !== 'sample' && chosen.mapping) {
-          console.error(`rows read as ${chosen.shape}`);
+        if (mapping === undefined && chosen.shape !== 'sample') {
+          console.error(`rows read as ${chosen.shape}${chosen.tree ? ', every path' : ''}`);
         }
         if (values['write-back'] && values.out !== undefined) {
           writeBack = openWriteBack(input, values.out, chosen);

@@ -4,6 +4,7 @@ import {
   FieldMapping,
   MAPPING_ROLES,
   MULTI_FIELD_ROLES,
+  OasstPaths,
 } from '../../src-shared/schemas/mapping.ts';
 import { TASK_TYPES, type TaskType } from '../../src-shared/schemas/sample.ts';
 import { SHAPE_IDS, type ShapeId } from '../../src-shared/owner/datasets.ts';
@@ -20,13 +21,30 @@ export const MAP_FLAGS_USAGE = `  --task-type TYPE --map ROLE=FIELD ...  read ro
                     role values: --map roles=human:user,gpt:assistant; --map role_key=from
                     --map content_key=value; a fixed style: --map style=qa)
   --answer-form FORM  multiple choice: zero_based, one_based, letter or text (detected otherwise)
-  --shape ID        force a built-in shape: ${SHAPE_IDS.filter((id) => id !== 'custom').join(', ')}`;
+  --shape ID        force a built-in shape: ${SHAPE_IDS.filter((id) => id !== 'custom').join(', ')}
+  --oasst-paths best|all  OpenAssistant trees: one conversation per tree along the best-ranked
+                    replies (default), or one per root-to-leaf path (all); with --write-back the
+                    repairs of all of a tree's paths go back into the one tree`;
 
 export interface MapFlags {
   'task-type'?: string | undefined;
   map?: string[] | undefined;
   'answer-form'?: string | undefined;
   shape?: string | undefined;
+  'oasst-paths'?: string | undefined;
+}
+
+export function pathsFromFlags(flags: MapFlags): OasstPaths | undefined {
+  const value = flags['oasst-paths'];
+  if (value === undefined) return undefined;
+  const parsed = OasstPaths.safeParse(value);
+  if (!parsed.success) {
+    throw new AppError('invalid_request', `--oasst-paths must be best or all, got ${value}`);
+  }
+  if (parsed.data === 'all' && (flags.map?.length || flags['task-type'] !== undefined)) {
+    throw new AppError('invalid_request', '--oasst-paths all reads OpenAssistant trees, not --map');
+  }
+  return parsed.data;
 }
 
 export function shapeFromFlags(flags: MapFlags): ShapeId | undefined {

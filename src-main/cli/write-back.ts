@@ -59,6 +59,9 @@ function channel<T>(): { push(value: T): Promise<void>; end(): void; items: Asyn
   };
 }
 
+const changesOf = (output: ResultSample): unknown[] =>
+  (output.fix as { changes?: unknown[] } | undefined)?.changes ?? [];
+
 const withoutResults = (sample: ResultSample): Sample =>
   Object.fromEntries(
     Object.entries(sample).filter(([key]) => !(RESULT_KEYS as readonly string[]).includes(key)),
@@ -83,9 +86,33 @@ export function openWriteBack(input: string, out: string, mapping: RowMapping): 
     if (failure) throw failure;
     await rows.push(row);
   };
+  /** Read along every path: a tree's paths, until the last of them is in. */
+  let tree: { item: Extract<SampleRow, { sample: Sample }>; output: ResultSample }[] = [];
+  const writeTree = async (): Promise<void> => {
+    const [first] = tree;
+    if (!first || !mapping.tree) return;
+    const parts = tree.map(({ item, output }, i) => ({
+      route: item.path?.route ?? [],
+      sample: changesOf(output).length > 0 ? withoutResults(output) : null,
+      label: `path ${i + 1} of ${item.path?.of ?? tree.length}`,
+    }));
+    tree = [];
+    const { row, problems } = mapping.tree.toRow(first.item.original, parts);
+    problems.forEach((problem, i) => {
+      if (problem)
+        kept.push(`row ${first.item.row}, ${parts[i]?.label}: ${problem} (left as it was)`);
+    });
+    const changed = row !== first.item.original;
+    await push({ value: row, raw: first.item.raw, changed });
+  };
   return {
     async write(item, output) {
-      const changes = (output.fix as { changes?: unknown[] } | undefined)?.changes ?? [];
+      if (item.path) {
+        tree.push({ item, output });
+        if (tree.length >= item.path.of) await writeTree();
+        return;
+      }
+      const changes = changesOf(output);
       if (changes.length === 0) {
         await push({ value: item.original, raw: item.raw, changed: false });
         return;
@@ -105,6 +132,7 @@ export function openWriteBack(input: string, out: string, mapping: RowMapping): 
       } else lost++;
     },
     async close() {
+      await writeTree(); // the paths read of a tree cut short by an interrupted run
       rows.end();
       await written;
       if (failure) throw failure;

@@ -1,8 +1,9 @@
 import { AppError } from '../../src-shared/errors.ts';
-import type { FieldMapping } from '../../src-shared/schemas/mapping.ts';
+import type { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
 import type { Sample } from '../../src-shared/schemas/sample.ts';
 import { fieldsOf, guessMapping } from '../engine/mapping/index.ts';
 import type { ShapeId } from '../engine/shapes/index.ts';
+import type { Route } from '../engine/shapes/oasst-paths.ts';
 import { mapRow, readRows, type FileFormat, type RowResult } from './files/index.ts';
 import { describeMapping, resolveRowMapping, type RowMapping } from './row-mapping.ts';
 
@@ -19,7 +20,14 @@ export { detectHead } from './row-mapping.ts';
  */
 
 export type SampleRow =
-  | { row: number; sample: Sample; original: Record<string, unknown>; raw?: string | undefined }
+  | {
+      row: number;
+      sample: Sample;
+      original: Record<string, unknown>;
+      raw?: string | undefined;
+      /** Read along every path: the path's route in its tree, and how many paths the row has. */
+      path?: { route: Route; of: number } | undefined;
+    }
   | { row: number; error: string; raw?: string | undefined };
 
 export interface ReadSamplesOptions {
@@ -28,6 +36,8 @@ export interface ReadSamplesOptions {
   shape?: ShapeId | undefined;
   /** Read the rows through this field mapping. */
   mapping?: FieldMapping | undefined;
+  /** OpenAssistant trees: a row per tree along the best path (default) or a row per path. */
+  paths?: OasstPaths | undefined;
   signal?: AbortSignal | undefined;
   /** Told the mapping once the first rows are in. */
   onMapping?: ((mapping: RowMapping) => void) | undefined;
@@ -48,7 +58,11 @@ export async function* readSamples(
     head.push(next.value);
   }
   const values = head.flatMap((r) => ('value' in r ? [r.value] : []));
-  const mapping = resolveRowMapping(head, { shape: options.shape, mapping: options.mapping });
+  const mapping = resolveRowMapping(head, {
+    shape: options.shape,
+    mapping: options.mapping,
+    paths: options.paths,
+  });
   if (!mapping) {
     if (values.length === 0 && head.length === 0) return;
     if (values.length === 0) {
@@ -70,19 +84,29 @@ export async function* readSamples(
   }
   options.onMapping?.(mapping);
 
-  const toSample = (result: RowResult): SampleRow => {
-    if (!('value' in result)) return result;
+  const toSamples = (result: RowResult): SampleRow[] => {
+    if (!('value' in result)) return [result];
     try {
+      if (mapping.tree) {
+        const paths = mapping.tree.samplesOf(result.value);
+        return paths.map(({ route, sample }) => ({
+          row: result.row,
+          sample,
+          original: result.value,
+          raw: result.raw,
+          path: { route, of: paths.length },
+        }));
+      }
       const { mapped, row } = mapRow(result, (row) => mapping.toSample(row));
-      return { row: result.row, sample: mapped, original: row, raw: result.raw };
+      return [{ row: result.row, sample: mapped, original: row, raw: result.raw }];
     } catch (error) {
       if (error instanceof AppError)
-        return { row: result.row, error: error.message, raw: result.raw };
+        return [{ row: result.row, error: error.message, raw: result.raw }];
       throw error;
     }
   };
-  for (const result of head) yield toSample(result);
+  for (const result of head) yield* toSamples(result);
   for (let next = await rows.next(); !next.done; next = await rows.next()) {
-    yield toSample(next.value);
+    yield* toSamples(next.value);
   }
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../../src-shared/errors.ts';
-import type { FieldMapping } from '../../src-shared/schemas/mapping.ts';
+import type { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
 import type { Sample } from '../../src-shared/schemas/sample.ts';
 import {
   fieldsOf,
@@ -15,6 +15,12 @@ import {
   type ShapeMapper,
 } from '../engine/shapes/index.ts';
 import { detectShape, type Detection } from '../engine/shapes/index.ts';
+import {
+  oasstPaths,
+  writeOasstPaths,
+  type PathRepair,
+  type TreePath,
+} from '../engine/shapes/oasst-paths.ts';
 import type { RowResult } from './files/index.ts';
 
 type Row = Record<string, unknown>;
@@ -34,6 +40,22 @@ export interface RowMapping {
   toSample(row: Row): Sample;
   /** The original row with the sample's values written back; throws an AppError on a conflict. */
   toRow(sample: Sample, original: Row): Row;
+  /**
+   * Set when each row holds several samples (OpenAssistant trees read along
+   * every path): `toSample` and `toRow` do not apply then.
+   */
+  tree?: TreeMapping | undefined;
+}
+
+/** Rows that each hold several samples, and how their repairs go back together. */
+export interface TreeMapping {
+  /** The samples of a row, each with its route; throws an AppError when the row does not fit. */
+  samplesOf(row: Row): TreePath[];
+  /** The row with every part's repair written in; `problems[i]`: why part i's was not. */
+  toRow(
+    original: Row,
+    parts: readonly PathRepair[],
+  ): { row: Row; problems: (string | undefined)[] };
 }
 
 /**
@@ -73,6 +95,8 @@ function ofMapping(mapping: FieldMapping, guessed: boolean): RowMapping {
 
 export interface MappingWanted {
   shape?: ShapeId | undefined;
+  /** OpenAssistant trees: one row per tree along the best path (default), or one per path. */
+  paths?: OasstPaths | undefined;
   mapping?: FieldMapping | undefined;
   /** Guess a mapping from the field names when no shape matches (the app's preview does). */
   guess?: boolean | undefined;
@@ -88,6 +112,27 @@ export function resolveRowMapping(
   head: readonly RowResult[],
   wanted: MappingWanted,
 ): RowMapping | null {
+  const mapping = resolveOnePerRow(head, wanted);
+  if (wanted.paths !== 'all' || mapping === null) return mapping;
+  if (mapping.shape !== 'oasst') {
+    throw new AppError(
+      'invalid_request',
+      'every path applies to OpenAssistant message trees; these rows are read as ' +
+        (mapping.shape === 'custom' ? 'a field mapping' : mapping.shape),
+    );
+  }
+  const unused = (): never => {
+    throw new AppError('internal_error', 'a tree of paths is read and written as a whole');
+  };
+  return {
+    ...mapping,
+    toSample: unused,
+    toRow: unused,
+    tree: { samplesOf: oasstPaths, toRow: writeOasstPaths },
+  };
+}
+
+function resolveOnePerRow(head: readonly RowResult[], wanted: MappingWanted): RowMapping | null {
   const rows = head.flatMap((r) => ('value' in r ? [r.value] : []));
   if (wanted.mapping) return ofMapping(withAnswerForm(wanted.mapping, rows), false);
   if (wanted.shape === 'custom') {

@@ -16,6 +16,8 @@ export interface NewRowRecord {
   sample_json: string;
   /** A CSV row's raw record (its exact text), for a faithful export; null otherwise. */
   source_raw?: string | null;
+  /** A path of a tree read along every path: its route (JSON array); null otherwise. */
+  source_path?: string | null;
 }
 
 /** What the grid shows of a row. */
@@ -67,11 +69,13 @@ const GRID_COLUMNS =
 export function insertRows(db: Db, datasetId: string, rows: readonly NewRowRecord[]): void {
   const insert = db.prepare(
     `INSERT INTO dataset_rows (dataset_id, row_index, source_row, task_type, search_text, title,
-       detail, original_json, sample_json, source_raw)
+       detail, original_json, sample_json, source_raw, source_path)
      VALUES (@dataset_id, @row_index, @source_row, @task_type, @search_text, @title, @detail,
-       @original_json, @sample_json, @source_raw)`,
+       @original_json, @sample_json, @source_raw, @source_path)`,
   );
-  for (const row of rows) insert.run({ dataset_id: datasetId, source_raw: null, ...row });
+  for (const row of rows) {
+    insert.run({ dataset_id: datasetId, source_raw: null, source_path: null, ...row });
+  }
 }
 
 /** How many rows match the filter (the same WHERE as the page). */
@@ -251,8 +255,15 @@ export function updateVerdicts(db: Db, datasetId: string, rows: readonly Verdict
 /** What an export reads of each row. */
 export type ExportRecord = Pick<
   RowRecord,
-  'row_index' | 'original_json' | 'fixed_json' | 'decision' | 'passed' | 'failed_checks' | 'flagged'
-> & { source_raw: string | null };
+  | 'row_index'
+  | 'source_row'
+  | 'original_json'
+  | 'fixed_json'
+  | 'decision'
+  | 'passed'
+  | 'failed_checks'
+  | 'flagged'
+> & { source_raw: string | null; source_path: string | null };
 
 /** The next `limit` rows after `afterIndex`, in import order (keyset paging). */
 export function exportPage(
@@ -263,8 +274,8 @@ export function exportPage(
 ): ExportRecord[] {
   return db
     .prepare(
-      `SELECT row_index, original_json, fixed_json, decision, passed, failed_checks, flagged,
-         source_raw
+      `SELECT row_index, source_row, original_json, fixed_json, decision, passed, failed_checks,
+         flagged, source_raw, source_path
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
        ORDER BY row_index LIMIT ?`,
     )

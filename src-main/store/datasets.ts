@@ -20,6 +20,8 @@ export interface DatasetRecord {
   mapping_json: string | null;
   /** The source file's layout (JSON) for faithful exports. */
   layout_json: string | null;
+  /** OpenAssistant trees: read along the best path or every path; null for other shapes. */
+  paths: 'best' | 'all' | null;
 }
 
 /** Counts over a dataset's rows, by aggregate query. */
@@ -34,12 +36,12 @@ export interface DatasetStats {
 export function insertDataset(
   db: Db,
   row: Pick<DatasetRecord, 'id' | 'name' | 'file_name' | 'format' | 'shape'> &
-    Partial<Pick<DatasetRecord, 'mapping_json' | 'layout_json'>>,
+    Partial<Pick<DatasetRecord, 'mapping_json' | 'layout_json' | 'paths'>>,
 ): void {
   db.prepare(
-    `INSERT INTO datasets (id, name, file_name, format, shape, mapping_json, layout_json)
-     VALUES (@id, @name, @file_name, @format, @shape, @mapping_json, @layout_json)`,
-  ).run({ mapping_json: null, layout_json: null, ...row });
+    `INSERT INTO datasets (id, name, file_name, format, shape, mapping_json, layout_json, paths)
+     VALUES (@id, @name, @file_name, @format, @shape, @mapping_json, @layout_json, @paths)`,
+  ).run({ mapping_json: null, layout_json: null, paths: null, ...row });
 }
 
 /** Marks an import complete with its counts; the dataset is listed from now on. */
@@ -51,17 +53,19 @@ export function finishImport(
     error_count: number;
     task_types: readonly string[];
     mapping_json?: string | null;
+    paths?: DatasetRecord['paths'];
   },
 ): void {
   db.prepare(
     `UPDATE datasets SET row_count = ?, error_count = ?, task_types = ?, state = 'ready',
-       mapping_json = ?
+       mapping_json = ?, paths = ?
      WHERE id = ?`,
   ).run(
     totals.row_count,
     totals.error_count,
     JSON.stringify(totals.task_types),
     totals.mapping_json ?? null,
+    totals.paths ?? null,
     id,
   );
 }

@@ -56,6 +56,7 @@ export function DatasetsScreen() {
               <h2>{dataset.name}</h2>
               <span className="muted">
                 {dataset.file_name} · {dataset.format.toUpperCase()} · {dataset.shape}
+                {dataset.paths === 'all' && ' · a row per path of each tree'}
               </span>
               {dataset.mapping && (
                 <span className="muted dataset-mapping" data-testid="dataset-mapping">

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { AppError } from '../../src-shared/errors.ts';
 import type { ImportPreview, ImportSource, ShapeId } from '../../src-shared/owner/datasets.ts';
-import type { FieldMapping } from '../../src-shared/schemas/mapping.ts';
+import type { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
 import { api, sourceForFile } from '../api/client.ts';
 
 /** An import in progress: the file, its preview (shape the user may correct), then the import itself. */
@@ -10,6 +10,8 @@ interface ImportState {
   source: ImportSource | null;
   preview: ImportPreview | null;
   shape: ShapeId | null;
+  /** OpenAssistant trees: a row per tree (best path) or per path. */
+  paths: OasstPaths;
   busy: boolean;
   progress: { rows: number; errors: number; fraction: number } | null;
   error: AppError | null;
@@ -21,6 +23,7 @@ interface ImportState {
   chooseShape: (shape: ShapeId) => Promise<void>;
   /** Maps the rows with a mapping of the user's (the preview is read again). */
   chooseMapping: (mapping: FieldMapping) => Promise<void>;
+  choosePaths: (paths: OasstPaths) => Promise<void>;
   commit: (name: string) => Promise<string | null>;
   setProgress: (progress: ImportState['progress']) => void;
   cancel: () => void;
@@ -32,6 +35,7 @@ const IDLE = {
   source: null,
   preview: null,
   shape: null,
+  paths: 'best',
   busy: false,
   error: null,
   progress: null,
@@ -64,11 +68,11 @@ export const useImport = create<ImportState>()((set, get) => ({
     }
   },
   chooseShape: async (shape) => {
-    const { source } = get();
+    const { source, paths } = get();
     if (!source) return;
     set({ busy: true, shape });
     try {
-      set({ preview: await api.importPreview({ source, shape }), busy: false });
+      set({ preview: await api.importPreview({ source, shape, paths }), busy: false });
     } catch (error) {
       set({ error: error as AppError, busy: false });
     }
@@ -83,8 +87,18 @@ export const useImport = create<ImportState>()((set, get) => ({
       set({ error: error as AppError, busy: false });
     }
   },
+  choosePaths: async (paths) => {
+    const { source, shape } = get();
+    if (!source || !shape) return;
+    set({ busy: true, paths });
+    try {
+      set({ preview: await api.importPreview({ source, shape, paths }), busy: false, error: null });
+    } catch (error) {
+      set({ error: error as AppError, busy: false });
+    }
+  },
   commit: async (name) => {
-    const { source, shape, preview } = get();
+    const { source, shape, preview, paths } = get();
     if (!source || !shape) return null;
     set({ busy: true, progress: { rows: 0, errors: 0, fraction: 0 } });
     try {
@@ -95,6 +109,7 @@ export const useImport = create<ImportState>()((set, get) => ({
         shape,
         name,
         ...(mapping ? { mapping } : {}),
+        ...(shape === 'oasst' ? { paths } : {}),
       });
       set(IDLE);
       next();

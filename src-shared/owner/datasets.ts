@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AuditBlock, FixBlock } from '../schemas/blocks.ts';
-import { FieldMapping, SourceField } from '../schemas/mapping.ts';
+import { FieldMapping, OasstPaths, SourceField } from '../schemas/mapping.ts';
 import { TaskType } from '../schemas/sample.ts';
 
 /** Datasets in the app: imported files kept in SQLite with their original rows. */
@@ -35,10 +35,16 @@ export type ImportSource = z.infer<typeof ImportSource>;
 
 export const PreviewRow = z.object({
   row: z.int(),
+  path: z
+    .string()
+    .nullable()
+    .meta({ description: 'Read along every path: which path of the tree (`2 of 5`).' }),
   original: z.record(z.string(), z.unknown()).nullable(),
   sample: z.record(z.string(), z.unknown()).nullable(),
   error: z.string().nullable(),
 });
+
+export type PreviewRow = z.infer<typeof PreviewRow>;
 
 export const ImportPreview = z.object({
   file_name: z.string(),
@@ -55,6 +61,9 @@ export const ImportPreview = z.object({
       'The mapping in force: the one given, a shape’s own (pre-filled), or a guess from the field names.',
   }),
   guessed: z.boolean().meta({ description: 'The mapping is a guess from the field names.' }),
+  paths: OasstPaths.nullable().meta({
+    description: 'OpenAssistant trees: read along the best path or every path; null otherwise.',
+  }),
   fields: z.array(SourceField).meta({ description: 'The fields of the first rows.' }),
   mapped: z.int().meta({ description: 'How many preview rows the mapping maps.' }),
   rows: z.array(PreviewRow),
@@ -70,6 +79,9 @@ export const DatasetSummary = z.object({
   shape: ShapeId,
   mapping: FieldMapping.nullable().meta({
     description: 'The field mapping the rows were read with; null for rows that are samples.',
+  }),
+  paths: OasstPaths.nullable().meta({
+    description: 'OpenAssistant trees: read along the best path or every path; null otherwise.',
   }),
   task_types: z.array(TaskType),
   rows: z.int(),

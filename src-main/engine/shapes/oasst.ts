@@ -3,10 +3,10 @@ import { describe, isRecord, recordField, sampleOf, type Problem } from './field
 import { roleVocabulary } from './roles.ts';
 import type { Row, ShapeMapper } from './types.ts';
 
-const ROLES = roleVocabulary({ prompter: 'user', assistant: 'assistant' });
+export const OASST_ROLES = roleVocabulary({ prompter: 'user', assistant: 'assistant' });
 
 /** The order in which the best path tries replies: by rank (0 is best), unranked ones after, in their order. */
-function replyOrder(replies: readonly unknown[]): number[] {
+export function replyOrder(replies: readonly unknown[]): number[] {
   const rankOf = (reply: unknown): number =>
     isRecord(reply) && typeof reply.rank === 'number' ? reply.rank : Number.POSITIVE_INFINITY;
   return replies.map((_, i) => i).sort((a, b) => rankOf(replies[a]) - rankOf(replies[b]) || a - b);
@@ -25,7 +25,7 @@ interface Frame extends PathStep {
 }
 
 /** The problem with a node (text and role strings, replies an array when present), if any. */
-function nodeProblem(node: unknown, where: string): string | undefined {
+export function nodeProblem(node: unknown, where: string): string | undefined {
   if (!isRecord(node)) return `"${where}" must be a message object, not ${describe(node)}`;
   for (const key of ['text', 'role']) {
     if (typeof node[key] !== 'string') {
@@ -39,7 +39,8 @@ function nodeProblem(node: unknown, where: string): string | undefined {
   return undefined;
 }
 
-const repliesOf = (node: Row): unknown[] => (Array.isArray(node.replies) ? node.replies : []);
+export const repliesOf = (node: Row): unknown[] =>
+  Array.isArray(node.replies) ? node.replies : [];
 
 /**
  * The best path from `prompt`, or the first problem with a node it looked at.
@@ -73,7 +74,7 @@ function walk(prompt: unknown): PathStep[] | string {
       continue;
     }
     // No reply below leads to an answer: the path ends here if this is one.
-    if (ROLES.toRole(top.node.role as string) === 'assistant') {
+    if (OASST_ROLES.toRole(top.node.role as string) === 'assistant') {
       return stack.map(({ node, where, index }) => ({ node, where, index }));
     }
     stack.pop();
@@ -95,7 +96,11 @@ function treeProblem(row: Row): Problem {
  * has fewer messages, the path is cut: the last kept node loses the reply the
  * path went through (its other replies, alternative branches, stay).
  */
-function writePath(prompt: Row, messages: readonly ChatMessage[], route: readonly number[]): Row {
+export function writePath(
+  prompt: Row,
+  messages: readonly ChatMessage[],
+  route: readonly number[],
+): Row {
   const root = structuredClone(prompt);
   let node: Row = root;
   for (const [i, message] of messages.entries()) {
@@ -108,7 +113,7 @@ function writePath(prompt: Row, messages: readonly ChatMessage[], route: readonl
       else {
         const added: Row = {
           text: message.content,
-          role: ROLES.toName(message.role, undefined),
+          role: OASST_ROLES.toName(message.role, undefined),
           replies: [],
         };
         replies.push(added);
@@ -116,7 +121,7 @@ function writePath(prompt: Row, messages: readonly ChatMessage[], route: readonl
       }
     }
     node.text = message.content;
-    node.role = ROLES.toName(message.role, node.role);
+    node.role = OASST_ROLES.toName(message.role, node.role);
   }
   const cut = route[messages.length - 1];
   if (cut !== undefined && Array.isArray(node.replies)) node.replies.splice(cut, 1);
@@ -142,7 +147,7 @@ export const oasstShape: ShapeMapper = {
     return {
       task_type: 'conversation',
       messages: path.map(({ node }): ChatMessage => ({
-        role: ROLES.toRole(node.role as string),
+        role: OASST_ROLES.toRole(node.role as string),
         content: node.text as string,
       })),
       turns: 'all',

@@ -6,6 +6,7 @@ import type { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { mappingShape } from '../../engine/mapping/index.ts';
 import { sampleToRow, type ShapeMapper } from '../../engine/shapes/index.ts';
+import { writeOasstPaths } from '../../engine/shapes/oasst-paths.ts';
 import type { Db } from '../../store/db.ts';
 import type { DatasetRecord } from '../../store/datasets.ts';
 import { exportPage, type ExportRecord } from '../../store/datasets-rows.ts';
@@ -86,16 +87,65 @@ function exportedRow(
     }
   }
   if (options.includeVerdicts) {
-    row = {
-      ...row,
-      svc_passed: record.passed === null ? null : record.passed === 1,
-      svc_failed_checks: failedChecksOf(record.failed_checks).join(','),
-      svc_flagged: record.flagged === 1,
-      svc_decision: record.decision,
-    };
+    row = withVerdicts(row, [record]);
     changed = true;
   }
   return { value: row, raw, changed };
+}
+
+/**
+ * The verdict columns of a source row: of its one dataset row, or of all the
+ * paths of a tree (passed when every path passed, failed when one failed;
+ * the failed checks of all; flagged when one is; the decision they share,
+ * else `mixed`).
+ */
+function withVerdicts(row: Row, records: readonly ExportRecord[]): Row {
+  const passed = records.some((r) => r.passed === 0)
+    ? false
+    : records.every((r) => r.passed === 1)
+      ? true
+      : null;
+  const failed = new Set(records.flatMap((r) => failedChecksOf(r.failed_checks)));
+  const decisions = new Set(records.map((r) => r.decision));
+  return {
+    ...row,
+    svc_passed: passed,
+    svc_failed_checks: [...failed].join(','),
+    svc_flagged: records.some((r) => r.flagged === 1),
+    svc_decision: decisions.size === 1 ? [...decisions][0] : 'mixed',
+  };
+}
+
+/**
+ * A tree read along every path, written once: the accepted repairs of all its
+ * paths go into the one tree (see `writeOasstPaths`); a path whose repair
+ * cannot be written (another path repaired a shared message differently,
+ * turns merged in a shared tree) is listed as kept. Left out when every path
+ * is left out (flagged, with that option).
+ */
+function exportedTree(records: readonly ExportRecord[], options: ExportOptions): SourcedRow | null {
+  if (options.dropFlagged && records.every((r) => r.flagged === 1)) return null;
+  const first = records[0] as ExportRecord;
+  const original = JSON.parse(first.original_json) as Row;
+  const parts = records.map((record) => ({
+    route: JSON.parse(record.source_path ?? '[]') as number[],
+    sample:
+      record.decision === 'accepted' && record.fixed_json !== null
+        ? (JSON.parse(record.fixed_json) as Sample)
+        : null,
+    label: `row ${record.row_index}`,
+  }));
+  const written = writeOasstPaths(original, parts);
+  written.problems.forEach((problem, i) => {
+    if (problem !== undefined && options.kept.length < KEPT_LISTED) {
+      const message = `the repair cannot be written back: ${problem}`;
+      options.kept.push({ row: records[i]?.row_index ?? first.row_index, message });
+    }
+  });
+  const raw = options.format === 'jsonl' ? first.original_json : undefined;
+  const changed = written.row !== original || options.includeVerdicts;
+  const value = options.includeVerdicts ? withVerdicts(written.row, records) : written.row;
+  return { value, raw, changed };
 }
 
 async function* exportedRows(
@@ -104,17 +154,34 @@ async function* exportedRows(
   options: ExportOptions,
 ): AsyncGenerator<SourcedRow> {
   const write = writerOf(dataset);
+  // The paths of one tree, consecutive rows: written together once the next source row starts.
+  let tree: ExportRecord[] = [];
+  const endTree = (): SourcedRow | null => {
+    const done = tree.length > 0 ? exportedTree(tree, options) : null;
+    tree = [];
+    return done;
+  };
   // Keyset pages, not one open statement: other queries (a run writing) go on meanwhile.
   for (let after = -1; ;) {
     const page = exportPage(db, dataset.id, after, EXPORT_PAGE_ROWS);
-    if (page.length === 0) return;
+    if (page.length === 0) break;
     for (const record of page) {
+      if (tree.length > 0 && tree[0]?.source_row !== record.source_row) {
+        const done = endTree();
+        if (done) yield done;
+      }
+      if (record.source_path !== null) {
+        tree.push(record);
+        continue;
+      }
       if (options.dropFlagged && record.flagged === 1) continue;
       yield exportedRow(record, write, options);
     }
     after = page[page.length - 1]?.row_index ?? after;
     await new Promise((resolve) => setImmediate(resolve));
   }
+  const done = endTree();
+  if (done) yield done;
 }
 
 const safeName = (name: string): string =>

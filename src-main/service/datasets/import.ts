@@ -1,7 +1,7 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
 import type { DatasetSummary, ImportSource, ShapeId } from '../../../src-shared/owner/datasets.ts';
-import type { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
+import type { FieldMapping, OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import {
   finishImport,
@@ -37,6 +37,8 @@ export interface ImportRequest {
   shape: ShapeId;
   /** Read the rows through this field mapping instead of the shape. */
   mapping?: FieldMapping | undefined;
+  /** OpenAssistant trees: a row per tree along the best path (default), or a row per path. */
+  paths?: OasstPaths | undefined;
   name: string;
 }
 
@@ -105,6 +107,7 @@ export async function importDataset(
       format: file.format,
       shape: request.mapping ? undefined : request.shape,
       mapping: request.mapping,
+      paths: request.paths,
       onMapping: (chosen) => {
         mapping = chosen;
       },
@@ -130,6 +133,7 @@ export async function importDataset(
           original_json: original,
           sample_json: JSON.stringify(sample),
           source_raw: file.format === 'csv' ? (result.raw ?? null) : null,
+          source_path: result.path ? JSON.stringify(result.path.route) : null,
         });
         counts.rows++;
       }
@@ -151,6 +155,7 @@ export async function importDataset(
       error_count: counts.errors,
       task_types: [...taskTypes].sort(),
       mapping_json: mapping?.mapping ? JSON.stringify(mapping.mapping) : null,
+      paths: mapping?.shape === 'oasst' ? (mapping.tree ? 'all' : 'best') : null,
     });
   } catch (error) {
     await removeDataset(ctx.db, id);

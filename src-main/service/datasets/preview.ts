@@ -1,6 +1,11 @@
 import { AppError } from '../../../src-shared/errors.ts';
-import type { ImportPreview, ImportSource, ShapeId } from '../../../src-shared/owner/datasets.ts';
-import type { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
+import type {
+  ImportPreview,
+  ImportSource,
+  PreviewRow,
+  ShapeId,
+} from '../../../src-shared/owner/datasets.ts';
+import type { FieldMapping, OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import { fieldsOf } from '../../engine/mapping/index.ts';
 import { SHAPES } from '../../engine/shapes/index.ts';
 import { mapRow, readRows, type RowResult } from '../files/index.ts';
@@ -50,6 +55,7 @@ export async function importPreview(
     source: ImportSource;
     shape?: ShapeId | undefined;
     mapping?: FieldMapping | undefined;
+    paths?: OasstPaths | undefined;
   },
   uploads: Uploads,
 ): Promise<ImportPreview> {
@@ -62,27 +68,47 @@ export async function importPreview(
     shape: input.mapping ? undefined : input.shape,
     mapping: input.mapping,
     guess: true,
+    // Every path applies to trees only: another shape chosen meanwhile reads rows whole.
+    paths:
+      !input.mapping && (input.shape ?? detection?.shape) === 'oasst' ? input.paths : undefined,
   });
-  const rows = head.slice(0, PREVIEW_ROWS).map((result) => {
-    if (!('value' in result)) {
-      return { row: result.row, original: null, sample: null, error: result.error };
-    }
-    if (mapping === null) {
-      return {
-        row: result.row,
-        original: result.value,
-        sample: null,
-        error: 'no known dataset shape matches these rows: say which fields fill which roles',
-      };
-    }
-    try {
-      const { mapped, row } = mapRow(result, (row) => mapping.toSample(row));
-      return { row: result.row, original: row, sample: mapped, error: null };
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return { row: result.row, original: result.value, sample: null, error: error.message };
-    }
-  });
+  const rows = head
+    .slice(0, PREVIEW_ROWS)
+    .flatMap((result): PreviewRow[] => {
+      if (!('value' in result)) {
+        return [{ row: result.row, path: null, original: null, sample: null, error: result.error }];
+      }
+      if (mapping === null) {
+        return [
+          {
+            row: result.row,
+            path: null,
+            original: result.value,
+            sample: null,
+            error: 'no known dataset shape matches these rows: say which fields fill which roles',
+          },
+        ];
+      }
+      try {
+        if (mapping.tree) {
+          const paths = mapping.tree.samplesOf(result.value);
+          return paths.map(({ sample }, i) => ({
+            row: result.row,
+            path: `${i + 1} of ${paths.length}`,
+            original: result.value,
+            sample,
+            error: null,
+          }));
+        }
+        const { mapped, row } = mapRow(result, (row) => mapping.toSample(row));
+        return [{ row: result.row, path: null, original: row, sample: mapped, error: null }];
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        const { row, value } = result;
+        return [{ row, path: null, original: value, sample: null, error: error.message }];
+      }
+    })
+    .slice(0, PREVIEW_ROWS);
   return {
     file_name: file.fileName,
     format: file.format,
@@ -93,6 +119,7 @@ export async function importPreview(
     shape: mapping?.shape ?? null,
     mapping: mapping?.mapping ?? null,
     guessed: mapping?.guessed ?? false,
+    paths: mapping?.shape === 'oasst' ? (mapping.tree ? 'all' : 'best') : null,
     fields: fieldsOf(head.flatMap((r) => ('value' in r ? [r.value] : []))),
     mapped: rows.filter((row) => row.sample !== null).length,
     rows,

@@ -16,6 +16,7 @@ export function summaryOf(db: Db, record: DatasetRecord): DatasetSummary {
     shape: record.shape as ShapeId,
     mapping:
       record.mapping_json === null ? null : (JSON.parse(record.mapping_json) as FieldMapping),
+    paths: record.paths,
     task_types: JSON.parse(record.task_types) as TaskType[],
     rows: record.row_count,
     errors: record.error_count,

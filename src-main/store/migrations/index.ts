@@ -3,6 +3,13 @@ import { initial } from './001-initial.ts';
 import { keysLedgerHistory } from './002-keys-ledger-history.ts';
 import { datasets } from './003-datasets.ts';
 import { mappings } from './004-mappings.ts';
+import { treePaths } from './005-tree-paths.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
-export const MIGRATIONS: readonly Migration[] = [initial, keysLedgerHistory, datasets, mappings];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  keysLedgerHistory,
+  datasets,
+  mappings,
+  treePaths,
+];

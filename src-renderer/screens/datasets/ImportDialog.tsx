@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ShapeId } from '../../../src-shared/owner/datasets.ts';
+import type { OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useImport } from '../../state/imports.ts';
 import { useGrid } from '../../state/grid.ts';
@@ -22,6 +23,8 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
     error,
     chooseShape,
     chooseMapping,
+    choosePaths,
+    paths,
     commit,
     cancel,
     queue,
@@ -91,6 +94,20 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
                 {preview.format.toUpperCase()}, {(preview.bytes / 1024).toFixed(0)} KiB
               </span>
             </div>
+            {preview.paths !== null && (
+              <label className="form-row">
+                Conversations{' '}
+                <select
+                  aria-label="Conversations"
+                  value={paths}
+                  disabled={busy}
+                  onChange={(e) => void choosePaths(e.target.value as OasstPaths)}
+                >
+                  <option value="best">a row per tree, along the best-ranked replies</option>
+                  <option value="all">a row per path (every root-to-leaf path of a tree)</option>
+                </select>
+              </label>
+            )}
             <label className="form-row">
               Name{' '}
               <input

@@ -55,7 +55,8 @@ function Cell({ sample, column }: { sample: Sample; column: string }) {
  * for each row that does not map, and the raw source row on demand.
  */
 export function MappedPreview({ preview }: { preview: ImportPreview }) {
-  const [raw, setRaw] = useState<number | null>(null);
+  // Keyed by row and path: a tree read along every path gives several preview rows.
+  const [raw, setRaw] = useState<string | null>(null);
   const taskType =
     preview.mapping?.task_type ?? preview.shapes.find((s) => s.id === preview.shape)?.task_type;
   const columns = columnsOf(taskType);
@@ -72,44 +73,50 @@ export function MappedPreview({ preview }: { preview: ImportPreview }) {
           </tr>
         </thead>
         <tbody>
-          {preview.rows.map((row: PreviewRow) => (
-            <Fragment key={row.row}>
-              <tr className={row.error ? 'error-row' : undefined}>
-                <td>{row.row}</td>
-                {row.error || !row.sample ? (
-                  <td colSpan={columns.length}>
-                    <span className="error-text">{row.error}</span>
+          {preview.rows.map((row: PreviewRow) => {
+            const key = `${row.row}:${row.path ?? ''}`;
+            return (
+              <Fragment key={key}>
+                <tr className={row.error ? 'error-row' : undefined}>
+                  <td>
+                    {row.row}
+                    {row.path && <div className="muted">path {row.path}</div>}
                   </td>
-                ) : (
-                  columns.map((column) => (
-                    <td key={column}>
-                      <Cell sample={row.sample as Sample} column={column} />
+                  {row.error || !row.sample ? (
+                    <td colSpan={columns.length}>
+                      <span className="error-text">{row.error}</span>
                     </td>
-                  ))
-                )}
-                <td>
-                  {row.original && (
-                    <button
-                      type="button"
-                      className="button small"
-                      aria-expanded={raw === row.row}
-                      onClick={() => setRaw(raw === row.row ? null : row.row)}
-                    >
-                      source
-                    </button>
+                  ) : (
+                    columns.map((column) => (
+                      <td key={column}>
+                        <Cell sample={row.sample as Sample} column={column} />
+                      </td>
+                    ))
                   )}
-                </td>
-              </tr>
-              {raw === row.row && row.original && (
-                <tr className="raw-row">
-                  <td />
-                  <td colSpan={columns.length + 1}>
-                    <pre className="raw-source">{JSON.stringify(row.original, null, 2)}</pre>
+                  <td>
+                    {row.original && (
+                      <button
+                        type="button"
+                        className="button small"
+                        aria-expanded={raw === key}
+                        onClick={() => setRaw(raw === key ? null : key)}
+                      >
+                        source
+                      </button>
+                    )}
                   </td>
                 </tr>
-              )}
-            </Fragment>
-          ))}
+                {raw === key && row.original && (
+                  <tr className="raw-row">
+                    <td />
+                    <td colSpan={columns.length + 1}>
+                      <pre className="raw-source">{JSON.stringify(row.original, null, 2)}</pre>
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
         </tbody>
       </table>
     </div>

@@ -34,6 +34,12 @@ const FORM_LABELS: Record<AnswerForm, string> = {
   text: 'text of the right choice',
 };
 
+/** Shapes that read rows without a field mapping, in words. */
+const SHAPE_READERS: Partial<Record<string, string>> = {
+  oasst: 'OpenAssistant message trees are read as trees: each prompt with its replies, by rank.',
+  sample: 'The rows are samples already: each carries its task_type and its own fields.',
+};
+
 /** Roles shown per task type; conversations show one of their two forms. */
 function rolesOf(mapping: FieldMapping): (keyof MappingFields)[] {
   switch (mapping.task_type) {
@@ -137,6 +143,41 @@ export function MappingEditor({
     propose({ ...mapping, fields });
   };
   const conversationForm = Object.hasOwn(mapping.fields, 'messages') ? 'messages' : 'prompt';
+  // A shape that is not a field mapping (message trees, rows that are samples) reads the rows
+  // itself: no roles to show until the user picks a task type to map fields instead.
+  const ownReader =
+    current === null && preview.mapping === null && preview.shape !== null
+      ? (SHAPE_READERS[preview.shape] ?? null)
+      : null;
+  if (ownReader !== null) {
+    return (
+      <fieldset className="mapping" data-testid="mapping" disabled={disabled}>
+        <legend>Field mapping</legend>
+        <div className="mapping-grid">
+          <label>
+            Task type
+            <select
+              aria-label="Task type"
+              value=""
+              onChange={(e) => propose(blankFor(e.target.value as TaskType, preview.fields))}
+            >
+              <option value="" disabled>
+                read by the shape
+              </option>
+              {TASK_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {type.replace('_', ' ')}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <p className="muted" data-testid="shape-reader">
+          {ownReader} Choose a task type to map the fields yourself instead.
+        </p>
+      </fieldset>
+    );
+  }
 
   return (
     <fieldset className="mapping" data-testid="mapping" disabled={disabled}>
