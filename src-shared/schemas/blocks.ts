@@ -14,6 +14,25 @@ export const Issue = z
     severity: z.enum(['error', 'warning']).optional().meta({
       description: 'An `error` fails its check; a `warning` only lowers the score.',
     }),
+    ref: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({
+        description:
+          'The related sample (dataset checks): its 0-based index among the samples of the same ' +
+          'run (the request’s `data`, the CLI’s output, the dataset’s rows).',
+      }),
+    similarity: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .meta({ description: 'How alike the sample and `ref` are (near duplicates: Jaccard).' }),
+    span: z
+      .tuple([z.int().min(0), z.int().min(0)])
+      .optional()
+      .meta({ description: '`[start, end)` character offsets in the string at `path`.' }),
   })
   .meta({ id: 'Issue' });
 export type Issue = z.infer<typeof Issue>;

@@ -1,0 +1,229 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import {
+  asText,
+  commonsenseQa,
+  gsm8k,
+  hellaswag,
+  oasst,
+  readJsonl,
+  truthfulQa,
+} from '../testing/real-data.ts';
+import { DuplicateIndex, duplicatesVerdict, findDuplicates } from './duplicates.ts';
+import { normalizeForDuplicates } from './keys.ts';
+import { bandingFor, jaccard, shingleSet } from './minhash.ts';
+import { injectDuplicates, type InjectedKind } from './testing/inject.ts';
+
+const text = (t: string): Sample => ({ task_type: 'text', text: t });
+const mc = (context: string, choices: string[], answer_index: number): Sample => ({
+  task_type: 'multiple_choice',
+  context,
+  choices,
+  answer_index,
+  style: 'qa',
+});
+const qa = (question: string, answer: string): Sample => ({
+  task_type: 'question_answer',
+  question,
+  answer,
+});
+
+const SIXTY_WORDS =
+  'The committee met on Tuesday morning to review the annual budget and discuss the proposed ' +
+  'changes to the library opening hours. After a long debate about staffing costs, heating ' +
+  'bills and the needs of students who study late, the members agreed to extend the evening ' +
+  'hours on weekdays while closing one hour earlier on Sundays during the winter season.';
+
+describe('the duplicates check', () => {
+  it('normalises case, whitespace, punctuation and Unicode form, but not a text of symbols', () => {
+    expect(normalizeForDuplicates('  Hello,\tWORLD!! ')).toBe('hello world');
+    expect(normalizeForDuplicates('ｆｕｌｌ width')).toBe('full width');
+    expect(normalizeForDuplicates('∆°')).not.toBe(normalizeForDuplicates('×‘×”'));
+  });
+
+  it('passes the first occurrence and fails later copies, naming the first', async () => {
+    const { groups, issues } = await findDuplicates([
+      text('A cat sat on the mat.'),
+      text('Something else entirely.'),
+      text('a cat sat on the mat'),
+      text('A  CAT sat, on the mat!'),
+    ]);
+    expect(groups).toEqual([
+      { kind: 'exact', rows: [0, 2, 3], similarity: 1, label_conflict: false },
+    ]);
+    expect(issues.has(0)).toBe(false);
+    expect(issues.get(2)).toEqual([
+      expect.objectContaining({
+        code: 'exact_duplicate',
+        ref: 0,
+        similarity: 1,
+        severity: 'error',
+      }),
+    ]);
+    expect(duplicatesVerdict(issues.get(3))).toMatchObject({ passed: false, score: 0.6 });
+    expect(duplicatesVerdict(issues.get(1))).toEqual({ passed: true, score: 1, issues: [] });
+  });
+
+  it('finds a 60-word text with one or two words changed, with its similarity', async () => {
+    const one = SIXTY_WORDS.replace('Tuesday', 'Friday');
+    const two = one.replace('heating', 'lighting');
+    const { groups, issues } = await findDuplicates([text(SIXTY_WORDS), text(one), text(two)]);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({ kind: 'near', rows: [0, 1, 2] });
+    const [near] = issues.get(2) ?? [];
+    expect(near).toMatchObject({ code: 'near_duplicate', ref: 0 });
+    expect(near?.similarity).toBeGreaterThan(0.8);
+    expect(near?.similarity).toBeLessThan(1);
+  });
+
+  it('keeps different texts apart, and task types apart', async () => {
+    const { groups } = await findDuplicates([
+      text(SIXTY_WORDS),
+      text(SIXTY_WORDS.split(' ').slice(0, 30).join(' ')),
+      qa('A cat sat on the mat.', '1'),
+      text('A cat sat on the mat.'),
+    ]);
+    expect(groups).toEqual([]);
+  });
+
+  it('matches a multiple-choice item with its choices reordered, and its label by text', async () => {
+    const { groups, issues } = await findDuplicates([
+      mc('Which is a fruit?', ['apple', 'brick', 'chair'], 0),
+      mc('Which is a fruit?', ['chair', 'apple', 'brick'], 1),
+      mc('Which is a fruit?', ['brick', 'chair', 'apple'], 0),
+    ]);
+    expect(groups).toEqual([
+      { kind: 'exact', rows: [0, 1, 2], similarity: 1, label_conflict: true },
+    ]);
+    // The third labels "brick": it and the two that label "apple" all fail, naming the others.
+    expect(issues.get(0)?.map((i) => i.code)).toEqual(['label_conflict']);
+    expect(issues.get(0)?.[0]).toMatchObject({ ref: 2 });
+    expect(issues.get(2)?.find((i) => i.code === 'label_conflict')?.message).toMatch(
+      /labelled differently in row 0, row 1/,
+    );
+    expect(
+      issues
+        .get(1)
+        ?.map((i) => i.code)
+        .sort(),
+    ).toEqual(['exact_duplicate', 'label_conflict']);
+  });
+
+  it('compares final answers of worked solutions, not their wording', async () => {
+    const q = 'Tom has 3 apples and buys 2 more. How many?';
+    const agree = await findDuplicates([qa(q, '3 + 2 = 5\n#### 5'), qa(q, 'He has 5.\n#### 5')]);
+    expect(agree.groups[0]?.label_conflict).toBe(false);
+    const differ = await findDuplicates([qa(q, '#### 5'), qa(q, '#### 6')]);
+    expect(differ.groups[0]?.label_conflict).toBe(true);
+  });
+
+  it('bands 0.8 as 21 bands of 6 rows', () => {
+    expect(bandingFor(0.8)).toEqual({ bands: 21, rows: 6 });
+    expect(bandingFor(0.5).rows).toBeLessThan(6);
+  });
+
+  it('finds every pair above the threshold among random texts (property)', async () => {
+    const words = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(words, { minLength: 1, maxLength: 12 }), {
+          minLength: 2,
+          maxLength: 12,
+        }),
+        async (texts) => {
+          const samples = texts.map((t) => text(t.join(' ')));
+          const { issues } = await findDuplicates(samples, 0.6);
+          const sets = texts.map((t) => shingleSet(t));
+          for (let j = 1; j < texts.length; j++) {
+            const similar = texts.slice(0, j).some((_, i) => jaccard(sets[i]!, sets[j]!) >= 0.6);
+            // LSH may miss a pair (rarely); what it reports must be right.
+            const flagged = issues.get(j)?.some((i) => i.code !== 'label_conflict') ?? false;
+            if (flagged) expect(similar).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('duplicates injected into real data', () => {
+  const KINDS: InjectedKind[] = [
+    'exact',
+    'case',
+    'whitespace',
+    'punctuation',
+    'one_word',
+    'two_words',
+    'choices_reordered',
+  ];
+
+  /** Precision and recall of the injected copies (rows flagged that were not injected are false). */
+  async function measure(samples: Sample[], copies: number, kinds = KINDS, seed = 7) {
+    const clean = await findDuplicates(samples);
+    const dirty = injectDuplicates(samples, copies, kinds, seed);
+    const result = await findDuplicates(dirty.samples);
+    const flagged = new Set(
+      [...result.issues]
+        .filter(([, list]) => list.some((i) => i.code !== 'label_conflict'))
+        .map(([row]) => row),
+    );
+    const injected = new Set(dirty.injected.map((i) => i.row));
+    const found = dirty.injected.filter((i) => {
+      const issue = result.issues.get(i.row)?.[0];
+      // Found when flagged in the group of the sample it copies.
+      return (
+        issue?.ref !== undefined &&
+        result.groups.some((g) => g.rows.includes(i.of) && g.rows.includes(i.row))
+      );
+    });
+    return {
+      clean: clean.groups.length,
+      injected: dirty.injected.length,
+      recall: found.length / dirty.injected.length,
+      precision: [...flagged].filter((row) => injected.has(row)).length / Math.max(1, flagged.size),
+    };
+  }
+
+  it('finds the copies among GSM8K, CommonsenseQA, HellaSwag, TruthfulQA and OASST', async () => {
+    const pool = [...gsm8k(), ...commonsenseQa(), ...hellaswag(), ...truthfulQa(), ...oasst()];
+    const result = await measure(pool, 300);
+    expect(result.clean).toBe(0);
+    expect(result.injected).toBe(300);
+    expect(result.recall).toBeGreaterThanOrEqual(0.9);
+    expect(result.precision).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('finds long texts with one or two words changed (Alpaca, from ../shared)', async () => {
+    const alpaca = readFileSync(
+      join(import.meta.dirname, '../../../../shared/datasets/alpaca_original_300.jsonl'),
+      'utf8',
+    )
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { instruction: string; input: string; output: string })
+      .map((r) => asText(`${r.instruction}\n${r.input}\n${r.output}`));
+    const result = await measure(alpaca, 100, ['one_word', 'two_words'], 3);
+    expect(result.injected).toBe(100);
+    expect(result.recall).toBeGreaterThanOrEqual(0.9);
+    expect(result.precision).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("reports ftfy's two near-identical mojibake headlines as the one real group", async () => {
+    const cases = readJsonl<{ original: string }>('ftfy_mojibake_cases.jsonl');
+    const { groups } = await findDuplicates(cases.map((c) => asText(c.original)));
+    expect(groups).toEqual([expect.objectContaining({ kind: 'near', rows: [39, 40] })]);
+  });
+
+  it('indexes rows one at a time with the same result as a list', async () => {
+    const samples = injectDuplicates(gsm8k(), 40, ['exact', 'case']).samples;
+    const index = new DuplicateIndex();
+    for (const sample of samples) index.add(sample);
+    const streamed = await index.finish(() => new Map());
+    const listed = await findDuplicates(samples);
+    expect(streamed.groups).toEqual(listed.groups);
+  });
+});
