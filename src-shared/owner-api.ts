@@ -27,7 +27,7 @@ import { RunEstimate, RunRequest, RunStatus } from './owner/runs.ts';
 import { ModelCard } from './schemas/openai.ts';
 import { FieldMapping, OasstPaths } from './schemas/mapping.ts';
 import { PricingDocument } from './schemas/pricing.ts';
-import { LimitsSetting, RatesSetting, ServerSetting } from './schemas/settings.ts';
+import { DedupSetting, LimitsSetting, RatesSetting, ServerSetting } from './schemas/settings.ts';
 
 /**
  * The owner API: every operation the app's UI may ask of main. This one map is
@@ -66,6 +66,7 @@ export const EditableSettings = z.object({
   rates: RatesSetting,
   limits: LimitsSetting,
   server: ServerSetting,
+  dedup: DedupSetting,
 });
 
 export const ownerApi = {

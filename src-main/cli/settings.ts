@@ -20,6 +20,7 @@ export const SETTINGS_USAGE = `usage: svc settings get [KEY] [--json] [--data-di
   keys: rates.svc-audit-1.input, rates.svc-audit-1.output, rates.svc-fix-1.input, rates.svc-fix-1.output
         limits.cost_cap_usd_per_request, limits.requests_per_minute_native, limits.requests_per_minute_v1
         server.enabled, server.port
+        dedup.threshold           near duplicates: Jaccard of word pairs, 0.5..1 (default 0.8)
         upstream.audit, upstream.fix                    off: the builtin engine
         upstream.ROLE.base_url    e.g. http://127.0.0.1:11434/v1 (turns the role on)
         upstream.ROLE.model       unset: the server's only model
@@ -119,6 +120,11 @@ function changed(
         return { section, value: { ...settings.server, port: value } };
       }
       throw unknownKey(key);
+    }
+    case 'dedup': {
+      if (a !== 'threshold' || b !== undefined) throw unknownKey(key);
+      const value = raw === null ? DEFAULT_SETTINGS.dedup.threshold : parseNumber(key, raw);
+      return { section, value: { ...settings.dedup, threshold: value } };
     }
     case 'upstream': {
       if (!isRole(a)) throw unknownKey(key);

@@ -5,6 +5,7 @@ import type { ServiceContext } from './context.ts';
 import { checkContext, estimate, sampleTokens } from './estimate.ts';
 import { recordHistory } from './history.ts';
 import { chargeMicro, MICRO_PER_CENT, tokenCostMicro, usdToMicro } from './money.ts';
+import { applyDatasetChecks } from './dataset-checks.ts';
 import { runInBatches, type OperationRequest, type OperationResult } from './operation.ts';
 
 /**
@@ -94,6 +95,8 @@ export function openBilling(
           backend: options.backend,
           signal: options.signal,
         });
+        // Dataset checks look across all of the request's samples, whatever its batches.
+        await applyDatasetChecks(result, request.samples, ctx.settings().dedup.threshold);
         if (options.signal?.aborted) throw new AppError('cancelled', 'the client went away');
       } catch (error) {
         release(error instanceof AppError ? error.code : 'failed');

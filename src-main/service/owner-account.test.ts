@@ -90,13 +90,21 @@ describe('the account methods', () => {
 });
 
 describe('the settings methods', () => {
-  it('reads and updates rates, limits and the server, section by section', async () => {
+  it('reads and updates rates, limits, the server and the dataset checks, section by section', async () => {
     const { ctx, call } = setup();
     expect(await call('getSettings', {})).toEqual({
       rates: DEFAULT_SETTINGS.rates,
       limits: DEFAULT_SETTINGS.limits,
       server: DEFAULT_SETTINGS.server,
+      dedup: { threshold: 0.8 },
     });
+    expect((await call('updateSettings', { dedup: { threshold: 0.9 } })).dedup.threshold).toBe(0.9);
+    const handlers = (await import('./owner-settings.ts')).settingsHandlers(ctx);
+    await expect(handlers.updateSettings({ dedup: { threshold: 0.2 } })).rejects.toMatchObject({
+      code: 'invalid_request',
+      errors: [{ path: '/dedup/threshold' }],
+    });
+    expect(ctx.settings().dedup.threshold).toBe(0.9);
     const limits = { ...DEFAULT_SETTINGS.limits, cost_cap_usd_per_request: 2 };
     const updated = await call('updateSettings', { limits });
     expect(updated.limits).toEqual(limits);

@@ -35,6 +35,7 @@ function readSettingsFromDb(db: Db): Settings {
     limits: { ...DEFAULT_SETTINGS.limits, ...(stored.limits as object | undefined) },
     server: { ...DEFAULT_SETTINGS.server, ...(stored.server as object | undefined) },
     upstream: { ...DEFAULT_SETTINGS.upstream, ...(stored.upstream as object | undefined) },
+    dedup: { ...DEFAULT_SETTINGS.dedup, ...(stored.dedup as object | undefined) },
   };
   return Settings.parse(merged);
 }

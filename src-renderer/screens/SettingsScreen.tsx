@@ -154,6 +154,31 @@ export function SettingsScreen() {
           <p className="muted">Per API key. The app’s own runs are not limited.</p>
         </div>
         <div className="card">
+          <h2>Dataset checks</h2>
+          <dl className="facts">
+            <dt>Near-duplicate threshold</dt>
+            <dd>
+              <NumberField
+                key={`dedup-${version}`}
+                label="Near-duplicate threshold"
+                min={0.5}
+                max={1}
+                value={settings.dedup.threshold}
+                onChange={(n) =>
+                  edit('dedup.threshold', n, (s, value) => ({
+                    ...s,
+                    dedup: { ...s.dedup, threshold: value },
+                  }))
+                }
+              />
+            </dd>
+          </dl>
+          <p className="muted">
+            Two samples whose word pairs overlap at least this much (Jaccard, 0.5 to 1) are near
+            duplicates; equal after normalising case, spaces and punctuation, exact ones.
+          </p>
+        </div>
+        <div className="card">
           <h2>Server (desktop app)</h2>
           <dl className="facts">
             <dt>

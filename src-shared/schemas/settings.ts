@@ -18,6 +18,15 @@ export const ServerSetting = z.object({
   port: z.int().min(0).max(65535),
 });
 
+/** The dataset checks: how alike two samples must be to be near duplicates. */
+export const DedupSetting = z.object({
+  threshold: z
+    .number()
+    .min(0.5)
+    .max(1)
+    .meta({ description: 'Jaccard similarity of word pairs, 0.5..1 (default 0.8).' }),
+});
+
 /** The model roles an upstream (OpenAI-compatible) server can take. */
 export const UPSTREAM_ROLES = ['audit', 'fix'] as const;
 export type UpstreamRole = (typeof UPSTREAM_ROLES)[number];
@@ -64,6 +73,7 @@ export const Settings = z.object({
   limits: LimitsSetting,
   server: ServerSetting,
   upstream: UpstreamSetting,
+  dedup: DedupSetting,
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -79,4 +89,5 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   server: { enabled: true, port: 7331 },
   upstream: { audit: null, fix: null },
+  dedup: { threshold: 0.8 },
 };

@@ -226,3 +226,48 @@ describe('native routes: rate limit', () => {
     expect((await app.post('/audit', { data: [text('hi')] }, app.key())).status).toBe(200);
   });
 });
+
+describe('native routes: dataset checks within one request', () => {
+  const items = [
+    text('The quick brown fox jumps over the lazy dog.'),
+    text('Something else entirely, with its own words.'),
+    text('the QUICK brown fox jumps over the lazy dog'),
+  ];
+
+  it('fails a later copy on `duplicates`, naming the first by its index in data', async () => {
+    const app = createTestApp();
+    const res = await app.post('/audit', { data: items }, app.key());
+    expect(res.status).toBe(200);
+    const body = AuditResponse.parse(await res.json());
+    const [first, other, copy] = body.audited_data;
+    expect(first?.audit.checks.duplicates).toEqual({ passed: true, score: 1, issues: [] });
+    expect(other?.audit.checks.duplicates?.passed).toBe(true);
+    expect(copy?.audit.passed).toBe(false);
+    expect(copy?.audit.checks.duplicates?.issues).toEqual([
+      expect.objectContaining({ code: 'exact_duplicate', ref: 0, similarity: 1 }),
+    ]);
+    expect(copy?.audit.checks.duplicates?.issues[0]?.message).toContain('data[0]');
+    expect(body.counts.failed).toBeGreaterThanOrEqual(1);
+    expect(body.counts.passed + body.counts.failed).toBe(3);
+  });
+
+  it('flags a duplicate in a fix result, since it cannot be left out', async () => {
+    const app = createTestApp();
+    const body = FixResponse.parse(
+      await (await app.post('/fix', { data: items }, app.key())).json(),
+    );
+    expect(body.fixed_data[2]?.fix).toEqual({ changes: [], flagged: true, attempts: 0 });
+    expect(body.fixed_data[0]?.fix).toBeUndefined();
+    expect(body.counts.flagged).toBe(1);
+  });
+
+  it('puts the verdict into audit and reaudit on refine', async () => {
+    const app = createTestApp();
+    const body = RefineResponse.parse(
+      await (await app.post('/refine', { data: items }, app.key())).json(),
+    );
+    expect(body.refined_data[2]?.audit.checks.duplicates?.passed).toBe(false);
+    expect(body.counts.failed_before).toBeGreaterThanOrEqual(1);
+    expect(body.counts.failed_after).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Sample } from '../../../../src-shared/schemas/sample.ts';
+import { prng } from '../prng.ts';
 
 /**
  * Duplicates injected into real data, for the tests and the bench: each kind
@@ -15,18 +16,6 @@ export interface Injected {
   /** The position of the sample it copies. */
   of: number;
   kind: InjectedKind;
-}
-
-/** A small seeded PRNG (mulberry32), so the injections are the same on every run. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const REPLACEMENTS = ['purple', 'seventeen', 'quietly', 'harbor', 'lantern', 'gravel', 'ember'];

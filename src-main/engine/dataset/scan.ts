@@ -1,0 +1,144 @@
+import type { AuditBlock } from '../../../src-shared/schemas/blocks.ts';
+import type {
+  DatasetFinding,
+  DatasetReport,
+  DatasetStatistics,
+  Tally,
+} from '../../../src-shared/schemas/report.ts';
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import {
+  DEFAULT_DUPLICATE_THRESHOLD,
+  DuplicateIndex,
+  type DuplicateResult,
+  type FetchWords,
+  type NameRow,
+} from './duplicates.ts';
+import { StatisticsAccumulator } from './statistics.ts';
+
+/**
+ * One pass over a run's samples for everything that looks across rows: the
+ * duplicate index and the statistics, fed one sample at a time, and then the
+ * `duplicates` verdicts, groups, statistics and findings. The CLI feeds it
+ * from the file, the app from SQLite, the API from the request.
+ */
+export class DatasetScan {
+  private readonly duplicates: DuplicateIndex;
+  private readonly statistics = new StatisticsAccumulator();
+
+  constructor(threshold = DEFAULT_DUPLICATE_THRESHOLD) {
+    this.duplicates = new DuplicateIndex(threshold);
+  }
+
+  get size(): number {
+    return this.duplicates.size;
+  }
+
+  add(sample: Sample): void {
+    this.duplicates.add(sample);
+    this.statistics.add(sample);
+  }
+
+  async finish(fetch: FetchWords, name?: NameRow): Promise<ScanResult> {
+    const duplicates = await this.duplicates.finish(fetch, name);
+    const { statistics, findings } = this.statistics.finish();
+    return { duplicates, statistics, findings: [...duplicateFindings(duplicates), ...findings] };
+  }
+}
+
+export interface ScanResult {
+  duplicates: DuplicateResult;
+  statistics: DatasetStatistics;
+  findings: DatasetFinding[];
+}
+
+function duplicateFindings({ groups }: DuplicateResult): DatasetFinding[] {
+  if (groups.length === 0) return [];
+  const repeats = groups.reduce((sum, g) => sum + g.rows.length - 1, 0);
+  const exact = groups.filter((g) => g.kind === 'exact').length;
+  const findings: DatasetFinding[] = [
+    {
+      code: 'duplicates',
+      message:
+        `${repeats} ${repeats === 1 ? 'row repeats' : 'rows repeat'} an earlier one, in ` +
+        `${groups.length} ${groups.length === 1 ? 'group' : 'groups'} (${exact} exact, ` +
+        `${groups.length - exact} near)`,
+      rows: repeats,
+      groups: groups.length,
+    },
+  ];
+  const conflicts = groups.filter((g) => g.label_conflict);
+  if (conflicts.length > 0) {
+    findings.push({
+      code: 'label_conflicts',
+      message:
+        `${conflicts.length} ${conflicts.length === 1 ? 'group gives' : 'groups give'} the same ` +
+        'question different answers',
+      groups: conflicts.length,
+    });
+  }
+  return findings;
+}
+
+/** Counts of failures and warnings per check and per issue code over audit blocks. */
+export class VerdictTally {
+  private samples = 0;
+  private readonly checks = new Map<string, Tally>();
+  private readonly issues = new Map<string, Tally>();
+
+  /** Counts a row's verdict (nothing for a row without one). */
+  add(audit: AuditBlock | null | undefined): void {
+    this.samples++;
+    if (!audit) return;
+    const codes = new Map<string, 'failed' | 'warned'>();
+    for (const [name, verdict] of Object.entries(audit.checks)) {
+      const warned = verdict.issues.some((issue) => issue.severity === 'warning');
+      if (verdict.passed === false) bump(this.checks, name, 'failed');
+      else if (warned) bump(this.checks, name, 'warned');
+      for (const issue of verdict.issues) {
+        const kind = issue.severity === 'warning' ? 'warned' : 'failed';
+        // A row counts once per code; an error outranks a warning of the same code.
+        if (codes.get(issue.code) !== 'failed') codes.set(issue.code, kind);
+      }
+    }
+    for (const [code, kind] of codes) bump(this.issues, code, kind);
+  }
+
+  toJSON(): { samples: number; checks: Record<string, Tally>; issues: Record<string, Tally> } {
+    const sorted = (map: Map<string, Tally>): Record<string, Tally> =>
+      Object.fromEntries(
+        [...map].sort((a, b) => b[1].failed - a[1].failed || b[1].warned - a[1].warned),
+      );
+    return { samples: this.samples, checks: sorted(this.checks), issues: sorted(this.issues) };
+  }
+}
+
+function bump(map: Map<string, Tally>, key: string, kind: keyof Tally): void {
+  const tally = map.get(key) ?? { failed: 0, warned: 0 };
+  tally[kind]++;
+  map.set(key, tally);
+}
+
+/** A check failing in at least this share of the rows is a finding. */
+const FAILING_SHARE = 0.05;
+
+/** The report of a run: its scan and the tally of its verdicts. */
+export function assembleReport(scan: ScanResult, tally: VerdictTally): DatasetReport {
+  const counted = tally.toJSON();
+  const samples = scan.statistics.samples;
+  const failing: DatasetFinding[] = Object.entries(counted.checks)
+    .filter(([, t]) => samples > 0 && t.failed / samples >= FAILING_SHARE)
+    .map(([check, t]) => ({
+      code: 'failing_check',
+      message: `${check} fails in ${t.failed} of ${samples} rows (${Math.round((t.failed / samples) * 100)}%)`,
+      check,
+      rows: t.failed,
+    }));
+  return {
+    samples,
+    checks: counted.checks,
+    issues: counted.issues,
+    duplicate_groups: scan.duplicates.groups,
+    findings: [...scan.findings, ...failing],
+    statistics: scan.statistics,
+  };
+}

@@ -1,0 +1,286 @@
+import { eld } from 'eld/small';
+import jStat from 'jstat';
+import type {
+  DatasetFinding,
+  DatasetStatistics,
+  LengthStats,
+} from '../../../src-shared/schemas/report.ts';
+import type { Sample, TaskType } from '../../../src-shared/schemas/sample.ts';
+import { prng } from './prng.ts';
+import { duplicateKey } from './keys.ts';
+
+/**
+ * Statistics of a whole run, gathered one sample at a time in bounded memory:
+ * the position of the labelled answer in multiple choice (with a chi-square
+ * test against uniform), the balance of labels and answers, the length of
+ * each field (a log-2 histogram), and the languages (of a uniform sample of
+ * rows: language identification costs ~40 µs a text). What stands out
+ * becomes a finding.
+ */
+
+/** Rows whose language is identified (a reservoir sample, so any dataset size costs the same). */
+export const LANGUAGE_SAMPLE = 5000;
+/** Distinct labels counted; later new labels count as one "other". */
+const LABELS_KEPT = 10_000;
+/** A finding needs at least this many items and this p-value. */
+const MIN_ITEMS = 20;
+const P_VALUE = 0.001;
+/** Characters of a text read for its language. */
+const LANGUAGE_CHARS = 500;
+
+const BIN_EDGES = Array.from({ length: 22 }, (_, i) => (i === 0 ? 0 : 2 ** (i - 1)));
+
+class Lengths {
+  count = 0;
+  min = Number.POSITIVE_INFINITY;
+  max = 0;
+  sum = 0;
+  readonly bins = new Array<number>(BIN_EDGES.length).fill(0);
+  add(length: number): void {
+    this.count++;
+    this.sum += length;
+    if (length < this.min) this.min = length;
+    if (length > this.max) this.max = length;
+    const bin =
+      length === 0 ? 0 : Math.min(BIN_EDGES.length - 1, Math.floor(Math.log2(length)) + 1);
+    this.bins[bin] = (this.bins[bin] ?? 0) + 1;
+  }
+  /** A quantile read off the histogram (the bin's lower edge, interpolated within the bin). */
+  private quantile(q: number): number {
+    const target = q * this.count;
+    let seen = 0;
+    for (const [i, n] of this.bins.entries()) {
+      if (n > 0 && seen + n >= target) {
+        const low = BIN_EDGES[i] as number;
+        const high = BIN_EDGES[i + 1] ?? this.max;
+        const within = (target - seen) / n;
+        return Math.min(this.max, Math.max(this.min, Math.round(low + within * (high - low))));
+      }
+      seen += n;
+    }
+    return this.max;
+  }
+  toJSON(): LengthStats {
+    const last = this.bins.findLastIndex((n) => n > 0);
+    return {
+      count: this.count,
+      min: this.count ? this.min : 0,
+      max: this.max,
+      mean: this.count ? Math.round((this.sum / this.count) * 10) / 10 : 0,
+      p50: this.quantile(0.5),
+      p90: this.quantile(0.9),
+      histogram: this.bins.slice(0, last + 1).map((count, i) => ({
+        from: BIN_EDGES[i] as number,
+        to: (BIN_EDGES[i + 1] ?? this.max + 1) - 1,
+        count,
+      })),
+    };
+  }
+}
+
+/** The survival function of the chi-square distribution: the p-value of a statistic. */
+function chiSquareP(statistic: number, degrees: number): number {
+  if (degrees <= 0) return 1;
+  return Math.max(0, 1 - jStat.chisquare.cdf(statistic, degrees));
+}
+
+const letter = (position: number): string =>
+  position < 26 ? String.fromCharCode(65 + position) : `#${position + 1}`;
+
+export class StatisticsAccumulator {
+  private samples = 0;
+  private readonly taskTypes: Partial<Record<TaskType, number>> = {};
+  /** Multiple choice: items whose label is at each position, and the expectation under uniform. */
+  private readonly positions: number[] = [];
+  private readonly expected: number[] = [];
+  private positioned = 0;
+  private readonly labels = new Map<string, number>();
+  private otherLabels = 0;
+  private labelled = 0;
+  private readonly lengths = new Map<string, Lengths>();
+  private readonly reservoir: string[] = [];
+  private readonly random = prng(20261124);
+
+  add(sample: Sample): void {
+    this.samples++;
+    this.taskTypes[sample.task_type] = (this.taskTypes[sample.task_type] ?? 0) + 1;
+    switch (sample.task_type) {
+      case 'text':
+        this.length('text', sample.text);
+        this.language(sample.text);
+        break;
+      case 'multiple_choice': {
+        this.length('context', sample.context);
+        for (const choice of sample.choices) this.length('choice', choice);
+        this.language(sample.context);
+        const k = sample.choices.length;
+        if (k >= 2 && sample.answer_index >= 0 && sample.answer_index < k) {
+          this.positioned++;
+          this.positions[sample.answer_index] = (this.positions[sample.answer_index] ?? 0) + 1;
+          for (let p = 0; p < k; p++) this.expected[p] = (this.expected[p] ?? 0) + 1 / k;
+        }
+        this.label(duplicateKey(sample).label);
+        break;
+      }
+      case 'question_answer':
+        this.length('question', sample.question);
+        this.length('answer', sample.answer);
+        this.language(sample.question);
+        this.label(duplicateKey(sample).label);
+        break;
+      case 'conversation': {
+        for (const message of sample.messages) this.length(`${message.role} turn`, message.content);
+        this.turns(sample.messages.length);
+        const first = sample.messages.find((m) => m.role === 'user') ?? sample.messages[0];
+        if (first) this.language(first.content);
+        break;
+      }
+    }
+  }
+
+  private length(field: string, text: string): void {
+    let stats = this.lengths.get(field);
+    if (!stats) {
+      stats = new Lengths();
+      this.lengths.set(field, stats);
+    }
+    stats.add(text.length);
+  }
+
+  private turns(count: number): void {
+    let stats = this.lengths.get('turns per conversation');
+    if (!stats) {
+      stats = new Lengths();
+      this.lengths.set('turns per conversation', stats);
+    }
+    stats.add(count);
+  }
+
+  private label(label: string | null): void {
+    if (label === null) return;
+    this.labelled++;
+    const count = this.labels.get(label);
+    if (count !== undefined) this.labels.set(label, count + 1);
+    else if (this.labels.size < LABELS_KEPT) this.labels.set(label, 1);
+    else this.otherLabels++;
+  }
+
+  /** Reservoir sampling (Algorithm R): every text has the same chance to be identified. */
+  private language(text: string): void {
+    const clipped = text.slice(0, LANGUAGE_CHARS);
+    const seen = this.samples;
+    if (this.reservoir.length < LANGUAGE_SAMPLE) this.reservoir.push(clipped);
+    else {
+      const at = Math.floor(this.random() * seen);
+      if (at < LANGUAGE_SAMPLE) this.reservoir[at] = clipped;
+    }
+  }
+
+  finish(): { statistics: DatasetStatistics; findings: DatasetFinding[] } {
+    const findings: DatasetFinding[] = [];
+    const statistics: DatasetStatistics = {
+      samples: this.samples,
+      task_types: this.taskTypes,
+      answer_position: this.answerPosition(findings),
+      labels: this.labelBalance(findings),
+      lengths: Object.fromEntries([...this.lengths].map(([field, s]) => [field, s.toJSON()])),
+      languages: this.languages(findings),
+    };
+    return { statistics, findings };
+  }
+
+  private answerPosition(findings: DatasetFinding[]): DatasetStatistics['answer_position'] {
+    if (this.positioned === 0) return null;
+    const counts = this.expected.map((_, p) => this.positions[p] ?? 0);
+    const chi = counts.reduce((sum, observed, p) => {
+      const expected = this.expected[p] as number;
+      return expected > 0 ? sum + (observed - expected) ** 2 / expected : sum;
+    }, 0);
+    const degrees = counts.length - 1;
+    const p = chiSquareP(chi, degrees);
+    const top = counts.indexOf(Math.max(...counts));
+    const result = {
+      items: this.positioned,
+      counts,
+      expected: this.expected.map((e) => Math.round(e * 10) / 10),
+      chi_square: Math.round(chi * 100) / 100,
+      p_value: p,
+    };
+    if (this.positioned >= MIN_ITEMS && p < P_VALUE) {
+      const share = (counts[top] as number) / this.positioned;
+      findings.push({
+        code: 'answer_position_skew',
+        message:
+          `option ${letter(top)} is right in ${counts[top]} of ${this.positioned} items ` +
+          `(${Math.round(share * 100)}%; about ${Math.round(this.expected[top] as number)} if ` +
+          `positions were uniform; chi-square ${result.chi_square}, p ${formatP(p)}): a model can ` +
+          'score by position alone; shuffle the choices',
+        position: top,
+        items: this.positioned,
+        count: counts[top] as number,
+        p_value: p,
+      });
+    }
+    return result;
+  }
+
+  private labelBalance(findings: DatasetFinding[]): DatasetStatistics['labels'] {
+    if (this.labelled === 0) return null;
+    const sorted = [...this.labels].sort((a, b) => b[1] - a[1]);
+    const distinct = this.labels.size + (this.otherLabels > 0 ? 1 : 0);
+    const [topLabel, topCount] = sorted[0] ?? ['', 0];
+    const result = {
+      labelled: this.labelled,
+      distinct,
+      top: sorted.slice(0, 10).map(([label, count]) => ({ label, count })),
+    };
+    // A few labels shared by many rows (yes/no, classes) far from even: the label balance is off.
+    if (this.labelled >= MIN_ITEMS && distinct >= 2 && distinct <= this.labelled / 5) {
+      const expected = this.labelled / distinct;
+      const chi = sorted.reduce((sum, [, n]) => sum + (n - expected) ** 2 / expected, 0);
+      const p = chiSquareP(chi, distinct - 1);
+      if (p < P_VALUE && topCount / this.labelled >= 2 / (distinct + 1)) {
+        findings.push({
+          code: 'label_imbalance',
+          message:
+            `"${topLabel.slice(0, 60)}" is the label of ${topCount} of ${this.labelled} rows ` +
+            `(${Math.round((topCount / this.labelled) * 100)}% among ${distinct} labels; ` +
+            `p ${formatP(p)} against an even split)`,
+          label: topLabel,
+          count: topCount,
+          items: this.labelled,
+          p_value: p,
+        });
+      }
+    }
+    return result;
+  }
+
+  private languages(findings: DatasetFinding[]): DatasetStatistics['languages'] {
+    const counts = new Map<string, number>();
+    for (const text of this.reservoir) {
+      const result = eld.detect(text);
+      const language = result.language && result.isReliable() ? result.language : 'und';
+      counts.set(language, (counts.get(language) ?? 0) + 1);
+    }
+    const sampled = this.reservoir.length;
+    const detected = [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([language, count]) => ({ language, count }));
+    const reliable = detected.filter((d) => d.language !== 'und');
+    const main = reliable[0];
+    const decided = reliable.reduce((sum, d) => sum + d.count, 0);
+    if (main && decided >= MIN_ITEMS && main.count / decided < 0.9) {
+      const others = reliable.slice(1, 4).map((d) => `${d.language} ${d.count}`);
+      findings.push({
+        code: 'mixed_languages',
+        message:
+          `${Math.round((1 - main.count / decided) * 100)}% of the rows identified are not in ` +
+          `${main.language} (${others.join(', ')}${sampled < this.samples ? `, of a sample of ${sampled}` : ''})`,
+      });
+    }
+    return { sampled, detected };
+  }
+}
+
+const formatP = (p: number): string => (p < 1e-6 ? '< 0.000001' : `= ${p.toPrecision(2)}`);
