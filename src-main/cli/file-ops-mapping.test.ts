@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +5,7 @@ import { readRows, writeRows } from '../service/files/index.ts';
 import { readParquetLayout } from '../service/files/parquet-like.ts';
 import { oasstPaths } from '../engine/shapes/oasst-paths.ts';
 import { mappingFromFlags, type MapFlags } from './map-flags.ts';
-import { tempDirs } from './testing/cli-test-kit.ts';
+import { svcProcess as svc, tempDirs } from './testing/cli-test-kit.ts';
 
 /**
  * `svc audit|fix|refine FILE --task-type TYPE --map ROLE=FIELD ...` and
@@ -23,28 +22,6 @@ const oasst = join(repo, 'resources', 'datasets', 'oasst_en_100_trees.jsonl');
 const tempDir = tempDirs('svc-cli-mapping-');
 
 type Row = Record<string, unknown>;
-
-/** The environment without SVC_* settings, so every run is on the builtin engine. */
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
-);
-
-/** Runs `svc ARGS --data-dir DIR/data` (async, so a test can run independent calls at once). */
-function svc(dir: string, ...args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      [join(repo, 'bin', 'svc.js'), ...args, '--data-dir', join(dir, 'data')],
-      { env },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
 
 /** A file's lines: every one, the last (after the final newline) dropped when empty. */
 function lines(path: string): string[] {

@@ -21,12 +21,17 @@ import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
 import { MAP_FLAGS_USAGE, mappingFromFlags, pathsFromFlags, shapeFromFlags } from './map-flags.ts';
 import { openJsonlSink } from './output.ts';
+import { reportHeadline, scanFile, writeReport } from './dataset-pass.ts';
+import { assembleReport, VerdictTally } from '../engine/dataset/scan.ts';
+import { duplicatesVerdict } from '../engine/dataset/duplicates.ts';
+import { applyDuplicates, DUPLICATES_CHECK } from '../service/dataset-checks.ts';
+import type { AuditBlock, Verdict } from '../../src-shared/schemas/blocks.ts';
 import { openWriteBack, type WriteBack } from './write-back.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
 
 export const FILE_OPS_USAGE = `usage: svc audit|fix|refine IN [--out OUT] [--votes N] [--max-attempts N] [--conventions TEXT]
                     [--task-type TYPE --map ROLE=FIELD ... | --shape ID] [--oasst-paths best|all]
-                    [--write-back]
+                    [--write-back] [--report PATH]
   IN: JSONL, JSON, CSV or Parquet. Rows with task_type are samples; other rows are mapped from
   their dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, HellaSwag, TruthfulQA, Alpaca, ShareGPT,
   OpenAI chat, OpenAssistant, text) or from the field mapping given. Writes JSONL of the samples
@@ -34,11 +39,22 @@ export const FILE_OPS_USAGE = `usage: svc audit|fix|refine IN [--out OUT] [--vot
   The models run on the builtin engine unless an upstream is configured (svc settings,
   SVC_UPSTREAM_URL...).
 ${MAP_FLAGS_USAGE}
+  --report PATH     write the dataset report as JSON: counts per check and issue code (failed,
+                    warned), duplicate groups (rows: 0-based output positions), findings
+                    (answer-position skew, label imbalance...) and statistics
   --write-back      fix/refine: write the source's own rows instead, in its schema, with each
                     repair in the field it came from (needs --out; its extension picks the
                     format: .jsonl, .json, .csv, .parquet; unchanged rows stay byte for byte)`;
 
 const BATCH = 500;
+
+/** A fix result has no audit: its tally counts the dataset checks alone. */
+const dedupOnly = (verdict: Verdict): AuditBlock => ({
+  passed: verdict.passed !== false,
+  checks: { [DUPLICATES_CHECK]: verdict },
+  model: 'dataset-checks',
+  votes: 1,
+});
 
 function parsePositiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -123,6 +139,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       shape: { type: 'string' },
       'write-back': { type: 'boolean' },
       'oasst-paths': { type: 'string' },
+      report: { type: 'string' },
     },
     true,
   );
@@ -184,6 +201,11 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   const onInterrupt = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
 
+  // The dataset checks look at the whole file first; each batch's results get their verdicts.
+  const readOptions = { signal: controller.signal, shape, mapping, paths };
+  const scan = await scanFile(input, readOptions, settings.dedup.threshold);
+  const tally = new VerdictTally();
+
   // Results leave in input order: the JSONL of samples with their result blocks, or the
   // source's own rows with the repairs written back (--write-back).
   let writeBack: WriteBack | undefined;
@@ -205,6 +227,11 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     if (batch.length > 0) {
       const request = { operation, samples: batch, config, conventions } as OperationRequest;
       const result = await runOperation(request, { backend, signal: controller.signal });
+      applyDuplicates(result, scan.duplicates, done);
+      result.data.forEach((sample, i) => {
+        const verdict = duplicatesVerdict(scan.duplicates.issues.get(done + i));
+        tally.add(sample.audit ?? dedupOnly(verdict));
+      });
       // Paid before its results are written: nothing is handed out unpaid.
       billing.payBatch({
         tokenCostMicro: tokenCostMicro(result.usage.byModel(), rates),
@@ -234,10 +261,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
 
   try {
     const rows = readSamples(input, {
-      signal: controller.signal,
-      shape,
-      mapping,
-      paths,
+      ...readOptions,
       onMapping: (chosen) => {
         if (mapping === undefined && chosen.shape !== 'sample') {
           console.error(`rows read as ${chosen.shape}${chosen.tree ? ', every path' : ''}`);
@@ -293,4 +317,10 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       `${(done / Math.max(seconds, 1e-9)).toFixed(0)} samples/s`,
   );
   if (values.out) console.error(`wrote ${values.out}`);
+  const report = assembleReport(scan, tally);
+  for (const line of reportHeadline(report)) console.error(line);
+  if (values.report !== undefined) {
+    await writeReport(values.report, report);
+    console.error(`wrote the report to ${values.report}`);
+  }
 }

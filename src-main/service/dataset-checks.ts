@@ -65,10 +65,21 @@ function recount(result: OperationResult): void {
   }
 }
 
-/** Applies duplicates found beforehand to a result whose data are in the same order. */
-export function applyDuplicates(result: OperationResult, duplicates: DuplicateResult): void {
+/**
+ * Applies duplicates found beforehand to a result whose data are the run's
+ * samples from position `offset` on (a batch of a longer run), in order.
+ */
+export function applyDuplicates(
+  result: OperationResult,
+  duplicates: DuplicateResult,
+  offset = 0,
+): void {
   result.data = result.data.map((sample, i) =>
-    withDuplicatesVerdict(result.operation, sample, duplicatesVerdict(duplicates.issues.get(i))),
+    withDuplicatesVerdict(
+      result.operation,
+      sample,
+      duplicatesVerdict(duplicates.issues.get(offset + i)),
+    ),
   );
   recount(result);
 }

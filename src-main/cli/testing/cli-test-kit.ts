@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,4 +43,31 @@ export async function rejection(promise: Promise<unknown>): Promise<AppError> {
     throw error;
   }
   throw new Error('expected an AppError');
+}
+
+const repo = join(import.meta.dirname, '..', '..', '..');
+
+/** The environment without SVC_* settings, so every run is on the builtin engine. */
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
+);
+
+/**
+ * Runs `svc ARGS --data-dir DIR/data` as a real process (async, so a test can
+ * run independent calls at once) and gives its exit code and output.
+ */
+export function svcProcess(dir: string, ...args: string[]) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      [join(repo, 'bin', 'svc.js'), ...args, '--data-dir', join(dir, 'data')],
+      { env: cleanEnv },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
 }

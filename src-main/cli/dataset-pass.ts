@@ -1,0 +1,49 @@
+import { writeFile } from 'node:fs/promises';
+import type { DatasetReport } from '../../src-shared/schemas/report.ts';
+import { duplicateWords } from '../engine/dataset/duplicates.ts';
+import { DatasetScan, type ScanResult } from '../engine/dataset/scan.ts';
+import { readSamples, type ReadSamplesOptions } from '../service/read-samples.ts';
+
+/**
+ * The CLI's dataset checks: before the engine runs, one pass over the file's
+ * samples feeds the duplicate index and the statistics (a sample's position
+ * is its place in the output), and a second reads back the words of just the
+ * rows that near-duplicate verification needs. Memory stays bounded by the
+ * index's typed arrays and those rows, whatever the file's size.
+ */
+export async function scanFile(
+  input: string,
+  options: ReadSamplesOptions,
+  threshold: number,
+): Promise<ScanResult> {
+  const scan = new DatasetScan(threshold);
+  for await (const item of readSamples(input, options)) {
+    if ('sample' in item) scan.add(item.sample);
+  }
+  return scan.finish(
+    async (rows) => {
+      const wanted = new Set(rows);
+      const words = new Map<number, readonly string[]>();
+      if (wanted.size === 0) return words;
+      let position = 0;
+      for await (const item of readSamples(input, options)) {
+        if (!('sample' in item)) continue;
+        if (wanted.has(position)) words.set(position, duplicateWords(item.sample));
+        position++;
+        if (words.size === wanted.size) break;
+      }
+      return words;
+    },
+    (row) => `output line ${row + 1}`,
+  );
+}
+
+/** Writes the report as JSON (pretty, it is for people and scripts alike). */
+export async function writeReport(path: string, report: DatasetReport): Promise<void> {
+  await writeFile(path, JSON.stringify(report, null, 2) + '\n');
+}
+
+/** The report's headline for the summary on stderr: its findings, one a line. */
+export function reportHeadline(report: DatasetReport): string[] {
+  return report.findings.map((finding) => `finding: ${finding.message}`);
+}
