@@ -217,7 +217,7 @@ export class StatisticsAccumulator {
           'score by position alone; shuffle the choices',
         position: top,
         items: this.positioned,
-        count: counts[top] as number,
+        count: counts[top],
         p_value: p,
       });
     }
