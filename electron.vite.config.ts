@@ -10,7 +10,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(root, 'src-main/electron/main.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(root, 'src-main/electron/main.ts'),
+          // A worker thread's script is a file of its own (see engine/dataset/languages.ts).
+          'languages-worker': resolve(root, 'src-main/engine/dataset/languages-worker.ts'),
+        },
+      },
     },
   },
   preload: {

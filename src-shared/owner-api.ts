@@ -26,6 +26,7 @@ import { EngineTest, EngineTestRequest, EngineUpdate, EnginesView } from './owne
 import { RunEstimate, RunRequest, RunStatus } from './owner/runs.ts';
 import { ModelCard } from './schemas/openai.ts';
 import { FieldMapping, OasstPaths } from './schemas/mapping.ts';
+import { DatasetOverview, DuplicateGroupsPage, DuplicateGroupsQuery } from './owner/overview.ts';
 import { PricingDocument } from './schemas/pricing.ts';
 import { DedupSetting, LimitsSetting, RatesSetting, ServerSetting } from './schemas/settings.ts';
 
@@ -132,6 +133,17 @@ export const ownerApi = {
   },
   listRuns: { input: DatasetRef, output: z.array(RunStatus), summary: 'Runs of a dataset' },
 
+  datasetOverview: {
+    input: DatasetRef,
+    output: DatasetOverview,
+    summary:
+      'A dataset at a glance: failures and warnings per check and code, statistics, findings',
+  },
+  duplicateGroups: {
+    input: DuplicateGroupsQuery,
+    output: DuplicateGroupsPage,
+    summary: 'A page of the duplicate groups of the latest dataset scan',
+  },
   listKeys: { input: NoInput, output: z.array(KeyRecord), summary: 'API keys' },
   createKey: {
     input: z.strictObject({ name: z.string().max(100).default('') }),
@@ -224,6 +236,12 @@ export const OwnerEvent = z.discriminatedUnion('type', [
     done: z.boolean(),
   }),
   z.object({ type: z.literal('run'), run: RunStatus }),
+  z.object({
+    type: z.literal('scan'),
+    dataset_id: z.string(),
+    state: z.enum(['running', 'done', 'failed']),
+    error: z.string().nullable(),
+  }),
 ]);
 export type OwnerEvent = z.infer<typeof OwnerEvent>;
 export const OWNER_EVENTS_PATH = '/owner-events';

@@ -20,6 +20,8 @@ export const OWNER_METHOD_NAMES = [
   'startRun',
   'cancelRun',
   'listRuns',
+  'datasetOverview',
+  'duplicateGroups',
   'listKeys',
   'createKey',
   'revokeKey',

@@ -21,18 +21,19 @@ export async function scanFile(
     if ('sample' in item) scan.add(item.sample);
   }
   return scan.finish(
-    async (rows) => {
+    async (rows, deliver) => {
       const wanted = new Set(rows);
-      const words = new Map<number, readonly string[]>();
-      if (wanted.size === 0) return words;
+      if (wanted.size === 0) return;
       let position = 0;
+      let delivered = 0;
       for await (const item of readSamples(input, options)) {
         if (!('sample' in item)) continue;
-        if (wanted.has(position)) words.set(position, duplicateWords(item.sample));
+        if (wanted.has(position)) {
+          deliver(position, duplicateWords(item.sample));
+          if (++delivered === wanted.size) break;
+        }
         position++;
-        if (words.size === wanted.size) break;
       }
-      return words;
     },
     (row) => `output line ${row + 1}`,
   );

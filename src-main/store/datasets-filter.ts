@@ -43,9 +43,31 @@ export function rowWhere(datasetId: string, filter: RowFilter = {}): RowWhere {
   flag('changed', filter.changed);
   flag('unverified', filter.unverified);
   if (filter.decision === 'pending') clauses.push('changed = 1 AND decision IS NULL');
+  else if (filter.decision === 'dropped') clauses.push('dropped = 1');
   else if (filter.decision !== undefined) {
     clauses.push('decision = ?');
     params.push(filter.decision);
+  }
+  if (filter.issue_code !== undefined && filter.issue_code !== '') {
+    const code = `,${filter.issue_code},`;
+    if (filter.severity === 'error') clauses.push('instr(error_codes, ?) > 0');
+    else if (filter.severity === 'warning') clauses.push('instr(warning_codes, ?) > 0');
+    else {
+      clauses.push('(instr(error_codes, ?) > 0 OR instr(warning_codes, ?) > 0)');
+      params.push(code);
+    }
+    params.push(code);
+  }
+  if (filter.warned_check !== undefined && filter.warned_check !== '') {
+    clauses.push('instr(warning_checks, ?) > 0');
+    params.push(`,${filter.warned_check},`);
+  }
+  if (filter.warned !== undefined)
+    clauses.push(filter.warned ? "warning_codes != ''" : "warning_codes = ''");
+  if (filter.repeats !== undefined) {
+    const repeats =
+      "(instr(error_codes, ',exact_duplicate,') > 0 OR instr(error_codes, ',near_duplicate,') > 0)";
+    clauses.push(filter.repeats ? repeats : `NOT ${repeats}`);
   }
   const search = filter.search === undefined ? '' : searchKey(filter.search);
   if (search !== '') {

@@ -34,9 +34,11 @@ export interface GridRowRecord {
   changed: 0 | 1;
   unverified: 0 | 1;
   decision: 'accepted' | 'rejected' | null;
+  dropped: 0 | 1;
 }
 
 export interface RowRecord extends GridRowRecord {
+  dupe_json: string | null;
   original_json: string;
   sample_json: string;
   audit_json: string | null;
@@ -59,11 +61,14 @@ export interface RowResultRecord {
   changed: 0 | 1;
   unverified: 0 | 1;
   decision: 'accepted' | 'rejected' | null;
+  error_codes: string;
+  warning_codes: string;
+  warning_checks: string;
 }
 
 const GRID_COLUMNS =
   'row_index, source_row, task_type, title, detail, passed, score, failed_checks, flagged, ' +
-  'changed, unverified, decision';
+  'changed, unverified, decision, dropped';
 
 /** Inserts rows; the caller wraps a batch in one transaction. */
 export function insertRows(db: Db, datasetId: string, rows: readonly NewRowRecord[]): void {
@@ -129,7 +134,7 @@ export function rowRecord(db: Db, datasetId: string, index: number): RowRecord |
   return db
     .prepare(
       `SELECT ${GRID_COLUMNS}, original_json, sample_json, audit_json, fix_json, reaudit_json,
-         fixed_json
+         fixed_json, dupe_json
        FROM dataset_rows WHERE dataset_id = ? AND row_index = ?`,
     )
     .get(datasetId, index) as RowRecord | undefined;
@@ -145,13 +150,15 @@ export type RunInputRecord = Pick<
   | 'reaudit_json'
   | 'fixed_json'
   | 'decision'
+  | 'dupe_json'
 >;
 
 export function runInputs(db: Db, datasetId: string, indices: readonly number[]): RunInputRecord[] {
   if (indices.length === 0) return [];
   return db
     .prepare(
-      `SELECT row_index, sample_json, audit_json, fix_json, reaudit_json, fixed_json, decision
+      `SELECT row_index, sample_json, audit_json, fix_json, reaudit_json, fixed_json, decision,
+         dupe_json
        FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
        ORDER BY row_index`,
@@ -169,7 +176,11 @@ export function updateRowResults(
     `UPDATE dataset_rows SET audit_json = @audit_json, fix_json = @fix_json,
        reaudit_json = @reaudit_json, fixed_json = @fixed_json, passed = @passed, score = @score,
        failed_checks = @failed_checks, flagged = @flagged, changed = @changed,
-       unverified = @unverified, decision = @decision
+       unverified = @unverified, decision = @decision, error_codes = @error_codes,
+       warning_codes = @warning_codes, warning_checks = @warning_checks,
+       -- the sample in force may have changed: its duplicate signature is recomputed at the next scan
+       dedup_sig = CASE WHEN @fixed_json IS fixed_json AND @decision IS decision
+         THEN dedup_sig ELSE NULL END
      WHERE dataset_id = @dataset_id AND row_index = @row_index`,
   );
   for (const row of rows) update.run({ dataset_id: datasetId, ...row });
@@ -203,7 +214,10 @@ export function decisionTargets(
 }
 
 /** What deciding needs of a row whose verdict depends on the decision (it has a reaudit). */
-export type DecidedRecord = Pick<RowRecord, 'row_index' | 'audit_json' | 'reaudit_json'>;
+export type DecidedRecord = Pick<
+  RowRecord,
+  'row_index' | 'audit_json' | 'reaudit_json' | 'dupe_json'
+>;
 
 /** The rows among `indices` that have a reaudit, with their two verdicts. */
 export function reauditedRows(
@@ -214,7 +228,7 @@ export function reauditedRows(
   if (indices.length === 0) return [];
   return db
     .prepare(
-      `SELECT row_index, audit_json, reaudit_json FROM dataset_rows
+      `SELECT row_index, audit_json, reaudit_json, dupe_json FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
          AND reaudit_json IS NOT NULL`,
     )
@@ -229,7 +243,7 @@ export function setDecision(
   indices: readonly number[],
 ): void {
   const update = db.prepare(
-    `UPDATE dataset_rows SET decision = ?
+    `UPDATE dataset_rows SET decision = ?, dedup_sig = NULL
      WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
   );
   for (let start = 0; start < indices.length; start += 10_000) {
@@ -237,16 +251,47 @@ export function setDecision(
   }
 }
 
+/**
+ * Drops rows (or restores them) by index; returns how many changed. A dropped
+ * row leaves the duplicate groups: its signature is kept, the next scan
+ * leaves it out. The caller wraps it in a transaction.
+ */
+export function setDropped(
+  db: Db,
+  datasetId: string,
+  dropped: boolean,
+  indices: readonly number[],
+): number {
+  const update = db.prepare(
+    `UPDATE dataset_rows SET dropped = ?
+     WHERE dataset_id = ? AND dropped != ? AND row_index IN (SELECT value FROM json_each(?))`,
+  );
+  let changed = 0;
+  for (let start = 0; start < indices.length; start += 10_000) {
+    const slice = JSON.stringify(indices.slice(start, start + 10_000));
+    changed += update.run(dropped ? 1 : 0, datasetId, dropped ? 1 : 0, slice).changes;
+  }
+  return changed;
+}
+
 export type VerdictRecord = Pick<
   RowResultRecord,
-  'row_index' | 'passed' | 'score' | 'failed_checks' | 'unverified'
+  | 'row_index'
+  | 'passed'
+  | 'score'
+  | 'failed_checks'
+  | 'unverified'
+  | 'error_codes'
+  | 'warning_codes'
+  | 'warning_checks'
 >;
 
 /** Rewrites the verdict columns of rows; the caller wraps it in a transaction. */
 export function updateVerdicts(db: Db, datasetId: string, rows: readonly VerdictRecord[]): void {
   const update = db.prepare(
     `UPDATE dataset_rows SET passed = @passed, score = @score, failed_checks = @failed_checks,
-       unverified = @unverified
+       unverified = @unverified, error_codes = @error_codes, warning_codes = @warning_codes,
+       warning_checks = @warning_checks
      WHERE dataset_id = @dataset_id AND row_index = @row_index`,
   );
   for (const row of rows) update.run({ dataset_id: datasetId, ...row });
@@ -263,6 +308,7 @@ export type ExportRecord = Pick<
   | 'passed'
   | 'failed_checks'
   | 'flagged'
+  | 'dropped'
 > & { source_raw: string | null; source_path: string | null };
 
 /** The next `limit` rows after `afterIndex`, in import order (keyset paging). */
@@ -275,7 +321,7 @@ export function exportPage(
   return db
     .prepare(
       `SELECT row_index, source_row, original_json, fixed_json, decision, passed, failed_checks,
-         flagged, source_raw, source_path
+         flagged, dropped, source_raw, source_path
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
        ORDER BY row_index LIMIT ?`,
     )

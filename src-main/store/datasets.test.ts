@@ -116,6 +116,7 @@ describe('datasets tables (migration 3)', () => {
       changed: 2,
       flagged: 0,
       accepted: 0,
+      dropped: 0,
     });
     const accepted = decisionTargets(db, 'ds_a', { filter: {} }, true);
     expect(accepted).toEqual([0, 1]);

@@ -22,6 +22,8 @@ export interface DatasetRecord {
   layout_json: string | null;
   /** OpenAssistant trees: read along the best path or every path; null for other shapes. */
   paths: 'best' | 'all' | null;
+  /** The latest dataset scan (JSON: statistics, findings), null before the first. */
+  scan_json: string | null;
 }
 
 /** Counts over a dataset's rows, by aggregate query. */
@@ -31,6 +33,7 @@ export interface DatasetStats {
   changed: number;
   flagged: number;
   accepted: number;
+  dropped: number;
 }
 
 export function insertDataset(
@@ -93,7 +96,8 @@ export function datasetStats(db: Db, id: string): DatasetStats {
          coalesce(sum(passed = 0), 0) AS failed,
          coalesce(sum(changed), 0) AS changed,
          coalesce(sum(flagged), 0) AS flagged,
-         coalesce(sum(decision = 'accepted'), 0) AS accepted
+         coalesce(sum(decision = 'accepted'), 0) AS accepted,
+         coalesce(sum(dropped), 0) AS dropped
        FROM dataset_rows INDEXED BY dataset_rows_by_index
        WHERE dataset_id = ?`,
     )

@@ -8,7 +8,8 @@ export interface Migration {
 
 /**
  * Applies the migrations the database has not seen, in order, each in its own
- * immediate transaction, recording each in `schema_migrations`. Refuses a
+ * immediate transaction (checking under the lock that no other process
+ * applied it meanwhile), recording each in `schema_migrations`. Refuses a
  * database written by a newer version of the app rather than guessing.
  */
 export function migrate(db: Database.Database, migrations: readonly Migration[]): number[] {
@@ -32,12 +33,16 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
   }
   const applied: number[] = [];
   const record = db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)');
+  const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
   for (const m of sorted.slice(current)) {
     db.transaction(() => {
+      // Another process opening the same database at once (two CLI runs) may have applied it
+      // since the version was read: checked again under the write lock.
+      if (done.get(m.version) !== undefined) return;
       db.exec(m.up);
       record.run(m.version, m.name);
+      applied.push(m.version);
     }).immediate();
-    applied.push(m.version);
   }
   return applied;
 }

@@ -6,6 +6,7 @@ import { ExportPanel } from './datasets/ExportPanel.tsx';
 import { Grid } from './datasets/Grid.tsx';
 import { ImportDialog } from './datasets/ImportDialog.tsx';
 import { ImportReport } from './datasets/ImportReport.tsx';
+import { Overview } from './datasets/Overview.tsx';
 import { ReviewPanel } from './datasets/ReviewPanel.tsx';
 import { RunPanel } from './datasets/RunPanel.tsx';
 import { Toolbar } from './datasets/Toolbar.tsx';
@@ -14,7 +15,7 @@ import { describeMapping } from './datasets/describe-mapping.ts';
 
 /** Datasets: the list, the import, and the open dataset's grid with its runs, review and export. */
 export function DatasetsScreen() {
-  const { datasets, datasetId, loadDatasets, detailIndex } = useGrid();
+  const { datasets, datasetId, loadDatasets, detailIndex, view, setView } = useGrid();
   const begin = useImport((s) => s.begin);
   const picker = useRef<HTMLInputElement>(null);
   const [report, setReport] = useState(false);
@@ -46,7 +47,9 @@ export function DatasetsScreen() {
         </div>
       </header>
       {/* While a row is under review, the grid and the review take the list's room. */}
-      <div className={`dataset-layout${detailIndex !== null ? ' reviewing' : ''}`}>
+      <div
+        className={`dataset-layout${detailIndex !== null && view === 'rows' ? ' reviewing' : ''}`}
+      >
         <DatasetList datasets={datasets} />
         {dataset ? (
           // Keyed by the dataset: a run's settings, an estimate or an export format never leak
@@ -77,14 +80,36 @@ export function DatasetsScreen() {
               <DeleteDataset dataset={dataset} />
             </div>
             <RunPanel datasetId={dataset.id} />
-            <Toolbar dataset={dataset} />
-            <div className={`grid-and-review${detailIndex !== null ? ' with-review' : ''}`}>
-              <Grid
-                hideDetail={dataset.task_types.every((type) => type === 'text')}
-                narrow={detailIndex !== null}
-              />
-              {detailIndex !== null && <ReviewPanel datasetId={dataset.id} index={detailIndex} />}
+            <div className="view-tabs" role="tablist" aria-label="View">
+              {(['rows', 'overview'] as const).map((tab) => (
+                <button
+                  key={tab}
+                  type="button"
+                  role="tab"
+                  aria-selected={view === tab}
+                  className={`tab${view === tab ? ' active' : ''}`}
+                  onClick={() => setView(tab)}
+                >
+                  {tab === 'rows' ? 'Rows' : 'Overview'}
+                </button>
+              ))}
             </div>
+            {view === 'overview' ? (
+              <Overview dataset={dataset} />
+            ) : (
+              <>
+                <Toolbar dataset={dataset} />
+                <div className={`grid-and-review${detailIndex !== null ? ' with-review' : ''}`}>
+                  <Grid
+                    hideDetail={dataset.task_types.every((type) => type === 'text')}
+                    narrow={detailIndex !== null}
+                  />
+                  {detailIndex !== null && (
+                    <ReviewPanel datasetId={dataset.id} index={detailIndex} />
+                  )}
+                </div>
+              </>
+            )}
             <ExportPanel dataset={dataset} />
             {report && <ImportReport dataset={dataset} onClose={() => setReport(false)} />}
           </div>

@@ -18,6 +18,11 @@ export function listenToEvents(): () => void {
       return;
     }
     const grid = useGrid.getState();
+    if (event.type === 'scan') {
+      // A finished scan changes verdicts (duplicates) and the Overview.
+      if (event.dataset_id === grid.datasetId && event.state !== 'running') grid.scanned();
+      return;
+    }
     if (event.run.dataset_id !== grid.datasetId) return;
     grid.setRun(event.run);
     // Results land in the grid as batches finish; refresh at most twice a second.

@@ -30,6 +30,14 @@ interface GridState {
   selection: Set<number>;
   detailIndex: number | null;
   run: RunStatus | null;
+  /** The open dataset shown as its rows or as its Overview. */
+  view: 'rows' | 'overview';
+  /** Bumped when a dataset scan has finished: the Overview reads itself again. */
+  scanGeneration: number;
+  setView: (view: 'rows' | 'overview') => void;
+  /** Shows the rows a filter selects (from the Overview: a click on a bar). */
+  showRows: (filter: RowFilter, detail?: number | null) => void;
+  scanned: () => void;
   loadDatasets: () => Promise<void>;
   openDataset: (id: string | null) => void;
   setFilter: (filter: RowFilter) => void;
@@ -55,6 +63,24 @@ export const useGrid = create<GridState>()((set, get) => ({
   selection: new Set(),
   detailIndex: null,
   run: null,
+  view: 'rows',
+  scanGeneration: 0,
+
+  setView: (view) => set({ view }),
+  showRows: (filter, detail = null) => {
+    set((s) => ({
+      view: 'rows',
+      filter,
+      pages: new Map(),
+      detailIndex: detail,
+      generation: s.generation + 1,
+    }));
+    void get().ensurePages(0, 0);
+  },
+  scanned: () => {
+    set((s) => ({ scanGeneration: s.scanGeneration + 1 }));
+    get().refresh();
+  },
 
   loadDatasets: async () => {
     const datasets = await api.listDatasets({});
@@ -69,6 +95,7 @@ export const useGrid = create<GridState>()((set, get) => ({
       selection: new Set(),
       detailIndex: null,
       run: null,
+      view: 'rows',
       generation: s.generation + 1,
     }));
     if (!id) return;

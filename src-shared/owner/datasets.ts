@@ -91,6 +91,7 @@ export const DatasetSummary = z.object({
   changed: z.int(),
   flagged: z.int(),
   accepted: z.int(),
+  dropped: z.int(),
   created_at: z.string(),
 });
 export type DatasetSummary = z.infer<typeof DatasetSummary>;
@@ -106,7 +107,28 @@ export const RowFilter = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: 'label_correct / answer_correct is null.' }),
-  decision: z.enum(['accepted', 'rejected', 'pending']).optional(),
+  decision: z.enum(['accepted', 'rejected', 'pending', 'dropped']).optional().meta({
+    description: '`pending`: a fix not decided yet; `dropped`: rows left out of the export.',
+  }),
+  issue_code: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Rows whose verdict has an issue with this code.' }),
+  severity: z
+    .enum(['error', 'warning'])
+    .optional()
+    .meta({ description: 'With `issue_code`: only as an error, or only as a warning.' }),
+  warned_check: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Rows where this check warned.' }),
+  warned: z.boolean().optional().meta({ description: 'Rows whose verdict has warnings.' }),
+  repeats: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Rows that repeat an earlier one (exact or near duplicates).' }),
   search: z.string().max(500).optional(),
 });
 export type RowFilter = z.infer<typeof RowFilter>;
@@ -137,6 +159,7 @@ export const GridRow = z.object({
   changed: z.boolean(),
   unverified: z.boolean(),
   decision: z.enum(['accepted', 'rejected']).nullable(),
+  dropped: z.boolean().meta({ description: 'Left out of the export (undoable).' }),
 });
 export type GridRow = z.infer<typeof GridRow>;
 
@@ -153,6 +176,7 @@ export const RowDetail = z.object({
   reaudit: AuditBlock.nullable(),
   fixed_sample: z.record(z.string(), z.unknown()).nullable(),
   decision: z.enum(['accepted', 'rejected']).nullable(),
+  dropped: z.boolean(),
 });
 export type RowDetail = z.infer<typeof RowDetail>;
 
@@ -163,7 +187,14 @@ export const Decision = z.strictObject({
   /** Explicit rows, or every row matching the filter (bulk). */
   indices: z.array(z.int().min(0)).max(100_000).optional(),
   filter: RowFilter.optional(),
-  decision: z.enum(['accepted', 'rejected']).nullable(),
+  decision: z
+    .enum(['accepted', 'rejected', 'dropped', 'restored'])
+    .nullable()
+    .meta({
+      description:
+        'On the fix: `accepted`, `rejected`, or `null` (pending again). On the row: `dropped` ' +
+        '(left out of the export) and `restored` (its undo).',
+    }),
 });
 
 export const ExportRequest = z.strictObject({

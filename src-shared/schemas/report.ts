@@ -22,6 +22,10 @@ export const DuplicateGroup = z
     }),
     similarity: z.number().min(0).max(1).meta({ description: 'Lowest similarity to the first.' }),
     label_conflict: z.boolean(),
+    source_rows: z
+      .array(z.int())
+      .optional()
+      .meta({ description: 'In the app: the rows’ numbers in the imported file.' }),
   })
   .meta({ id: 'DuplicateGroup' });
 export type DuplicateGroup = z.infer<typeof DuplicateGroup>;

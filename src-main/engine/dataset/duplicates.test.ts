@@ -12,7 +12,7 @@ import {
   readJsonl,
   truthfulQa,
 } from '../testing/real-data.ts';
-import { DuplicateIndex, duplicatesVerdict, findDuplicates } from './duplicates.ts';
+import { DuplicateIndex, duplicatesVerdict, duplicateWords, findDuplicates } from './duplicates.ts';
 import { normalizeForDuplicates } from './keys.ts';
 import { bandingFor, jaccard, shingleSet } from './minhash.ts';
 import { injectDuplicates, type InjectedKind } from './testing/inject.ts';
@@ -222,8 +222,26 @@ describe('duplicates injected into real data', () => {
     const samples = injectDuplicates(gsm8k(), 40, ['exact', 'case']).samples;
     const index = new DuplicateIndex();
     for (const sample of samples) index.add(sample);
-    const streamed = await index.finish(() => new Map());
+    const streamed = await index.finish(() => undefined);
     const listed = await findDuplicates(samples);
     expect(streamed.groups).toEqual(listed.groups);
+  });
+});
+
+describe('stored signatures', () => {
+  it('give the same groups as the samples, and are refused under another banding', async () => {
+    const samples = injectDuplicates(gsm8k(), 40, ['exact', 'case', 'two_words']).samples;
+    const fetch = (rows: readonly number[], deliver: (row: number, words: string[]) => void) => {
+      for (const row of rows) deliver(row, duplicateWords(samples[row]!));
+    };
+    const fresh = new DuplicateIndex();
+    const signatures = samples.map((sample) => {
+      fresh.add(sample);
+      return fresh.lastSignature();
+    });
+    const stored = new DuplicateIndex();
+    for (const signature of signatures) expect(stored.addSignature(signature)).toBe(true);
+    expect((await stored.finish(fetch)).groups).toEqual((await fresh.finish(fetch)).groups);
+    expect(new DuplicateIndex(0.6).addSignature(signatures[0]!)).toBe(false);
   });
 });

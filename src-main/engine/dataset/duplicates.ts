@@ -28,8 +28,12 @@ import {
  */
 
 export const DEFAULT_DUPLICATE_THRESHOLD = 0.8;
+/** Words of a stored signature before its band hashes: tag, key hash (2), label, has label, type. */
+const SIGNATURE_HEADER = 6;
 /** Members of one LSH bucket paired with all others; a larger bucket pairs with its first only. */
-const BUCKET_PAIRS = 64;
+const BUCKET_PAIRS = 16;
+/** Candidate pairs verified at most (32 MB of packed pairs). */
+export const MAX_CANDIDATE_PAIRS = 4_000_000;
 
 export type DuplicateKind = 'exact' | 'near';
 
@@ -42,16 +46,29 @@ export interface DuplicateGroup {
   label_conflict: boolean;
 }
 
-export interface DuplicateResult {
-  groups: DuplicateGroup[];
-  /** The issues of each row that has any (rows not listed pass). */
-  issues: Map<number, Issue[]>;
+/** The issues of the rows that have any, made on demand from compact per-row arrays. */
+export interface DuplicateIssues {
+  get(row: number): Issue[] | undefined;
+  has(row: number): boolean;
+  /** Rows with issues, ascending, each with its issues. */
+  [Symbol.iterator](): Iterator<[number, Issue[]]>;
 }
 
-/** The words of rows, by position: what near-duplicate verification compares. */
+export interface DuplicateResult {
+  groups: DuplicateGroup[];
+  issues: DuplicateIssues;
+  /** True when near-duplicate candidates passed MAX_CANDIDATE_PAIRS and the rest went unverified. */
+  truncated: boolean;
+}
+
+/**
+ * Gives the words of rows (ascending) to `deliver`, one row at a time: what
+ * near-duplicate verification compares (from memory, SQLite or the file).
+ */
 export type FetchWords = (
   rows: readonly number[],
-) => Promise<Map<number, readonly string[]>> | Map<number, readonly string[]>;
+  deliver: (row: number, words: readonly string[]) => void,
+) => Promise<void> | void;
 
 /** How messages name a row (`row 12`, `data[3]`). */
 export type NameRow = (row: number) => string;
@@ -164,18 +181,141 @@ export class DuplicateIndex {
     this.bands.length += this.banding.bands;
   }
 
+  /** The banding's tag, first in every stored signature: a signature of another banding is stale. */
+  private get tag(): number {
+    return this.banding.bands * 256 + this.banding.rows;
+  }
+
+  /**
+   * What `add` kept of the last row, to store and give back to `addSignature`
+   * later instead of the sample (a rescan then hashes only changed rows).
+   */
+  lastSignature(): Uint32Array {
+    const row = this.size - 1;
+    const { bands } = this.banding;
+    const out = new Uint32Array(SIGNATURE_HEADER + bands);
+    out.set([
+      this.tag,
+      this.exactHi.data[row] as number,
+      this.exactLo.data[row] as number,
+      this.labels.data[row] as number,
+      this.hasLabel.data[row] as number,
+      this.types.data[row] as number,
+    ]);
+    out.set(this.bands.data.subarray(row * bands, (row + 1) * bands), SIGNATURE_HEADER);
+    return out;
+  }
+
+  /** Adds the next row from a stored signature; false (nothing added) when it is stale. */
+  addSignature(signature: Uint32Array): boolean {
+    const { bands } = this.banding;
+    if (signature.length !== SIGNATURE_HEADER + bands || signature[0] !== this.tag) return false;
+    this.exactHi.push(signature[1] as number);
+    this.exactLo.push(signature[2] as number);
+    this.labels.push(signature[3] as number);
+    this.hasLabel.push(signature[4] as number);
+    this.types.push(signature[5] as number);
+    this.bands.reserve(bands);
+    this.bands.data.set(signature.subarray(SIGNATURE_HEADER), this.bands.length);
+    this.bands.length += bands;
+    return true;
+  }
+
   /**
    * The groups and the issues of their rows. `fetch` gives the words of the
-   * rows near-duplicate verification needs (candidate pairs only); `name`
-   * says how messages call a row.
+   * rows near-duplicate verification needs (those in candidate pairs only),
+   * kept as compact shingle sets; `name` says how messages call a row.
    */
   async finish(fetch: FetchWords, name: NameRow = (row) => `row ${row}`): Promise<DuplicateResult> {
     const n = this.size;
+    const all = new Uint32Array(n).map((_, i) => i);
+    const exactRep = this.exactRepresentatives(all);
+    const { pairs, truncated } = this.candidatePairs(all.filter((row) => exactRep[row] === row));
+
+    // Verify the candidates on the exact bigram sets of the rows involved, fetched once.
+    const needed = new Set<number>();
+    for (const pair of pairs) {
+      needed.add(Math.floor(pair / n));
+      needed.add(pair % n);
+    }
+    const sets = new SetPool(n);
+    await fetch(
+      [...needed].sort((a, b) => a - b),
+      (row, words) => sets.put(row, shingleSet(words)),
+    );
+    const near = new UnionFind(n);
+    for (const pair of pairs) {
+      const a = Math.floor(pair / n);
+      const b = pair % n;
+      if (this.types.data[a] !== this.types.data[b] || near.find(a) === near.find(b)) continue;
+      const setA = sets.get(a);
+      const setB = sets.get(b);
+      // A row whose words were not fetched is never taken for similar.
+      if (setA && setB && jaccard(setA, setB) >= this.threshold) near.union(a, b);
+    }
+
+    // Groups: near components of representatives, each with its exact copies. Counted first,
+    // so that only rows in a group of two or more get a list entry.
+    const roots = new Int32Array(n);
+    const sizes = new Int32Array(n);
+    for (let row = 0; row < n; row++) {
+      const root = near.find(exactRep[row] as number);
+      roots[row] = root;
+      sizes[root] = (sizes[root] as number) + 1;
+    }
+    const members = new Map<number, number[]>();
+    for (let row = 0; row < n; row++) {
+      const root = roots[row] as number;
+      if ((sizes[root] as number) < 2) continue;
+      const list = members.get(root);
+      if (list) list.push(row);
+      else members.set(root, [row]);
+    }
+    // Per row: its group's index, its similarity to the first, whether it is an exact copy.
+    const groupOf = new Int32Array(n).fill(-1);
+    const similarityOf = new Float32Array(n);
+    const groups: DuplicateGroup[] = [];
+    for (const rows of members.values()) {
+      const first = rows[0] as number;
+      const firstRep = exactRep[first] as number;
+      let lowest = 1;
+      let kind: DuplicateKind = 'exact';
+      for (const row of rows) {
+        groupOf[row] = groups.length;
+        const rep = exactRep[row] as number;
+        if (rep === firstRep) {
+          similarityOf[row] = 1;
+          continue;
+        }
+        kind = 'near';
+        const similarity = round(
+          jaccard(sets.get(rep) ?? EMPTY_SET, sets.get(firstRep) ?? EMPTY_SET),
+        );
+        similarityOf[row] = similarity;
+        lowest = Math.min(lowest, similarity);
+      }
+      groups.push({ kind, rows, similarity: lowest, label_conflict: this.conflicting(rows) });
+    }
+    // Groups are numbered by their first row; the per-row index follows the sort.
+    const order = groups
+      .map((_, i) => i)
+      .sort((x, y) => (groups[x]?.rows[0] as number) - (groups[y]?.rows[0] as number));
+    const renumber = new Int32Array(groups.length);
+    order.forEach((from, to) => (renumber[from] = to));
+    for (let row = 0; row < n; row++) {
+      const group = groupOf[row] as number;
+      if (group >= 0) groupOf[row] = renumber[group] as number;
+    }
+    const sorted = order.map((i) => groups[i] as DuplicateGroup);
+    const issues = this.issuesOf(sorted, groupOf, similarityOf, exactRep, name);
+    return { groups: sorted, issues, truncated };
+  }
+
+  /** Each row's exact representative: the first row with an equal 64-bit key hash. */
+  private exactRepresentatives(all: Uint32Array): Int32Array {
+    const n = all.length;
     const hi = this.exactHi.data;
     const lo = this.exactLo.data;
-    const all = new Uint32Array(n).map((_, i) => i);
-
-    // 1. Exact groups: rows with equal 64-bit key hashes; each row's representative is the first.
     const exactRep = new Int32Array(n).map((_, i) => i);
     const byKey = sortRowsBy(all, (row) => hi[row] as number);
     for (let start = 0; start < n;) {
@@ -196,146 +336,184 @@ export class DuplicateIndex {
       }
       start = end;
     }
+    return exactRep;
+  }
 
-    // 2. Near-duplicate candidates among representatives: rows sharing a band hash.
-    const reps = all.filter((row) => exactRep[row] === row);
-    const pairs = new Set<number>();
+  /**
+   * Near-duplicate candidates among representatives: rows sharing a band
+   * hash. A bucket pairs each member with its first; a small bucket also
+   * pairs all its members. Packed as `a * n + b` (a < b) in a typed array,
+   * sorted and each once; at most MAX_CANDIDATE_PAIRS, so templated data
+   * (every row in one bucket) cannot run away with the memory.
+   */
+  private candidatePairs(reps: Uint32Array): { pairs: Float64Array; truncated: boolean } {
+    const n = this.size;
     const { bands } = this.banding;
     const bandData = this.bands.data;
-    for (let band = 0; band < bands; band++) {
+    let pairs = new Float64Array(1024);
+    let count = 0;
+    const state = { truncated: false };
+    const push = (a: number, b: number): void => {
+      if (count === MAX_CANDIDATE_PAIRS) {
+        state.truncated = true;
+        return;
+      }
+      if (count === pairs.length) {
+        const next = new Float64Array(Math.min(MAX_CANDIDATE_PAIRS, pairs.length * 2));
+        next.set(pairs);
+        pairs = next;
+      }
+      pairs[count++] = a * n + b;
+    };
+    for (let band = 0; band < bands && !state.truncated; band++) {
       const sorted = sortRowsBy(reps, (row) => bandData[row * bands + band] as number);
       for (let start = 0; start < sorted.length;) {
         const value = bandData[(sorted[start] as number) * bands + band];
         let end = start + 1;
         while (end < sorted.length && bandData[(sorted[end] as number) * bands + band] === value)
           end++;
-        const size = end - start;
-        if (size > 1) {
-          // Rows of a run come in ascending order (ties broken by row).
-          const run = Array.from(sorted.subarray(start, end)).sort((a, b) => a - b);
+        if (end - start > 1) {
+          const run = sorted.subarray(start, end).slice().sort();
           const first = run[0] as number;
           for (let i = 1; i < run.length; i++) {
-            pairs.add(first * n + (run[i] as number));
-            if (size <= BUCKET_PAIRS) {
-              for (let j = 1; j < i; j++) pairs.add((run[j] as number) * n + (run[i] as number));
+            push(first, run[i] as number);
+            if (run.length <= BUCKET_PAIRS) {
+              for (let j = 1; j < i; j++) push(run[j] as number, run[i] as number);
             }
           }
         }
         start = end;
       }
+      // Each band's pairs are folded in at once: the same pair from many bands counts once.
+      const unique = uniqueSorted(pairs.subarray(0, count));
+      pairs.set(unique);
+      count = unique.length;
     }
+    return { pairs: pairs.slice(0, count), truncated: state.truncated };
+  }
 
-    // 3. Verify candidates on the exact bigram sets of the rows involved.
-    const needed = new Set<number>();
-    for (const pair of pairs) {
-      needed.add(Math.floor(pair / n));
-      needed.add(pair % n);
+  /** Whether the labelled members of a group disagree. */
+  private conflicting(rows: readonly number[]): boolean {
+    let label: number | undefined;
+    for (const row of rows) {
+      if (this.hasLabel.data[row] !== 1) continue;
+      const value = this.labels.data[row] as number;
+      if (label === undefined) label = value;
+      else if (value !== label) return true;
     }
-    const words = await fetch([...needed].sort((a, b) => a - b));
-    const sets = new Map<number, Uint32Array>();
-    for (const [row, list] of words) sets.set(row, shingleSet(list));
-    const setOf = (row: number): Uint32Array => sets.get(row) ?? new Uint32Array(0);
-    // A row whose words were not fetched is never taken for similar.
-    const similar = (a: number, b: number): boolean =>
-      sets.has(a) && sets.has(b) && jaccard(setOf(a), setOf(b)) >= this.threshold;
-    const near = new UnionFind(n);
-    for (const pair of pairs) {
-      const a = Math.floor(pair / n);
-      const b = pair % n;
-      if (near.find(a) === near.find(b) || this.types.data[a] !== this.types.data[b]) continue;
-      if (similar(a, b)) near.union(a, b);
-    }
+    return false;
+  }
 
-    // 4. Groups: near components of representatives, each with its exact copies.
-    // Counted first, so that only rows in a group of two or more get a list entry.
-    const roots = new Int32Array(n);
-    const sizes = new Int32Array(n);
-    for (let row = 0; row < n; row++) {
-      const root = near.find(exactRep[row] as number);
-      roots[row] = root;
-      sizes[root] = (sizes[root] as number) + 1;
-    }
-    const members = new Map<number, number[]>();
-    for (let row = 0; row < n; row++) {
-      const root = roots[row] as number;
-      if ((sizes[root] as number) < 2) continue;
-      const list = members.get(root);
-      if (list) list.push(row);
-      else members.set(root, [row]);
-    }
-    const groups: DuplicateGroup[] = [];
-    const issues = new Map<number, Issue[]>();
-    const addIssue = (row: number, issue: Issue): void => {
-      const list = issues.get(row);
-      if (list) list.push(issue);
-      else issues.set(row, [issue]);
-    };
-    for (const rows of members.values()) {
-      if (rows.length < 2) continue;
-      const first = rows[0] as number;
-      const firstRep = exactRep[first] as number;
-      let lowest = 1;
-      let kind: DuplicateKind = 'exact';
-      for (const row of rows.slice(1)) {
-        const rep = exactRep[row] as number;
-        if (rep === firstRep) {
-          addIssue(row, {
-            code: 'exact_duplicate',
-            message: `the same as ${name(first)} (after normalising case, spaces and punctuation)`,
-            severity: 'error',
-            ref: first,
-            similarity: 1,
-          });
-          continue;
-        }
-        kind = 'near';
-        const similarity = round(jaccard(setOf(rep), setOf(firstRep)));
-        lowest = Math.min(lowest, similarity);
-        addIssue(row, {
-          code: 'near_duplicate',
-          message: `nearly the same as ${name(first)} (${Math.round(similarity * 100)}% of word pairs shared)`,
+  private issuesOf(
+    groups: readonly DuplicateGroup[],
+    groupOf: Int32Array,
+    similarityOf: Float32Array,
+    exactRep: Int32Array,
+    name: NameRow,
+  ): DuplicateIssues {
+    const labelOf = (row: number): number | null =>
+      this.hasLabel.data[row] === 1 ? (this.labels.data[row] as number) : null;
+    const get = (row: number): Issue[] | undefined => {
+      const group = groups[groupOf[row] ?? -1];
+      if (!group) return undefined;
+      const first = group.rows[0] as number;
+      const issues: Issue[] = [];
+      if (row !== first) {
+        const exact = exactRep[row] === exactRep[first];
+        const similarity = exact ? 1 : round(similarityOf[row] as number);
+        issues.push(
+          exact
+            ? {
+                code: 'exact_duplicate',
+                message: `the same as ${name(first)} (after normalising case, spaces and punctuation)`,
+                severity: 'error',
+                ref: first,
+                similarity: 1,
+              }
+            : {
+                code: 'near_duplicate',
+                message: `nearly the same as ${name(first)} (${Math.round(similarity * 100)}% of word pairs shared)`,
+                severity: 'error',
+                ref: first,
+                similarity,
+              },
+        );
+      }
+      const label = labelOf(row);
+      if (group.label_conflict && label !== null) {
+        const others = group.rows.filter((other) => {
+          const otherLabel = labelOf(other);
+          return otherLabel !== null && otherLabel !== label;
+        });
+        const shown = others.slice(0, 5).map(name).join(', ');
+        const more = others.length > 5 ? ` and ${others.length - 5} more` : '';
+        issues.push({
+          code: 'label_conflict',
+          message: `the same question is labelled differently in ${shown}${more}`,
           severity: 'error',
-          ref: first,
-          similarity,
+          ref: others[0],
         });
       }
-      const conflict = this.labelConflicts(rows, name, addIssue);
-      groups.push({ kind, rows, similarity: lowest, label_conflict: conflict });
-    }
-    groups.sort((a, b) => (a.rows[0] as number) - (b.rows[0] as number));
-    return { groups, issues };
-  }
-
-  /** Marks every labelled member of a group whose labels differ; true when there was a conflict. */
-  private labelConflicts(
-    rows: readonly number[],
-    name: NameRow,
-    addIssue: (row: number, issue: Issue) => void,
-  ): boolean {
-    const labelled = rows.filter((row) => this.hasLabel.data[row] === 1);
-    const distinct = new Set(labelled.map((row) => this.labels.data[row]));
-    if (distinct.size < 2) return false;
-    for (const row of labelled) {
-      const others = labelled.filter((other) => this.labels.data[other] !== this.labels.data[row]);
-      const shown = others.slice(0, 5).map(name).join(', ');
-      const more = others.length > 5 ? ` and ${others.length - 5} more` : '';
-      addIssue(row, {
-        code: 'label_conflict',
-        message: `the same question is labelled differently in ${shown}${more}`,
-        severity: 'error',
-        ref: others[0],
-      });
-    }
-    return true;
+      return issues.length > 0 ? issues : undefined;
+    };
+    return {
+      get,
+      has: (row) => get(row) !== undefined,
+      *[Symbol.iterator]() {
+        for (let row = 0; row < groupOf.length; row++) {
+          const issues = get(row);
+          if (issues) yield [row, issues];
+        }
+      },
+    };
   }
 }
+
+const EMPTY_SET = new Uint32Array(0);
+
+/** Sorted distinct values of a float64 array (a new array). */
+function uniqueSorted(values: Float64Array): Float64Array {
+  const sorted = values.slice().sort();
+  let count = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[count++] = sorted[i] as number;
+  }
+  return sorted.subarray(0, count);
+}
+
+/** Shingle sets of rows in one growing buffer (external memory, not an array per row). */
+class SetPool {
+  private data = new Uint32Array(4096);
+  private used = 0;
+  private readonly start: Int32Array;
+  private readonly length: Int32Array;
+  constructor(rows: number) {
+    this.start = new Int32Array(rows).fill(-1);
+    this.length = new Int32Array(rows);
+  }
+  put(row: number, set: Uint32Array): void {
+    if (this.used + set.length > this.data.length) {
+      const next = new Uint32Array(Math.max(this.data.length * 2, this.used + set.length));
+      next.set(this.data.subarray(0, this.used));
+      this.data = next;
+    }
+    this.data.set(set, this.used);
+    this.start[row] = this.used;
+    this.length[row] = set.length;
+    this.used += set.length;
+  }
+  get(row: number): Uint32Array | undefined {
+    const start = this.start[row] as number;
+    return start < 0 ? undefined : this.data.subarray(start, start + (this.length[row] as number));
+  }
+}
+
+const round = (value: number): number => Math.round(value * 1000) / 1000;
 
 /** The words a row's near-duplicate test compares. */
 export function duplicateWords(sample: Sample): string[] {
   return duplicateKey(sample).words;
 }
-
-const round = (value: number): number => Math.round(value * 1000) / 1000;
 
 /** The `duplicates` verdict of a row from its issues (none: passed). */
 export function duplicatesVerdict(issues: readonly Issue[] | undefined): Verdict {
@@ -352,8 +530,7 @@ export async function findDuplicates(
 ): Promise<DuplicateResult> {
   const index = new DuplicateIndex(threshold);
   for (const sample of samples) index.add(sample);
-  return index.finish(
-    (rows) => new Map(rows.map((row) => [row, duplicateWords(samples[row] as Sample)] as const)),
-    name,
-  );
+  return index.finish((rows, deliver) => {
+    for (const row of rows) deliver(row, duplicateWords(samples[row] as Sample));
+  }, name);
 }

@@ -33,14 +33,21 @@ export class DatasetScan {
     return this.duplicates.size;
   }
 
-  add(sample: Sample): void {
-    this.duplicates.add(sample);
+  /**
+   * Adds the next sample. With its stored signature (from an earlier scan of
+   * the same sample), duplicate detection takes that instead of hashing it;
+   * returns the signature computed, or null when the stored one served.
+   */
+  add(sample: Sample, stored?: Uint32Array): Uint32Array | null {
     this.statistics.add(sample);
+    if (stored && this.duplicates.addSignature(stored)) return null;
+    this.duplicates.add(sample);
+    return this.duplicates.lastSignature();
   }
 
   async finish(fetch: FetchWords, name?: NameRow): Promise<ScanResult> {
     const duplicates = await this.duplicates.finish(fetch, name);
-    const { statistics, findings } = this.statistics.finish();
+    const { statistics, findings } = await this.statistics.finish();
     return { duplicates, statistics, findings: [...duplicateFindings(duplicates), ...findings] };
   }
 }

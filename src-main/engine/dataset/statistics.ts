@@ -1,4 +1,3 @@
-import { eld } from 'eld/small';
 import jStat from 'jstat';
 import type {
   DatasetFinding,
@@ -8,6 +7,7 @@ import type {
 import type { Sample, TaskType } from '../../../src-shared/schemas/sample.ts';
 import { prng } from './prng.ts';
 import { duplicateKey } from './keys.ts';
+import { identifyLanguages } from './languages.ts';
 
 /**
  * Statistics of a whole run, gathered one sample at a time in bounded memory:
@@ -176,7 +176,7 @@ export class StatisticsAccumulator {
     }
   }
 
-  finish(): { statistics: DatasetStatistics; findings: DatasetFinding[] } {
+  async finish(): Promise<{ statistics: DatasetStatistics; findings: DatasetFinding[] }> {
     const findings: DatasetFinding[] = [];
     const statistics: DatasetStatistics = {
       samples: this.samples,
@@ -184,7 +184,7 @@ export class StatisticsAccumulator {
       answer_position: this.answerPosition(findings),
       labels: this.labelBalance(findings),
       lengths: Object.fromEntries([...this.lengths].map(([field, s]) => [field, s.toJSON()])),
-      languages: this.languages(findings),
+      languages: this.languages(await identifyLanguages(this.reservoir), findings),
     };
     return { statistics, findings };
   }
@@ -256,17 +256,12 @@ export class StatisticsAccumulator {
     return result;
   }
 
-  private languages(findings: DatasetFinding[]): DatasetStatistics['languages'] {
-    const counts = new Map<string, number>();
-    for (const text of this.reservoir) {
-      const result = eld.detect(text);
-      const language = result.language && result.isReliable() ? result.language : 'und';
-      counts.set(language, (counts.get(language) ?? 0) + 1);
-    }
+  private languages(
+    counts: readonly [string, number][],
+    findings: DatasetFinding[],
+  ): DatasetStatistics['languages'] {
     const sampled = this.reservoir.length;
-    const detected = [...counts]
-      .sort((a, b) => b[1] - a[1])
-      .map(([language, count]) => ({ language, count }));
+    const detected = counts.map(([language, count]) => ({ language, count }));
     const reliable = detected.filter((d) => d.language !== 'und');
     const main = reliable[0];
     const decided = reliable.reduce((sum, d) => sum + d.count, 0);

@@ -121,16 +121,19 @@ function withVerdicts(row: Row, records: readonly ExportRecord[]): Row {
  * paths go into the one tree (see `writeOasstPaths`); a path whose repair
  * cannot be written (another path repaired a shared message differently,
  * turns merged in a shared tree) is listed as kept. Left out when every path
- * is left out (flagged, with that option).
+ * is left out (dropped, or flagged with that option); a dropped path's
+ * repair is not written.
  */
 function exportedTree(records: readonly ExportRecord[], options: ExportOptions): SourcedRow | null {
-  if (options.dropFlagged && records.every((r) => r.flagged === 1)) return null;
+  const left = (r: ExportRecord): boolean =>
+    r.dropped === 1 || (options.dropFlagged && r.flagged === 1);
+  if (records.every(left)) return null;
   const first = records[0] as ExportRecord;
   const original = JSON.parse(first.original_json) as Row;
   const parts = records.map((record) => ({
     route: JSON.parse(record.source_path ?? '[]') as number[],
     sample:
-      record.decision === 'accepted' && record.fixed_json !== null
+      record.decision === 'accepted' && record.fixed_json !== null && record.dropped === 0
         ? (JSON.parse(record.fixed_json) as Sample)
         : null,
     label: `row ${record.row_index}`,
@@ -174,6 +177,7 @@ async function* exportedRows(
         tree.push(record);
         continue;
       }
+      if (record.dropped === 1) continue;
       if (options.dropFlagged && record.flagged === 1) continue;
       yield exportedRow(record, write, options);
     }

@@ -11,7 +11,9 @@ import { importPreview } from './preview.ts';
 import { removeDataset } from './remove.ts';
 import { runRegistry } from './run-registry.ts';
 import { cancelRun, listRuns, startRun } from './runs.ts';
+import { datasetOverview, duplicateGroups } from './overview.ts';
 import { datasetRow, datasetRows } from './rows.ts';
+import { datasetScanner, type StoredScan } from './scan.ts';
 import { readyDataset, summaryOf } from './summary.ts';
 
 /** The import errors a listing returns at most (the dataset's summary has the full count). */
@@ -30,7 +32,12 @@ type DatasetMethods =
   | 'estimateRun'
   | 'startRun'
   | 'cancelRun'
-  | 'listRuns';
+  | 'listRuns'
+  | 'datasetOverview'
+  | 'duplicateGroups';
+
+/** Decisions come in bursts (a key held down): the rescan waits for this much quiet. */
+export const DECISION_SCAN_DELAY_MS = 1500;
 
 /** The owner methods on datasets and runs. */
 export function datasetHandlers(
@@ -38,9 +45,14 @@ export function datasetHandlers(
   deps: OwnerDeps,
 ): Pick<OwnerHandlers, DatasetMethods> {
   const { db } = ctx;
+  const scanner = datasetScanner(ctx, deps.emit);
   return {
     importPreview: (input) => importPreview(input, deps.uploads),
-    importDataset: (input) => importDataset(ctx, deps, input),
+    importDataset: async (input) => {
+      const dataset = await importDataset(ctx, deps, input);
+      scanner.request(dataset.id);
+      return dataset;
+    },
     listDatasets: () =>
       promised(() => datasetsIn(db, 'ready').map((record) => summaryOf(db, record))),
     deleteDataset: async ({ dataset_id }) => {
@@ -59,7 +71,24 @@ export function datasetHandlers(
     datasetRow: (input) => promised(() => datasetRow(db, input)),
     importErrors: ({ dataset_id }) =>
       promised(() => importErrorRecords(db, readyDataset(db, dataset_id).id, IMPORT_ERRORS_LISTED)),
-    decide: (input) => promised(() => decide(db, input)),
+    decide: (input) =>
+      promised(() => {
+        const result = decide(db, input);
+        if (result.updated > 0) scanner.request(input.dataset_id, DECISION_SCAN_DELAY_MS);
+        return result;
+      }),
+    datasetOverview: ({ dataset_id }) =>
+      promised(() => {
+        const dataset = readyDataset(db, dataset_id);
+        // A scan made under another threshold, or none yet: one is asked for.
+        const scan =
+          dataset.scan_json === null ? null : (JSON.parse(dataset.scan_json) as StoredScan);
+        if (!scanner.busy(dataset.id) && scan?.threshold !== ctx.settings().dedup.threshold) {
+          scanner.request(dataset.id);
+        }
+        return datasetOverview(db, dataset.id, scanner.busy(dataset.id));
+      }),
+    duplicateGroups: (input) => promised(() => duplicateGroups(db, input)),
     exportDataset: (input) => exportDataset(db, deps, input),
     estimateRun: (input) => estimateRun(ctx, input),
     startRun: (input) => promised(() => startRun(ctx, deps, input)),

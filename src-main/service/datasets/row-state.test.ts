@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
+import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
 import type { RunInputRecord } from '../../store/datasets-rows.ts';
 import { gridText } from './grid-text.ts';
-import { rowResult, verdictColumns, verdictInForce } from './row-state.ts';
+import { displayedVerdict, rowResult, verdictColumns, verdictInForce } from './row-state.ts';
 import { Throttle } from './throttle.ts';
 
-const verdict = (passed: boolean | null, score: number) => ({ passed, score, issues: [] });
-const audit = (checks: Record<string, ReturnType<typeof verdict>>, extra = {}): AuditBlock => ({
+const verdict = (passed: boolean | null, score: number): Verdict => ({ passed, score, issues: [] });
+const audit = (checks: Record<string, Verdict>, extra = {}): AuditBlock => ({
   passed: Object.values(checks).every((v) => v.passed !== false),
   checks,
   model: 'svc-audit-1',
@@ -32,6 +32,7 @@ const before = (overrides: Partial<RunInputRecord> = {}): RunInputRecord => ({
   reaudit_json: null,
   fixed_json: null,
   decision: null,
+  dupe_json: null,
   ...overrides,
 });
 
@@ -52,13 +53,57 @@ describe('verdictColumns', () => {
       score: 0.2,
       failed_checks: ',b,c,',
       unverified: 1,
+      error_codes: '',
+      warning_codes: '',
+      warning_checks: '',
     });
     expect(verdictColumns(null)).toEqual({
       passed: null,
       score: null,
       failed_checks: '',
       unverified: 0,
+      error_codes: '',
+      warning_codes: '',
+      warning_checks: '',
     });
+  });
+
+  it('lists the codes of errors and of warnings, and the checks that warned, each once', () => {
+    const issue = (code: string, severity?: 'warning') =>
+      severity ? { code, message: code, severity } : { code, message: code };
+    const block = audit({
+      formatting: {
+        passed: false,
+        score: 0.5,
+        issues: [issue('html'), issue('spaces', 'warning')],
+      },
+      safety: { passed: true, score: 0.9, issues: [issue('spaces', 'warning')] },
+      duplicates: { passed: false, score: 0.6, issues: [issue('exact_duplicate')] },
+    });
+    expect(verdictColumns(block)).toMatchObject({
+      failed_checks: ',formatting,duplicates,',
+      error_codes: ',html,exact_duplicate,',
+      warning_codes: ',spaces,',
+      warning_checks: ',formatting,safety,',
+    });
+  });
+});
+
+describe('displayedVerdict', () => {
+  const failing = {
+    passed: false,
+    score: 0.6,
+    issues: [{ code: 'exact_duplicate', message: 'x' }],
+  };
+  it('adds the duplicates verdict to the verdict in force, or stands alone when it fails', () => {
+    const clean = audit({ formatting: verdict(true, 1) });
+    expect(displayedVerdict(clean, null, null, failing)).toMatchObject({
+      passed: false,
+      checks: { formatting: { passed: true }, duplicates: failing },
+    });
+    expect(displayedVerdict(null, null, null, failing)?.checks).toEqual({ duplicates: failing });
+    expect(displayedVerdict(null, null, null, { passed: true, score: 1, issues: [] })).toBeNull();
+    expect(displayedVerdict(clean, null, null, null)).toBe(clean);
   });
 });
 

@@ -1,4 +1,5 @@
-import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
+import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
+import { DUPLICATES_CHECK, withCheck } from '../dataset-checks.ts';
 import { RESULT_KEYS, type Sample } from '../../../src-shared/schemas/sample.ts';
 import type { RowResultRecord, RunInputRecord } from '../../store/datasets-rows.ts';
 import type { ResultSample } from '../operation.ts';
@@ -38,6 +39,32 @@ export interface VerdictColumns {
   score: number | null;
   failed_checks: string;
   unverified: 0 | 1;
+  /** ',a,b,': the codes of the verdict's errors, of its warnings, and the checks that warned. */
+  error_codes: string;
+  warning_codes: string;
+  warning_checks: string;
+}
+
+/** `,a,b,` for a list (each once, in order), '' for none. */
+const delimited = (items: readonly string[]): string =>
+  items.length === 0 ? '' : `,${[...new Set(items)].join(',')},`;
+
+/**
+ * The verdict a row shows: that of what its export holds (`verdictInForce`)
+ * with the row's `duplicates` verdict from the latest dataset scan. A row
+ * never audited shows the duplicates verdict alone when it failed.
+ */
+export function displayedVerdict(
+  audit: AuditBlock | null,
+  reaudit: AuditBlock | null,
+  decision: 'accepted' | 'rejected' | null,
+  dupe: Verdict | null,
+): AuditBlock | null {
+  const base = verdictInForce(audit, reaudit, decision);
+  if (dupe === null) return base;
+  if (base !== null) return withCheck(base, DUPLICATES_CHECK, dupe);
+  if (dupe.passed !== false) return null;
+  return { passed: false, checks: { [DUPLICATES_CHECK]: dupe }, model: 'dataset-checks', votes: 1 };
 }
 
 /** The verdict of what the export holds: the reaudit of an accepted fix, else the audit. */
@@ -56,15 +83,31 @@ export function verdictInForce(
  * below real problems when sorting by score.
  */
 export function verdictColumns(verdict: AuditBlock | null): VerdictColumns {
-  if (!verdict) return { passed: null, score: null, failed_checks: '', unverified: 0 };
+  if (!verdict) {
+    return {
+      passed: null,
+      score: null,
+      failed_checks: '',
+      unverified: 0,
+      error_codes: '',
+      warning_codes: '',
+      warning_checks: '',
+    };
+  }
   const checks = Object.entries(verdict.checks);
   const failed = checks.filter(([, v]) => v.passed === false).map(([name]) => name);
   const scores = checks.filter(([, v]) => v.passed !== null).map(([, v]) => v.score);
+  const issues = checks.flatMap(([name, v]) => v.issues.map((issue) => ({ name, issue })));
+  const warnings = issues.filter(({ issue }) => issue.severity === 'warning');
+  const errors = issues.filter(({ issue }) => issue.severity !== 'warning');
   return {
     passed: verdict.passed ? 1 : 0,
     score: scores.length === 0 ? null : Math.min(...scores),
-    failed_checks: failed.length === 0 ? '' : `,${failed.join(',')},`,
+    failed_checks: delimited(failed),
     unverified: verdict.label_correct === null || verdict.answer_correct === null ? 1 : 0,
+    error_codes: delimited(errors.map(({ issue }) => issue.code)),
+    warning_codes: delimited(warnings.map(({ issue }) => issue.code)),
+    warning_checks: delimited(warnings.map(({ name }) => name)),
   };
 }
 
@@ -120,7 +163,9 @@ export function rowResult(
     fix_json: json(fix),
     reaudit_json: json(reaudit),
     fixed_json: fixedJson,
-    ...verdictColumns(verdictInForce(audit, reaudit, decision)),
+    ...verdictColumns(
+      displayedVerdict(audit, reaudit, decision, parse(previous.dupe_json) as Verdict | null),
+    ),
     flagged: fix?.flagged ? 1 : 0,
     changed: (fix?.changes.length ?? 0) > 0 ? 1 : 0,
     decision,

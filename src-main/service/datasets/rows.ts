@@ -7,7 +7,7 @@ import type {
   RowsPage,
   RowsQuery,
 } from '../../../src-shared/owner/datasets.ts';
-import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
+import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
 import type { TaskType } from '../../../src-shared/schemas/sample.ts';
 import type { Db } from '../../store/db.ts';
 import {
@@ -17,6 +17,7 @@ import {
   rowRecord,
   type GridRowRecord,
 } from '../../store/datasets-rows.ts';
+import { displayedVerdict } from './row-state.ts';
 import { readyDataset } from './summary.ts';
 
 /** The grid's reads: a page of rows (filtered, sorted) and one row in full. */
@@ -39,6 +40,7 @@ function toGridRow(record: GridRowRecord): GridRow {
     changed: record.changed === 1,
     unverified: record.unverified === 1,
     decision: record.decision,
+    dropped: record.dropped === 1,
   };
 }
 
@@ -67,15 +69,20 @@ export function datasetRow(db: Db, input: { dataset_id: string; index: number })
   if (!record) {
     throw new AppError('not_found', `dataset ${input.dataset_id} has no row ${input.index}`);
   }
+  // The row's `duplicates` verdict (from the latest dataset scan) goes with both audits.
+  const dupe = parse(record.dupe_json) as Verdict | null;
+  const audit = parse(record.audit_json) as AuditBlock | null;
+  const reaudit = parse(record.reaudit_json) as AuditBlock | null;
   return {
     index: record.row_index,
     source_row: record.source_row,
     original: JSON.parse(record.original_json) as Json,
     sample: JSON.parse(record.sample_json) as Json,
-    audit: parse(record.audit_json) as AuditBlock | null,
+    audit: displayedVerdict(audit, null, null, dupe),
     fix: parse(record.fix_json) as FixBlock | null,
-    reaudit: parse(record.reaudit_json) as AuditBlock | null,
+    reaudit: reaudit && displayedVerdict(reaudit, null, null, dupe),
     fixed_sample: parse(record.fixed_json) as Json | null,
     decision: record.decision,
+    dropped: record.dropped === 1,
   };
 }

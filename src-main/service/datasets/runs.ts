@@ -8,6 +8,7 @@ import { executeRun, type RunLoopDeps } from './run-loop.ts';
 import { runRegistry, type ActiveRun } from './run-registry.ts';
 import type { ParsedRunRequest } from './run-request.ts';
 import { statusOfRecord } from './run-status.ts';
+import { datasetScanner } from './scan.ts';
 import { scopeIndices } from './scope.ts';
 import { readyDataset } from './summary.ts';
 
@@ -71,7 +72,11 @@ export function startRun(
   registry.add(run);
   run.finished = executeRun(ctx, deps, run, request, indices)
     .catch((error: unknown) => console.error(`run ${id} could not finish:`, error))
-    .finally(() => registry.remove(id));
+    .finally(() => {
+      registry.remove(id);
+      // The dataset checks look at the rows as the run left them.
+      datasetScanner(ctx, deps.emit).request(dataset.id);
+    });
   return run.status;
 }
 

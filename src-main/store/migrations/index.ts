@@ -4,6 +4,7 @@ import { keysLedgerHistory } from './002-keys-ledger-history.ts';
 import { datasets } from './003-datasets.ts';
 import { mappings } from './004-mappings.ts';
 import { treePaths } from './005-tree-paths.ts';
+import { datasetChecks } from './006-dataset-checks.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly Migration[] = [
   datasets,
   mappings,
   treePaths,
+  datasetChecks,
 ];

@@ -37,7 +37,7 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
   const before = sampleText(detail.sample);
   const after = detail.fixed_sample ? sampleText(detail.fixed_sample) : before;
   const checks = Object.entries(detail.audit?.checks ?? {});
-  const decide = async (decision: 'accepted' | 'rejected' | null) => {
+  const decide = async (decision: 'accepted' | 'rejected' | 'dropped' | 'restored' | null) => {
     try {
       await api.decide({ dataset_id: datasetId, indices: [index], decision });
       refresh();
@@ -51,10 +51,24 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
       <header className="review-header">
         <h2>Row {detail.source_row}</h2>
         <span className="muted">{detail.decision ?? 'pending'}</span>
+        {detail.dropped ? (
+          <button type="button" className="button small" onClick={() => void decide('restored')}>
+            Restore
+          </button>
+        ) : (
+          <button type="button" className="button small" onClick={() => void decide('dropped')}>
+            Drop
+          </button>
+        )}
         <button type="button" className="button small" onClick={() => close(null)}>
           Close
         </button>
       </header>
+      {detail.dropped && (
+        <p className="banner" role="status" data-testid="dropped-banner">
+          Dropped: the export leaves this row out. Restore takes it back.
+        </p>
+      )}
       {detail.fix && detail.fix.changes.length > 0 && (
         <div className="review-actions">
           <button type="button" className="button primary" onClick={() => void decide('accepted')}>
@@ -131,6 +145,18 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
                       {verdict.issues.map((issue, i) => (
                         <div key={i} className="issue">
                           <code>{issue.code}</code> {issue.message}
+                          {issue.ref !== undefined && (
+                            <>
+                              {' '}
+                              <button
+                                type="button"
+                                className="link-button"
+                                onClick={() => close(issue.ref ?? null)}
+                              >
+                                open it
+                              </button>
+                            </>
+                          )}
                         </div>
                       ))}
                     </td>

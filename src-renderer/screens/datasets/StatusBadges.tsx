@@ -1,6 +1,10 @@
 import type { GridRow } from '../../../src-shared/owner/datasets.ts';
 
-/** Verdict badges: passed/failed, the failed checks, flagged, changed, unverified, the decision. */
+/**
+ * Verdict badges: passed/failed, the failed checks, flagged, changed, dropped,
+ * the decision. An unverifiable label is no badge (it would sit on every row
+ * of a dataset nobody can verify): the `unverified` filter finds those rows.
+ */
 export function StatusBadges({ row }: { row: GridRow }) {
   return (
     <span className="badges">
@@ -16,7 +20,7 @@ export function StatusBadges({ row }: { row: GridRow }) {
       )}
       {row.flagged && <span className="badge warn">flagged</span>}
       {row.changed && <span className="badge info">changed</span>}
-      {row.unverified && <span className="badge neutral">unverified</span>}
+      {row.dropped && <span className="badge neutral">dropped</span>}
       {row.decision && (
         <span className={`badge ${row.decision === 'accepted' ? 'ok' : 'neutral'}`}>
           {row.decision}

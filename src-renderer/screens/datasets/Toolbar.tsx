@@ -4,11 +4,20 @@ import type { AppError } from '../../../src-shared/errors.ts';
 import type { DatasetSummary, RowFilter } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
 import { BulkDecision } from './BulkDecision.tsx';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
 import { count } from '../../format.ts';
 
 const SEARCH_DELAY_MS = 250;
+
+const FLAG_LABELS = {
+  flagged: 'flagged',
+  changed: 'changed',
+  unverified: 'unverified',
+  warned: 'warnings',
+  repeats: 'repeats',
+} as const;
 
 /** Search, filters, the selection, and the bulk decisions for what the filter shows. */
 export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
@@ -47,6 +56,16 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
       setError(e as AppError);
     }
   };
+  const drop = async (decision: 'dropped' | 'restored') => {
+    setError(null);
+    try {
+      const { updated } = await api.decide({ dataset_id: dataset.id, filter, decision });
+      setDone(`${count(updated, 'row')} ${decision}.`);
+      refresh();
+    } catch (e) {
+      setError(e as AppError);
+    }
+  };
   const shown = count(total, 'row');
   return (
     <div className="toolbar" role="toolbar" aria-label="Filters">
@@ -67,22 +86,49 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
       >
         <option value="">any verdict</option>
         <option value="*">failed any check</option>
-        {checksFor(dataset.task_types).map((c) => (
+        {[...checksFor(dataset.task_types), 'duplicates'].map((c) => (
           <option key={c} value={c}>
             failed {c}
           </option>
         ))}
       </select>
-      {(['flagged', 'changed', 'unverified'] as const).map((flag) => (
+      {(['flagged', 'changed', 'unverified', 'warned', 'repeats'] as const).map((flag) => (
         <label key={flag} className="chip">
           <input
             type="checkbox"
             checked={filter[flag] === true}
             onChange={(e) => update({ [flag]: e.target.checked })}
           />{' '}
-          {flag}
+          {FLAG_LABELS[flag]}
         </label>
       ))}
+      {filter.issue_code && (
+        <span className="chip" data-testid="issue-filter">
+          issue <code>{filter.issue_code}</code>
+          {filter.severity ? ` (${filter.severity}s)` : ''}
+          <button
+            type="button"
+            className="link-button"
+            aria-label="Clear the issue filter"
+            onClick={() => update({ issue_code: undefined, severity: undefined })}
+          >
+            ×
+          </button>
+        </span>
+      )}
+      {filter.warned_check && (
+        <span className="chip" data-testid="warned-check-filter">
+          warned on <code>{filter.warned_check}</code>
+          <button
+            type="button"
+            className="link-button"
+            aria-label="Clear the warning filter"
+            onClick={() => update({ warned_check: undefined })}
+          >
+            ×
+          </button>
+        </span>
+      )}
       <select
         aria-label="Decision"
         value={filter.decision ?? ''}
@@ -94,6 +140,7 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
         <option value="pending">pending</option>
         <option value="accepted">accepted</option>
         <option value="rejected">rejected</option>
+        <option value="dropped">dropped</option>
       </select>
       <span className="muted" data-testid="row-count">
         {shown}
@@ -118,6 +165,18 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
           onError={(e) => setError(e as AppError)}
         />
       ))}
+      <ConfirmButton
+        label={filter.decision === 'dropped' ? 'Restore all shown' : 'Drop all shown'}
+        className="button"
+        disabled={total === 0}
+        question={
+          filter.decision === 'dropped'
+            ? `Restore ${shown}? The export takes them back.`
+            : `Drop ${shown}? The export leaves them out; each can be restored.`
+        }
+        confirmLabel={filter.decision === 'dropped' ? 'Restore' : 'Drop'}
+        onConfirm={() => drop(filter.decision === 'dropped' ? 'restored' : 'dropped')}
+      />
       {done && (
         <span className="muted" role="status" data-testid="bulk-result">
           {done}

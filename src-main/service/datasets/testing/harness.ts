@@ -16,6 +16,7 @@ import { createServiceContext } from '../../context.ts';
 import { OwnerEvents } from '../../owner-events.ts';
 import { createOwnerHandlers, type ServerAddress } from '../../owner-handlers.ts';
 import { runRegistry } from '../run-registry.ts';
+import { datasetScanner } from '../scan.ts';
 
 /** The real datasets shipped with the app. */
 export const DATASETS_DIR = join(
@@ -99,7 +100,12 @@ export function createHarness(options: HarnessOptions = {}) {
     return final;
   };
 
+  /** Resolves once the dataset's scans (after an import, a run, decisions) are done. */
+  const scanned = (datasetId: string): Promise<void> =>
+    datasetScanner(ctx, (event) => events.emit(event)).idle(datasetId);
+
   return {
+    scanned,
     dir,
     db,
     ctx,

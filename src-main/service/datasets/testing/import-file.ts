@@ -2,6 +2,7 @@ import { builtinBackend } from '../../../engine/builtin/backend.ts';
 import { openDatabase } from '../../../store/db.ts';
 import { createServiceContext } from '../../context.ts';
 import { createOwnerHandlers } from '../../owner-handlers.ts';
+import { datasetScanner } from '../scan.ts';
 
 /**
  * `node import-file.ts FILE DATA_DIR SHAPE`: imports one file into a database
@@ -36,5 +37,22 @@ const summary = await handlers.importDataset({
   name: 'bounded',
 });
 const seconds = (performance.now() - started) / 1000;
+// The dataset scan that follows an import must fit in the same heap.
+const scanStarted = performance.now();
+await datasetScanner(ctx, () => undefined).idle(summary.id);
+const scanSeconds = (performance.now() - scanStarted) / 1000;
+peak = Math.max(peak, process.memoryUsage().heapUsed);
+const scanned = db
+  .prepare('SELECT scan_json IS NOT NULL FROM datasets WHERE id = ?')
+  .pluck()
+  .get(summary.id);
 db.close();
-console.log(JSON.stringify({ summary, seconds, peak_heap_mb: Math.round(peak / 1e6) }));
+console.log(
+  JSON.stringify({
+    summary,
+    seconds,
+    scan_seconds: scanSeconds,
+    scanned: scanned === 1,
+    peak_heap_mb: Math.round(peak / 1e6),
+  }),
+);

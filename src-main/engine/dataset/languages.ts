@@ -1,0 +1,35 @@
+import { Worker } from 'node:worker_threads';
+import { countLanguages } from './languages-count.ts';
+
+/**
+ * The languages of texts (see languages-count.ts), identified in a worker
+ * thread that exits when done, so the main process never holds the
+ * identifier's tables. From source the worker is the .ts beside this file;
+ * in the desktop app's bundle, `languages-worker.js` beside the main chunk
+ * (electron.vite.config.ts builds it as an entry of its own). Where no
+ * worker can start, the texts are identified here instead.
+ */
+export async function identifyLanguages(texts: readonly string[]): Promise<[string, number][]> {
+  if (texts.length === 0) return [];
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(
+    fromSource ? './languages-worker.ts' : './languages-worker.js',
+    import.meta.url,
+  );
+  try {
+    return await new Promise<[string, number][]>((resolve, reject) => {
+      const worker = new Worker(url, { workerData: texts });
+      worker.once('message', (counts: [string, number][]) => {
+        resolve(counts);
+        void worker.terminate();
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => {
+        if (code !== 0) reject(new Error(`the language worker exited with ${code}`));
+      });
+    });
+  } catch (error) {
+    console.error('language identification: no worker, identifying in process:', error);
+    return countLanguages(texts);
+  }
+}

@@ -1,0 +1,177 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHarness, dataset, type Harness } from './testing/harness.ts';
+
+/**
+ * The app's dataset checks: after an import, a run or decisions, a scan of
+ * the whole dataset finds duplicates (verdicts on the rows, groups, the grid's
+ * filters), statistics and findings for the Overview; dropping the later
+ * copies leaves them out of the export, and a rescan hashes only rows whose
+ * sample changed.
+ */
+
+type Row = Record<string, unknown>;
+const lines = (path: string): string[] => readFileSync(path, 'utf8').split('\n').filter(Boolean);
+
+/** CommonsenseQA's first 60 rows; row 3 again at 30 (choices reordered), row 7 at 45 shouted. */
+function csqaWithCopies(h: Harness): string {
+  const rows = lines(dataset('commonsenseqa_validation_first200.jsonl'))
+    .slice(0, 60)
+    .map((line) => JSON.parse(line) as Row);
+  const three = rows[3] as { choices: { label: string[]; text: string[] }; answerKey: string };
+  const reordered = {
+    ...three,
+    id: 'copy-of-3',
+    choices: { label: three.choices.label, text: [...three.choices.text].reverse() },
+    answerKey: three.choices.label[4 - three.choices.label.indexOf(three.answerKey)],
+  };
+  rows.splice(30, 0, reordered);
+  rows.splice(45, 0, {
+    ...rows[7],
+    id: 'copy-of-7',
+    question: String(rows[7]?.question).toUpperCase(),
+  });
+  const path = join(h.dir, 'csqa.jsonl');
+  writeFileSync(path, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+  return path;
+}
+
+async function rowsWhere(h: Harness, id: string, filter: object): Promise<number[]> {
+  const page = await h.call('datasetRows', { dataset_id: id, offset: 0, limit: 500, filter });
+  return page.rows.map((r) => r.index);
+}
+
+describe('dataset checks in the app', () => {
+  it('finds the copies after an import, before any run, and lists them in the Overview', async () => {
+    const h = createHarness();
+    const ds = await h.importFile(csqaWithCopies(h), 'commonsenseqa');
+    await h.scanned(ds.id);
+    expect(await rowsWhere(h, ds.id, { repeats: true })).toEqual([30, 45]);
+    expect(await rowsWhere(h, ds.id, { failed_check: 'duplicates' })).toEqual([30, 45]);
+    expect(await rowsWhere(h, ds.id, { issue_code: 'exact_duplicate' })).toEqual([30, 45]);
+    const copy = await h.call('datasetRow', { dataset_id: ds.id, index: 30 });
+    expect(copy.audit?.checks.duplicates?.issues[0]).toMatchObject({
+      code: 'exact_duplicate',
+      ref: 3,
+    });
+    expect(copy.audit?.checks.duplicates?.issues[0]?.message).toContain('row 4');
+
+    const overview = await h.call('datasetOverview', { dataset_id: ds.id });
+    expect(overview.rows).toBe(62);
+    expect(overview.scan?.statistics.samples).toBe(62);
+    expect(overview.checks.duplicates).toEqual({ failed: 2, warned: 0 });
+    expect(overview.issues.exact_duplicate).toEqual({ failed: 2, warned: 0 });
+    expect(overview.duplicate_groups).toEqual({
+      total: 2,
+      groups: [
+        {
+          kind: 'exact',
+          rows: [3, 30],
+          similarity: 1,
+          label_conflict: false,
+          source_rows: [4, 31],
+        },
+        {
+          kind: 'exact',
+          rows: [7, 45],
+          similarity: 1,
+          label_conflict: false,
+          source_rows: [8, 46],
+        },
+      ],
+    });
+    expect(overview.findings.map((f) => f.code)).toContain('duplicates');
+  });
+
+  it('keeps the verdict through an audit, and counts warnings apart', async () => {
+    const h = createHarness();
+    const ds = await h.importFile(csqaWithCopies(h), 'commonsenseqa');
+    const run = await h.finished(
+      await h.call('startRun', { dataset_id: ds.id, operation: 'audit', scope: { kind: 'all' } }),
+    );
+    expect(run.status).toBe('done');
+    await h.scanned(ds.id);
+    const copy = await h.call('datasetRow', { dataset_id: ds.id, index: 45 });
+    expect(copy.audit?.checks.duplicates?.passed).toBe(false);
+    expect(copy.audit?.passed).toBe(false);
+    expect(await rowsWhere(h, ds.id, { failed_check: '*' })).toEqual(
+      expect.arrayContaining([30, 45]),
+    );
+    const overview = await h.call('datasetOverview', { dataset_id: ds.id });
+    const warnedRows = await rowsWhere(h, ds.id, { warned: true });
+    const warnedCodes = Object.values(overview.issues).reduce((n, t) => n + t.warned, 0);
+    expect(warnedCodes).toBeGreaterThanOrEqual(warnedRows.length > 0 ? 1 : 0);
+    for (const [code, tally] of Object.entries(overview.issues)) {
+      if (tally.warned === 0) continue;
+      const rows = await rowsWhere(h, ds.id, { issue_code: code, severity: 'warning' });
+      expect(rows.length, code).toBeGreaterThanOrEqual(tally.warned);
+    }
+  });
+
+  it('drops the later copies: left out of the export, the group gone after the rescan, undoable', async () => {
+    const h = createHarness();
+    const path = csqaWithCopies(h);
+    const ds = await h.importFile(path, 'commonsenseqa');
+    await h.scanned(ds.id);
+    const dropped = await h.call('decide', {
+      dataset_id: ds.id,
+      filter: { repeats: true },
+      decision: 'dropped',
+    });
+    expect(dropped.updated).toBe(2);
+    expect(await rowsWhere(h, ds.id, { decision: 'dropped' })).toEqual([30, 45]);
+    const out = join(h.dir, 'clean.jsonl');
+    const exported = await h.call('exportDataset', {
+      dataset_id: ds.id,
+      format: 'jsonl',
+      path: out,
+    });
+    expect(exported.rows).toBe(60);
+    const source = lines(path);
+    expect(lines(out)).toEqual(source.filter((_, i) => i !== 30 && i !== 45));
+
+    await h.scanned(ds.id);
+    const overview = await h.call('datasetOverview', { dataset_id: ds.id });
+    expect(overview.rows).toBe(60);
+    expect(overview.duplicate_groups.total).toBe(0);
+    expect(await rowsWhere(h, ds.id, { repeats: true })).toEqual([]);
+
+    await h.call('decide', { dataset_id: ds.id, indices: [30], decision: 'restored' });
+    await h.scanned(ds.id);
+    expect(await rowsWhere(h, ds.id, { repeats: true })).toEqual([30]);
+    expect((await h.call('datasetRow', { dataset_id: ds.id, index: 45 })).dropped).toBe(true);
+  });
+
+  it('rehashes only rows whose sample changed', async () => {
+    const h = createHarness();
+    const ds = await h.importFile(csqaWithCopies(h), 'commonsenseqa');
+    await h.scanned(ds.id);
+    const hashed = (): number =>
+      h.db
+        .prepare('SELECT count(*) FROM dataset_rows WHERE dataset_id = ? AND dedup_sig IS NOT NULL')
+        .pluck()
+        .get(ds.id) as number;
+    expect(hashed()).toBe(62);
+    h.db
+      .prepare(
+        `UPDATE dataset_rows SET fixed_json = sample_json, changed = 1 WHERE dataset_id = ? AND row_index = 5`,
+      )
+      .run(ds.id);
+    await h.call('decide', { dataset_id: ds.id, indices: [5], decision: 'accepted' });
+    expect(hashed()).toBe(61);
+    await h.scanned(ds.id);
+    expect(hashed()).toBe(62);
+  });
+
+  it("reports TruthfulQA's answers all at option A in the Overview", async () => {
+    const h = createHarness();
+    const ds = await h.importFile(dataset('truthfulqa_mc_task_first200.jsonl'), 'truthfulqa_mc');
+    await h.scanned(ds.id);
+    const overview = await h.call('datasetOverview', { dataset_id: ds.id });
+    expect(overview.scan?.statistics.answer_position?.counts[0]).toBe(200);
+    expect(overview.findings.find((f) => f.code === 'answer_position_skew')?.message).toMatch(
+      /^option A is right in 200 of 200 items/,
+    );
+  });
+});

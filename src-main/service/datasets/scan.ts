@@ -1,0 +1,255 @@
+import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
+import type { AuditBlock, Issue } from '../../../src-shared/schemas/blocks.ts';
+import type { DatasetFinding, DatasetStatistics } from '../../../src-shared/schemas/report.ts';
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import { duplicatesVerdict, duplicateWords } from '../../engine/dataset/duplicates.ts';
+import { DatasetScan } from '../../engine/dataset/scan.ts';
+import type { Db } from '../../store/db.ts';
+import {
+  currentSamples,
+  replaceDuplicateGroups,
+  saveSignatures,
+  scanPage,
+  setDupes,
+  setScan,
+  verdictInputs,
+  type ScanRowRecord,
+} from '../../store/datasets-scan.ts';
+import { datasetRecord } from '../../store/datasets.ts';
+import type { ServiceContext } from '../context.ts';
+import { displayedVerdict, verdictColumns } from './row-state.ts';
+
+/**
+ * The dataset checks of the app: a scan over every row that is not dropped
+ * (its current sample: an accepted fix, else the import) for duplicates and
+ * statistics. Each row's `duplicates` verdict joins its verdict in force,
+ * so the grid's filters, counts and the export's verdict columns see it; the
+ * groups and the statistics are kept for the Overview.
+ *
+ * A row keeps the signature the scan computed until its sample changes, so a
+ * rescan after a few fixes hashes only those rows. The scan reads in pages
+ * and yields between them: the server goes on answering meanwhile. Scans are
+ * asked for after an import, after a run and after decisions (debounced);
+ * one runs at a time per dataset, and one asked for meanwhile runs after it.
+ */
+
+/** Rows read per step. */
+const PAGE = 2000;
+/** Rows whose verdicts are written per transaction. */
+const WRITE_CHUNK = 2000;
+
+export interface StoredScan {
+  scanned_at: string;
+  threshold: number;
+  rows: number;
+  statistics: DatasetStatistics;
+  findings: DatasetFinding[];
+}
+
+const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+const sampleOf = (row: Pick<ScanRowRecord, 'sample_json' | 'fixed_json' | 'decision'>): Sample =>
+  JSON.parse(
+    row.decision === 'accepted' && row.fixed_json !== null ? row.fixed_json : row.sample_json,
+  ) as Sample;
+
+/** Scans a dataset now; resolves when its results are stored. */
+export async function scanDataset(ctx: ServiceContext, datasetId: string): Promise<void> {
+  const { db } = ctx;
+  const threshold = ctx.settings().dedup.threshold;
+  const scan = new DatasetScan(threshold);
+  // Position in the scan -> the row's index and its number as the grid shows it.
+  const rowIndex: number[] = [];
+  const sourceRow: number[] = [];
+  const hadDupe = new Set<number>();
+  for (let after = -1; ;) {
+    const page = scanPage(db, datasetId, after, PAGE);
+    if (page.length === 0) break;
+    const signatures: { row_index: number; sig: Buffer }[] = [];
+    for (const row of page) {
+      if (row.has_dupe) hadDupe.add(row.row_index);
+      if (row.dropped === 1) continue;
+      rowIndex.push(row.row_index);
+      sourceRow.push(row.source_row);
+      const stored =
+        row.dedup_sig === null
+          ? null
+          : new Uint32Array(
+              row.dedup_sig.buffer,
+              row.dedup_sig.byteOffset,
+              row.dedup_sig.length / 4,
+            );
+      const fresh = scan.add(sampleOf(row), stored === null ? undefined : Uint32Array.from(stored));
+      if (fresh) signatures.push({ row_index: row.row_index, sig: Buffer.from(fresh.buffer) });
+    }
+    if (signatures.length > 0) db.transaction(() => saveSignatures(db, datasetId, signatures))();
+    after = page[page.length - 1]?.row_index ?? after;
+    await nextTick();
+  }
+
+  const result = await scan.finish(
+    async (positions, deliver) => {
+      // Positions ascend with rows: read back in chunks, each row's words handed on at once.
+      const positionOf = new Map<number, number>();
+      for (let start = 0; start < positions.length; start += PAGE) {
+        positionOf.clear();
+        for (const p of positions.slice(start, start + PAGE)) {
+          positionOf.set(rowIndex[p] as number, p);
+        }
+        for (const row of currentSamples(db, datasetId, [...positionOf.keys()])) {
+          deliver(positionOf.get(row.row_index) as number, duplicateWords(sampleOf(row)));
+        }
+        await nextTick();
+      }
+    },
+    (p) => `row ${sourceRow[p]}`,
+  );
+
+  // Positions become dataset rows: in the issues' refs and in the groups.
+  const toRow = (p: number): number => rowIndex[p] as number;
+  const issuesByRow = new Map<number, Issue[]>();
+  for (const [p, issues] of result.duplicates.issues) {
+    issuesByRow.set(
+      toRow(p),
+      issues.map((issue) =>
+        issue.ref === undefined ? issue : { ...issue, ref: toRow(issue.ref) },
+      ),
+    );
+  }
+  const touched = [...new Set([...issuesByRow.keys(), ...hadDupe])].sort((a, b) => a - b);
+  db.transaction(() => {
+    for (let start = 0; start < touched.length; start += WRITE_CHUNK) {
+      const chunk = touched.slice(start, start + WRITE_CHUNK);
+      setDupes(
+        db,
+        datasetId,
+        verdictInputs(db, datasetId, chunk).map((row) => {
+          const issues = issuesByRow.get(row.row_index);
+          const dupe = issues ? duplicatesVerdict(issues) : null;
+          const audit = JSON.parse(row.audit_json ?? 'null') as AuditBlock | null;
+          const reaudit = JSON.parse(row.reaudit_json ?? 'null') as AuditBlock | null;
+          return {
+            row_index: row.row_index,
+            dupe_json: dupe === null ? null : JSON.stringify(dupe),
+            ...verdictColumns(displayedVerdict(audit, reaudit, row.decision, dupe)),
+          };
+        }),
+      );
+    }
+    replaceDuplicateGroups(
+      db,
+      datasetId,
+      result.duplicates.groups.map((group) => {
+        const rows = group.rows.map(toRow);
+        return {
+          first_row: rows[0] as number,
+          kind: group.kind,
+          similarity: group.similarity,
+          label_conflict: group.label_conflict ? 1 : 0,
+          size: rows.length,
+          rows_json: JSON.stringify(rows),
+        };
+      }),
+    );
+    const stored: StoredScan = {
+      scanned_at: new Date().toISOString(),
+      threshold,
+      rows: rowIndex.length,
+      statistics: result.statistics,
+      findings: result.findings,
+    };
+    setScan(db, datasetId, JSON.stringify(stored));
+  })();
+}
+
+/** Scans in the background, one at a time per dataset, coalescing requests. */
+export class DatasetScanner {
+  readonly #state = new Map<string, { running: Promise<void>; again: boolean }>();
+  readonly #timers = new Map<string, NodeJS.Timeout>();
+
+  readonly #ctx: ServiceContext;
+  readonly #emit: (event: OwnerEvent) => void;
+
+  constructor(ctx: ServiceContext, emit: (event: OwnerEvent) => void) {
+    this.#ctx = ctx;
+    this.#emit = emit;
+  }
+
+  /** Whether a scan of the dataset is running or waiting. */
+  busy(datasetId: string): boolean {
+    return this.#state.has(datasetId) || this.#timers.has(datasetId);
+  }
+
+  /** Asks for a scan, after `delayMs` of quiet (decisions come in bursts). */
+  request(datasetId: string, delayMs = 0): void {
+    clearTimeout(this.#timers.get(datasetId));
+    this.#timers.set(
+      datasetId,
+      setTimeout(() => {
+        this.#timers.delete(datasetId);
+        this.start(datasetId);
+      }, delayMs),
+    );
+  }
+
+  /** Resolves once no scan of the dataset is running or waiting (tests, shutdown). */
+  async idle(datasetId: string): Promise<void> {
+    while (this.busy(datasetId)) {
+      const state = this.#state.get(datasetId);
+      if (state) await state.running;
+      else await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  private start(datasetId: string): void {
+    const current = this.#state.get(datasetId);
+    if (current) {
+      current.again = true;
+      return;
+    }
+    const state = { running: Promise.resolve(), again: false };
+    // Read through a function: set meanwhile by another request, which the compiler cannot see.
+    const again = (): boolean => state.again;
+    this.#state.set(datasetId, state);
+    this.#emit({ type: 'scan', dataset_id: datasetId, state: 'running', error: null });
+    state.running = (async () => {
+      let error: string | null = null;
+      do {
+        state.again = false;
+        try {
+          // A dataset deleted meanwhile (or a database closed) is not scanned.
+          if (!this.#ctx.db.open || datasetRecord(this.#ctx.db, datasetId)?.state !== 'ready') {
+            break;
+          }
+          await scanDataset(this.#ctx, datasetId);
+          error = null;
+        } catch (failure) {
+          console.error(`scan of ${datasetId} failed:`, failure);
+          error = (failure as Error).message;
+        }
+      } while (again());
+      this.#state.delete(datasetId);
+      this.#emit({
+        type: 'scan',
+        dataset_id: datasetId,
+        state: error === null ? 'done' : 'failed',
+        error,
+      });
+    })();
+  }
+}
+
+const scanners = new WeakMap<Db, DatasetScanner>();
+
+/** The scanner of a database (shared by every owner handler map over it, as runs are). */
+export function datasetScanner(
+  ctx: ServiceContext,
+  emit: (event: OwnerEvent) => void,
+): DatasetScanner {
+  let scanner = scanners.get(ctx.db);
+  if (!scanner) {
+    scanner = new DatasetScanner(ctx, emit);
+    scanners.set(ctx.db, scanner);
+  }
+  return scanner;
+}

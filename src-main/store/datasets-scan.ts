@@ -1,0 +1,189 @@
+import type { Db } from './db.ts';
+import type { VerdictRecord } from './datasets-rows.ts';
+
+/**
+ * What the dataset scan reads and writes (migration 6): each row's current
+ * sample and stored signature, its `duplicates` verdict, the duplicate
+ * groups, and the scan's statistics and findings on the dataset.
+ */
+
+/** What the scan reads of each row. */
+export interface ScanRowRecord {
+  row_index: number;
+  source_row: number;
+  sample_json: string;
+  fixed_json: string | null;
+  decision: 'accepted' | 'rejected' | null;
+  dedup_sig: Buffer | null;
+  dropped: 0 | 1;
+  /** Whether the row has a `duplicates` verdict from an earlier scan. */
+  has_dupe: 0 | 1;
+}
+
+/** The next `limit` rows after `afterIndex`, in order (keyset paging). */
+export function scanPage(
+  db: Db,
+  datasetId: string,
+  afterIndex: number,
+  limit: number,
+): ScanRowRecord[] {
+  return db
+    .prepare(
+      `SELECT row_index, source_row, sample_json, fixed_json, decision, dedup_sig, dropped,
+         dupe_json IS NOT NULL AS has_dupe
+       FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
+       ORDER BY row_index LIMIT ?`,
+    )
+    .all(datasetId, afterIndex, limit) as ScanRowRecord[];
+}
+
+/** The current sample of rows: what their export holds (an accepted fix, else the import). */
+export function currentSamples(
+  db: Db,
+  datasetId: string,
+  indices: readonly number[],
+): Pick<ScanRowRecord, 'row_index' | 'sample_json' | 'fixed_json' | 'decision'>[] {
+  if (indices.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT row_index, sample_json, fixed_json, decision FROM dataset_rows
+       WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
+    )
+    .all(datasetId, JSON.stringify(indices)) as Pick<
+    ScanRowRecord,
+    'row_index' | 'sample_json' | 'fixed_json' | 'decision'
+  >[];
+}
+
+export function saveSignatures(
+  db: Db,
+  datasetId: string,
+  rows: readonly { row_index: number; sig: Buffer }[],
+): void {
+  const update = db.prepare(
+    'UPDATE dataset_rows SET dedup_sig = ? WHERE dataset_id = ? AND row_index = ?',
+  );
+  for (const row of rows) update.run(row.sig, datasetId, row.row_index);
+}
+
+/** What recomputing a row's verdict columns needs. */
+export interface VerdictInputRecord {
+  row_index: number;
+  audit_json: string | null;
+  reaudit_json: string | null;
+  decision: 'accepted' | 'rejected' | null;
+}
+
+export function verdictInputs(
+  db: Db,
+  datasetId: string,
+  indices: readonly number[],
+): VerdictInputRecord[] {
+  if (indices.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT row_index, audit_json, reaudit_json, decision FROM dataset_rows
+       WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
+    )
+    .all(datasetId, JSON.stringify(indices)) as VerdictInputRecord[];
+}
+
+/** Sets rows' `duplicates` verdicts and the verdict columns that follow from them. */
+export function setDupes(
+  db: Db,
+  datasetId: string,
+  rows: readonly (VerdictRecord & { dupe_json: string | null })[],
+): void {
+  const update = db.prepare(
+    `UPDATE dataset_rows SET dupe_json = @dupe_json, passed = @passed, score = @score,
+       failed_checks = @failed_checks, unverified = @unverified, error_codes = @error_codes,
+       warning_codes = @warning_codes, warning_checks = @warning_checks
+     WHERE dataset_id = @dataset_id AND row_index = @row_index`,
+  );
+  for (const row of rows) update.run({ dataset_id: datasetId, ...row });
+}
+
+export interface DuplicateGroupRecord {
+  first_row: number;
+  kind: 'exact' | 'near';
+  similarity: number;
+  label_conflict: 0 | 1;
+  size: number;
+  rows_json: string;
+  /** Read only: the members' numbers in the file, in the same order. */
+  source_rows_json?: string;
+}
+
+export function replaceDuplicateGroups(
+  db: Db,
+  datasetId: string,
+  groups: readonly DuplicateGroupRecord[],
+): void {
+  db.prepare('DELETE FROM dataset_duplicate_groups WHERE dataset_id = ?').run(datasetId);
+  const insert = db.prepare(
+    `INSERT INTO dataset_duplicate_groups
+       (dataset_id, first_row, kind, similarity, label_conflict, size, rows_json)
+     VALUES (@dataset_id, @first_row, @kind, @similarity, @label_conflict, @size, @rows_json)`,
+  );
+  for (const group of groups) insert.run({ dataset_id: datasetId, ...group });
+}
+
+export function duplicateGroupsPage(
+  db: Db,
+  datasetId: string,
+  offset: number,
+  limit: number,
+): { total: number; groups: DuplicateGroupRecord[] } {
+  const total = db
+    .prepare('SELECT count(*) FROM dataset_duplicate_groups WHERE dataset_id = ?')
+    .pluck()
+    .get(datasetId) as number;
+  const groups = db
+    .prepare(
+      `SELECT first_row, kind, similarity, label_conflict, size, rows_json,
+         (SELECT json_group_array(r.source_row ORDER BY m.key) FROM json_each(g.rows_json) AS m
+            JOIN dataset_rows AS r ON r.dataset_id = g.dataset_id AND r.row_index = m.value
+         ) AS source_rows_json
+       FROM dataset_duplicate_groups AS g WHERE dataset_id = ?
+       ORDER BY first_row LIMIT ? OFFSET ?`,
+    )
+    .all(datasetId, limit, offset) as DuplicateGroupRecord[];
+  return { total, groups };
+}
+
+export function setScan(db: Db, datasetId: string, scanJson: string): void {
+  db.prepare('UPDATE datasets SET scan_json = ? WHERE id = ?').run(scanJson, datasetId);
+}
+
+/** The verdict columns of the rows that have any finding (dropped rows left out). */
+export function tallyRows(
+  db: Db,
+  datasetId: string,
+): { failed_checks: string; warning_checks: string; error_codes: string; warning_codes: string }[] {
+  // The covering index holds every column read: the table itself is not touched.
+  return db
+    .prepare(
+      `SELECT failed_checks, warning_checks, error_codes, warning_codes
+       FROM dataset_rows INDEXED BY dataset_rows_by_index
+       WHERE dataset_id = ? AND dropped = 0
+         AND (failed_checks != '' OR warning_checks != '' OR error_codes != ''
+           OR warning_codes != '')`,
+    )
+    .all(datasetId) as {
+    failed_checks: string;
+    warning_checks: string;
+    error_codes: string;
+    warning_codes: string;
+  }[];
+}
+
+/** How many rows are not dropped. */
+export function keptRowCount(db: Db, datasetId: string): number {
+  return db
+    .prepare(
+      `SELECT count(*) FROM dataset_rows INDEXED BY dataset_rows_by_index
+       WHERE dataset_id = ? AND dropped = 0`,
+    )
+    .pluck()
+    .get(datasetId) as number;
+}

@@ -1,0 +1,142 @@
+/**
+ * The Overview's charts, as plain SVG and HTML: horizontal bars of failures
+ * and warnings whose segments are buttons (a click filters the grid),
+ * columns for the answer position, and log-binned histograms. A chart
+ * library would bring ~100 kB for a handful of rectangles and make each bar a
+ * keyboard-reachable button harder, not easier.
+ */
+
+export interface TallyBar {
+  name: string;
+  failed: number;
+  warned: number;
+}
+
+/**
+ * One row per name: a red segment for failures and an amber one for
+ * warnings, both scaled to the largest total, each a button.
+ */
+export function TallyBars({
+  label,
+  bars,
+  total,
+  onFailed,
+  onWarned,
+}: {
+  label: string;
+  bars: TallyBar[];
+  /** Rows in all: the share each bar is of. */
+  total: number;
+  onFailed: (name: string) => void;
+  onWarned: (name: string) => void;
+}) {
+  const max = Math.max(1, ...bars.map((b) => b.failed + b.warned));
+  if (bars.length === 0) return <p className="muted">Nothing failed or warned.</p>;
+  return (
+    <ul className="tally-bars" aria-label={label}>
+      {bars.map((bar) => (
+        <li key={bar.name}>
+          <span className="tally-name" title={bar.name}>
+            {bar.name}
+          </span>
+          <span className="tally-track">
+            {bar.failed > 0 && (
+              <button
+                type="button"
+                className="tally-segment failed"
+                style={{ width: `${(bar.failed / max) * 100}%` }}
+                title={`${bar.name}: ${bar.failed} rows failed (${percent(bar.failed, total)}): show them`}
+                aria-label={`${bar.name}: ${bar.failed} failed`}
+                onClick={() => onFailed(bar.name)}
+              />
+            )}
+            {bar.warned > 0 && (
+              <button
+                type="button"
+                className="tally-segment warned"
+                style={{ width: `${(bar.warned / max) * 100}%` }}
+                title={`${bar.name}: ${bar.warned} rows warned (${percent(bar.warned, total)}): show them`}
+                aria-label={`${bar.name}: ${bar.warned} warned`}
+                onClick={() => onWarned(bar.name)}
+              />
+            )}
+          </span>
+          <span className="tally-count">
+            {bar.failed > 0 && <span className="bad">{bar.failed}</span>}
+            {bar.failed > 0 && bar.warned > 0 && ' · '}
+            {bar.warned > 0 && <span className="warn">{bar.warned}</span>}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const percent = (n: number, total: number): string =>
+  total === 0 ? '0%' : `${Math.round((n / total) * 1000) / 10}%`;
+
+/** Columns with labels under them; an optional expected value drawn as a tick on each. */
+export function Columns({
+  label,
+  columns,
+}: {
+  label: string;
+  columns: { label: string; value: number; expected?: number; title: string }[];
+}) {
+  const width = 320;
+  const height = 120;
+  const max = Math.max(1, ...columns.map((c) => Math.max(c.value, c.expected ?? 0)));
+  const slot = width / Math.max(1, columns.length);
+  return (
+    <svg className="chart" viewBox={`0 0 ${width} ${height + 18}`} role="img" aria-label={label}>
+      {columns.map((column, i) => {
+        const h = (column.value / max) * height;
+        const x = i * slot;
+        return (
+          <g key={column.label}>
+            <rect x={x + slot * 0.15} y={height - h} width={slot * 0.7} height={h} className="bar">
+              <title>{column.title}</title>
+            </rect>
+            {column.expected !== undefined && (
+              <line
+                x1={x + slot * 0.05}
+                x2={x + slot * 0.95}
+                y1={height - (column.expected / max) * height}
+                y2={height - (column.expected / max) * height}
+                className="expected"
+              />
+            )}
+            <text x={x + slot / 2} y={height + 14} className="axis" textAnchor="middle">
+              {column.label}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+/** A histogram of log-2 bins: `from`..`to` per bin. */
+export function Histogram({
+  label,
+  bins,
+  unit,
+}: {
+  label: string;
+  bins: { from: number; to: number; count: number }[];
+  unit: string;
+}) {
+  return (
+    <Columns
+      label={label}
+      columns={bins.map((bin) => ({
+        label: short(bin.from),
+        value: bin.count,
+        title: `${bin.from}–${bin.to} ${unit}: ${bin.count}`,
+      }))}
+    />
+  );
+}
+
+const short = (n: number): string =>
+  n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${Math.round(n / 1000)}k` : String(n);
