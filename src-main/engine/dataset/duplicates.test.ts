@@ -120,9 +120,9 @@ describe('the duplicates check', () => {
     expect(differ.groups[0]?.label_conflict).toBe(true);
   });
 
-  it('bands 0.8 as 21 bands of 6 rows', () => {
-    expect(bandingFor(0.8)).toEqual({ bands: 21, rows: 6 });
-    expect(bandingFor(0.5).rows).toBeLessThan(6);
+  it('bands 0.8 as 18 bands of 7 rows', () => {
+    expect(bandingFor(0.8)).toEqual({ bands: 18, rows: 7 });
+    expect(bandingFor(0.5).rows).toBeLessThan(7);
   });
 
   it('finds every pair above the threshold among random texts (property)', async () => {

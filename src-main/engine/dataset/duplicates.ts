@@ -5,10 +5,12 @@ import { duplicateKey } from './keys.ts';
 import {
   bandingFor,
   bandsInto,
+  fmix32,
   hashString,
+  hashString2,
   jaccard,
-  shingleHashes,
   shingleSet,
+  shinglesOfHashes,
   signatureInto,
   SIGNATURE_BINS,
   type Banding,
@@ -166,15 +168,32 @@ export class DuplicateIndex {
 
   /** Adds the next row (its position is the count of rows added before it). */
   add(sample: Sample): void {
-    const { key, words, label } = duplicateKey(sample);
-    // Samples of different task types are never duplicates of each other.
-    const typed = `${sample.task_type}\u0000${key}`;
-    this.exactHi.push(hashString(typed));
-    this.exactLo.push(hashString(typed, 0x9747b28c));
+    const { parts, label } = duplicateKey(sample);
+    // The 64-bit key hash folds two hashes of each word, parts apart; each word is hashed once
+    // more for the shingles. Samples of different task types are never duplicates of each other.
+    const type = TASK_TYPES.indexOf(sample.task_type);
+    let hi = fmix32(0x243f6a88 ^ type);
+    let lo = fmix32(0x85a308d3 ^ type);
+    let count = 0;
+    for (const part of parts) count += part.length;
+    const hashes = new Uint32Array(count);
+    let at = 0;
+    for (const part of parts) {
+      for (const word of part) {
+        const h = hashString(word);
+        hashes[at++] = h;
+        hi = fmix32(Math.imul(hi, 0x01000193) ^ h);
+        lo = fmix32(Math.imul(lo, 0x5bd1e995) ^ hashString2(word));
+      }
+      hi = fmix32(hi ^ 0x9e3779b9);
+      lo = fmix32(lo ^ 0x7f4a7c15);
+    }
+    this.exactHi.push(hi);
+    this.exactLo.push(lo);
     this.labels.push(label === null ? 0 : hashString(label));
     this.hasLabel.push(label === null ? 0 : 1);
-    this.types.push(TASK_TYPES.indexOf(sample.task_type));
-    signatureInto(shingleHashes(words), this.signature);
+    this.types.push(type);
+    signatureInto(shinglesOfHashes(hashes), this.signature);
     bandsInto(this.signature, this.banding, this.bandScratch);
     this.bands.reserve(this.banding.bands);
     this.bands.data.set(this.bandScratch, this.bands.length);
@@ -353,10 +372,19 @@ export class DuplicateIndex {
     let pairs = new Float64Array(1024);
     let count = 0;
     const state = { truncated: false };
+    /** Sorts the pairs and keeps each once: the same pair from many bands counts once. */
+    const compact = (): void => {
+      const unique = uniqueSorted(pairs.subarray(0, count));
+      pairs.set(unique);
+      count = unique.length;
+    };
     const push = (a: number, b: number): void => {
       if (count === MAX_CANDIDATE_PAIRS) {
-        state.truncated = true;
-        return;
+        compact();
+        if (count > MAX_CANDIDATE_PAIRS * 0.9) {
+          state.truncated = true;
+          return;
+        }
       }
       if (count === pairs.length) {
         const next = new Float64Array(Math.min(MAX_CANDIDATE_PAIRS, pairs.length * 2));
@@ -384,11 +412,8 @@ export class DuplicateIndex {
         }
         start = end;
       }
-      // Each band's pairs are folded in at once: the same pair from many bands counts once.
-      const unique = uniqueSorted(pairs.subarray(0, count));
-      pairs.set(unique);
-      count = unique.length;
     }
+    compact();
     return { pairs: pairs.slice(0, count), truncated: state.truncated };
   }
 
@@ -512,7 +537,7 @@ const round = (value: number): number => Math.round(value * 1000) / 1000;
 
 /** The words a row's near-duplicate test compares. */
 export function duplicateWords(sample: Sample): string[] {
-  return duplicateKey(sample).words;
+  return duplicateKey(sample).parts.flat();
 }
 
 /** The `duplicates` verdict of a row from its issues (none: passed). */

@@ -32,14 +32,47 @@ export function normalizeForDuplicates(text: string): string {
   return words !== '' ? words : folded.replace(/\s+/gu, ' ').trim();
 }
 
-/** Separates the parts of a key (never left in a normalised text). */
-const PART = '\u0001';
+/**
+ * The words of a text as `normalizeForDuplicates` would split it, without
+ * building the normalised text: ASCII text (nearly all training data) is
+ * split in one pass over its character codes (letters and digits make words,
+ * everything else separates them); other text goes through NFKC and the
+ * Unicode classes. A text of punctuation alone is one word of itself.
+ */
+export function wordsForDuplicates(text: string): string[] {
+  const words: string[] = [];
+  let start = -1;
+  let upper = false;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 32;
+    if (code > 127) return slowWords(text);
+    const lowerLetter = code >= 97 && code <= 122;
+    const upperLetter = code >= 65 && code <= 90;
+    if (lowerLetter || upperLetter || (code >= 48 && code <= 57)) {
+      if (start < 0) start = i;
+      if (upperLetter) upper = true;
+    } else if (start >= 0) {
+      const word = text.slice(start, i);
+      words.push(upper ? word.toLowerCase() : word);
+      start = -1;
+      upper = false;
+    }
+  }
+  return words.length > 0 || text.trim() === '' ? words : slowWords(text);
+}
+
+function slowWords(text: string): string[] {
+  const normalized = normalizeForDuplicates(text);
+  return normalized === '' ? [] : normalized.split(' ');
+}
 
 export interface DuplicateKey {
-  /** The normalised key: equal keys are exact duplicates. */
-  key: string;
-  /** The words near-duplicate detection shingles (of the key, without its separators). */
-  words: string[];
+  /**
+   * The key as parts of words (context, then each choice; each turn): equal
+   * parts are exact duplicates, and their words, flattened, are what
+   * near-duplicate detection shingles.
+   */
+  parts: string[][];
   /** The normalised label, or null when the task type has none or the sample names none. */
   label: string | null;
 }
@@ -50,39 +83,33 @@ function finalAnswer(answer: string): string {
   return marker >= 0 ? answer.slice(marker + 4) : answer;
 }
 
-const wordsOf = (parts: readonly string[]): string[] =>
-  parts.flatMap((part) => (part === '' ? [] : part.split(' ')));
-
 export function duplicateKey(sample: Sample): DuplicateKey {
   switch (sample.task_type) {
-    case 'text': {
-      const key = normalizeForDuplicates(sample.text);
-      return { key, words: wordsOf([key]), label: null };
-    }
+    case 'text':
+      return { parts: [wordsForDuplicates(sample.text)], label: null };
     case 'multiple_choice': {
-      const context = normalizeForDuplicates(sample.context);
-      const choices = sample.choices.map(normalizeForDuplicates);
-      const sorted = [...choices].sort();
+      const choices = sample.choices.map(wordsForDuplicates);
+      const sorted = choices
+        .map((words) => ({ words, text: words.join(' ') }))
+        .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
       const labelled = choices[sample.answer_index];
       return {
-        key: [context, ...sorted].join(PART),
-        words: wordsOf([context, ...sorted]),
-        label: labelled ?? null,
+        parts: [wordsForDuplicates(sample.context), ...sorted.map((c) => c.words)],
+        label: labelled ? labelled.join(' ') : null,
       };
     }
-    case 'question_answer': {
-      const key = normalizeForDuplicates(sample.question);
+    case 'question_answer':
       return {
-        key,
-        words: wordsOf([key]),
-        label: normalizeForDuplicates(finalAnswer(sample.answer)),
+        parts: [wordsForDuplicates(sample.question)],
+        label: wordsForDuplicates(finalAnswer(sample.answer)).join(' '),
       };
-    }
-    case 'conversation': {
-      const turns = sample.messages.map(
-        (m) => `${normalizeForDuplicates(m.role)} ${normalizeForDuplicates(m.content)}`,
-      );
-      return { key: turns.join(PART), words: wordsOf(turns), label: null };
-    }
+    case 'conversation':
+      return {
+        parts: sample.messages.map((m) => [
+          ...wordsForDuplicates(m.role),
+          ...wordsForDuplicates(m.content),
+        ]),
+        label: null,
+      };
   }
 }
