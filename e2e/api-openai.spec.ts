@@ -67,6 +67,50 @@ test.describe('openai SDK against svc serve', () => {
     expect(usage?.prompt_tokens).toBeGreaterThan(0);
   });
 
+  test('a batch holding a duplicate: the copy fails `duplicates`, naming the first by index', async ({
+    svc,
+  }) => {
+    const client = new OpenAI({ baseURL: `${svc.baseUrl}/v1`, apiKey: createKey(svc.dataDir) });
+    const question = 'Which planet is known as the Red Planet?';
+    const batch = [
+      {
+        task_type: 'multiple_choice',
+        context: question,
+        choices: ['Venus', 'Mars'],
+        answer_index: 1,
+        style: 'qa',
+      },
+      { task_type: 'text', text: 'A sentence of its own, about something else.' },
+      // the same item, choices reordered and the stem shouted: an exact duplicate after normalising
+      {
+        task_type: 'multiple_choice',
+        context: question.toUpperCase(),
+        choices: ['Mars', 'Venus'],
+        answer_index: 0,
+        style: 'qa',
+      },
+    ];
+    const reply = await client.chat.completions.create({
+      model: 'svc/audit-1',
+      messages: [{ role: 'user', content: JSON.stringify({ data: batch }) }],
+    });
+    type Checked = {
+      audit: {
+        passed: boolean;
+        checks: Record<
+          string,
+          { passed: boolean | null; issues: { code: string; ref?: number }[] }
+        >;
+      };
+    };
+    const audited = JSON.parse(reply.choices[0]!.message.content!) as Checked[];
+    expect(audited[0]?.audit.checks.duplicates?.passed).toBe(true);
+    expect(audited[2]?.audit.passed).toBe(false);
+    expect(audited[2]?.audit.checks.duplicates?.issues).toEqual([
+      expect.objectContaining({ code: 'exact_duplicate', ref: 0 }),
+    ]);
+  });
+
   test('every error class arrives as the SDK error type', async ({ svc }) => {
     const good = new OpenAI({
       baseURL: `${svc.baseUrl}/v1`,

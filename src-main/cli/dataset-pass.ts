@@ -18,7 +18,8 @@ export async function scanFile(
 ): Promise<ScanResult> {
   const scan = new DatasetScan(threshold);
   for await (const item of readSamples(input, options)) {
-    if ('sample' in item) scan.add(item.sample);
+    // The paths of one tree come from one row: never near duplicates of each other.
+    if ('sample' in item) scan.add(item.sample, undefined, item.path ? item.row : 0);
   }
   return scan.finish(
     async (rows, deliver) => {

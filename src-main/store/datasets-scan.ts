@@ -18,6 +18,8 @@ export interface ScanRowRecord {
   dropped: 0 | 1;
   /** Whether the row has a `duplicates` verdict from an earlier scan. */
   has_dupe: 0 | 1;
+  /** Whether the row is one path of a tree (its source row holds others). */
+  in_tree: 0 | 1;
 }
 
 /** The next `limit` rows after `afterIndex`, in order (keyset paging). */
@@ -30,7 +32,7 @@ export function scanPage(
   return db
     .prepare(
       `SELECT row_index, source_row, sample_json, fixed_json, decision, dedup_sig, dropped,
-         dupe_json IS NOT NULL AS has_dupe
+         dupe_json IS NOT NULL AS has_dupe, source_path IS NOT NULL AS in_tree
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
        ORDER BY row_index LIMIT ?`,
     )

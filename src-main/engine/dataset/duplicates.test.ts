@@ -245,3 +245,26 @@ describe('stored signatures', () => {
     expect(new DuplicateIndex(0.6).addSignature(signatures[0]!)).toBe(false);
   });
 });
+
+describe('rows of one origin', () => {
+  it('are never near duplicates of each other (the paths of one tree), but are of other rows', async () => {
+    const one = SIXTY_WORDS.replace('Tuesday', 'Friday');
+    const index = new DuplicateIndex();
+    const samples = [text(SIXTY_WORDS), text(one), text(one.replace('heating', 'lighting'))];
+    index.add(samples[0]!, 7);
+    index.add(samples[1]!, 7);
+    index.add(samples[2]!, 0);
+    const { groups } = await index.finish((rows, deliver) => {
+      for (const row of rows) deliver(row, duplicateWords(samples[row]!));
+    });
+    // 0 and 1 share an origin; 2 is near both: one group through it.
+    expect(groups).toEqual([expect.objectContaining({ kind: 'near', rows: [0, 1, 2] })]);
+    const alone = new DuplicateIndex();
+    alone.add(samples[0]!, 7);
+    alone.add(samples[1]!, 7);
+    const none = await alone.finish((rows, deliver) => {
+      for (const row of rows) deliver(row, duplicateWords(samples[row]!));
+    });
+    expect(none.groups).toEqual([]);
+  });
+});

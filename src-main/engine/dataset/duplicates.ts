@@ -151,6 +151,7 @@ export class DuplicateIndex {
   private readonly labels = new U32();
   private readonly hasLabel = new U32();
   private readonly types = new U32();
+  private readonly origins = new U32();
   private readonly bands: U32;
   private readonly signature = new Uint32Array(SIGNATURE_BINS);
   private readonly bandScratch: Uint32Array;
@@ -166,8 +167,14 @@ export class DuplicateIndex {
     return this.exactHi.length;
   }
 
-  /** Adds the next row (its position is the count of rows added before it). */
-  add(sample: Sample): void {
+  /**
+   * Adds the next row (its position is the count of rows added before it).
+   * `origin`: rows of one source row (the paths of one OpenAssistant tree)
+   * share a nonzero origin, and are never near duplicates of each other:
+   * sibling paths share most of their turns by construction.
+   */
+  add(sample: Sample, origin = 0): void {
+    this.origins.push(origin);
     const { parts, label } = duplicateKey(sample);
     // The 64-bit key hash folds two hashes of each word, parts apart; each word is hashed once
     // more for the shingles. Samples of different task types are never duplicates of each other.
@@ -226,9 +233,10 @@ export class DuplicateIndex {
   }
 
   /** Adds the next row from a stored signature; false (nothing added) when it is stale. */
-  addSignature(signature: Uint32Array): boolean {
+  addSignature(signature: Uint32Array, origin = 0): boolean {
     const { bands } = this.banding;
     if (signature.length !== SIGNATURE_HEADER + bands || signature[0] !== this.tag) return false;
+    this.origins.push(origin);
     this.exactHi.push(signature[1] as number);
     this.exactLo.push(signature[2] as number);
     this.labels.push(signature[3] as number);
@@ -266,6 +274,8 @@ export class DuplicateIndex {
     for (const pair of pairs) {
       const a = Math.floor(pair / n);
       const b = pair % n;
+      const origin = this.origins.data[a] as number;
+      if (origin !== 0 && origin === this.origins.data[b]) continue;
       if (this.types.data[a] !== this.types.data[b] || near.find(a) === near.find(b)) continue;
       const setA = sets.get(a);
       const setB = sets.get(b);

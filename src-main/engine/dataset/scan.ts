@@ -37,11 +37,12 @@ export class DatasetScan {
    * Adds the next sample. With its stored signature (from an earlier scan of
    * the same sample), duplicate detection takes that instead of hashing it;
    * returns the signature computed, or null when the stored one served.
+   * `origin`: see DuplicateIndex.add (the paths of one tree).
    */
-  add(sample: Sample, stored?: Uint32Array): Uint32Array | null {
+  add(sample: Sample, stored?: Uint32Array, origin = 0): Uint32Array | null {
     this.statistics.add(sample);
-    if (stored && this.duplicates.addSignature(stored)) return null;
-    this.duplicates.add(sample);
+    if (stored && this.duplicates.addSignature(stored, origin)) return null;
+    this.duplicates.add(sample, origin);
     return this.duplicates.lastSignature();
   }
 

@@ -79,7 +79,12 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
               row.dedup_sig.byteOffset,
               row.dedup_sig.length / 4,
             );
-      const fresh = scan.add(sampleOf(row), stored === null ? undefined : Uint32Array.from(stored));
+      const origin = row.in_tree ? row.source_row : 0;
+      const fresh = scan.add(
+        sampleOf(row),
+        stored === null ? undefined : Uint32Array.from(stored),
+        origin,
+      );
       if (fresh) signatures.push({ row_index: row.row_index, sig: Buffer.from(fresh.buffer) });
     }
     if (signatures.length > 0) db.transaction(() => saveSignatures(db, datasetId, signatures))();
