@@ -581,14 +581,7 @@ test.describe('field mapping', () => {
     await expect(page.getByText('a row per path of each tree')).toBeVisible();
 
     expectSameBytes(await exportAs(page, 'jsonl'), source, 'exported before any run');
-    await page.getByLabel('Operation').selectOption({ label: 'Fix' });
-    await page.getByRole('button', { name: 'Start fix' }).click();
-    // 626 paths: the cost bound may pass the local credit, which the run asks about first
-    const anyway = page.getByRole('button', { name: 'Start anyway' });
-    const status = page.getByTestId('run-status');
-    await expect(anyway.or(status)).toBeVisible();
-    if (await anyway.isVisible()) await anyway.click();
-    await expect(status).toContainText('done', { timeout: 60_000 });
+    await runOperation(page, 'Fix');
     await acceptAllFixes(page, 626);
     const exported = (await exportAs(page, 'jsonl')).toString('utf8').split('\n');
     const sourceLines = source.toString('utf8').split('\n');

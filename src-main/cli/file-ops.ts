@@ -9,9 +9,8 @@ import {
   type Operation,
 } from '../../src-shared/schemas/config.ts';
 import type { Sample } from '../../src-shared/schemas/sample.ts';
-import { microToCostUsd, tokenCostMicro } from '../service/money.ts';
-import { formatUsd } from '../service/billing.ts';
-import { assertOwnerCanStart, OwnerRunBilling } from '../service/owner-run-billing.ts';
+import { tokenCostMicro } from '../service/money.ts';
+import { OwnerRunUsage } from '../service/owner-run-usage.ts';
 import { runOperation, type OperationRequest, type ResultSample } from '../service/operation.ts';
 import { readSamples, type SampleRow } from '../service/read-samples.ts';
 import { UsageMeter } from '../engine/usage.ts';
@@ -178,20 +177,14 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   const ctx = createServiceContext(db, dataDir, packageVersion());
   const settings = ctx.settings();
   const rates = settings.rates;
-  // Charged to the owner's account batch by batch, as the app's runs are.
+  // The owner's own run: its usage is recorded batch by batch, no credit is spent.
   const runId = `cli_${randomBytes(8).toString('hex')}`;
-  const billing = new OwnerRunBilling(db, {
+  const ownerUsage = new OwnerRunUsage(db, {
     id: runId,
     operation,
     label: basename(input),
     source: 'cli',
-    outOfCredit: ({ done, owedMicro, availableMicro, chargedMicro }) =>
-      `credit ran out after ${done.toLocaleString('en-US')} samples: the next batch costs ` +
-      `${formatUsd(owedMicro)} and ${formatUsd(availableMicro)} is available, so its results ` +
-      `were not written. The samples written were charged ${formatUsd(chargedMicro)}; add ` +
-      'credit with `svc credits add USD` and run the rest.',
   });
-  assertOwnerCanStart(db, 'add credit with `svc credits add USD`');
   // One backend for the whole run; an upstream's failure stops it with its message.
   const backend = selectBackend(ctx);
   if (backend.id !== 'builtin') {
@@ -232,10 +225,10 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         const verdict = duplicatesVerdict(scan.duplicates.issues.get(done + i));
         tally.add(sample.audit ?? dedupOnly(verdict));
       });
-      // Paid before its results are written: nothing is handed out unpaid.
-      billing.payBatch({
-        tokenCostMicro: tokenCostMicro(result.usage.byModel(), rates),
+      // Recorded (usage, history) before its results are written.
+      ownerUsage.recordBatch({
         usage: result.usage.byModel(),
+        rates,
         input: batch,
         output: result.data,
       });
@@ -312,9 +305,8 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         .join(''),
   );
   console.error(
-    `cost: $${microToCostUsd(billing.chargedMicro).toFixed(2)} charged to the local account as ${runId} ` +
-      `(token cost $${(cost / 1e6).toFixed(6)}, rounded up to the cent) | ${seconds.toFixed(1)} s, ` +
-      `${(done / Math.max(seconds, 1e-9)).toFixed(0)} samples/s`,
+    `usage: $${(cost / 1e6).toFixed(6)} at the rates in force, not charged (your own run, ` +
+      `${runId}) | ${seconds.toFixed(1)} s, ${(done / Math.max(seconds, 1e-9)).toFixed(0)} samples/s`,
   );
   if (values.out) console.error(`wrote ${values.out}`);
   const report = assembleReport(scan, tally);

@@ -13,6 +13,7 @@ import { createKey, listKeys, revokeKey } from './keys.ts';
 import { microToUsd, usdToMicro } from './money.ts';
 import type { OwnerHandlers } from './owner-handlers.ts';
 import { promised } from './promised.ts';
+import { usageByDay } from '../store/owner-usage.ts';
 
 /** The owner methods on keys, credit, the ledger and the history: thin, amounts in USD. */
 
@@ -79,12 +80,22 @@ export function accountHandlers(ctx: ServiceContext): Pick<OwnerHandlers, Accoun
         }).map(ledgerEntry),
       ),
     spendByDay: ({ days }) =>
-      promised(() =>
-        spendByDay(db, OWNER_ACCOUNT_ID, days).map((d) => ({
-          day: d.day,
-          charged_usd: microToUsd(d.charged_micro),
-        })),
-      ),
+      promised(() => {
+        const spend = spendByDay(db, OWNER_ACCOUNT_ID, days);
+        const first = spend[0]?.day ?? '';
+        const usage = new Map(
+          usageByDay(db, `${first}T00:00:00.000Z`, '9999').map((u) => [u.day, u]),
+        );
+        return spend.map((d) => {
+          const used = usage.get(d.day);
+          return {
+            day: d.day,
+            charged_usd: microToUsd(d.charged_micro),
+            usage_usd: microToUsd(used?.cost_micro ?? 0),
+            usage_tokens: (used?.input_tokens ?? 0) + (used?.output_tokens ?? 0),
+          };
+        });
+      }),
     history: ({ limit, before_id }) =>
       promised(() =>
         listHistory(db, {

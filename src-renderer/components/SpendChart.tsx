@@ -1,5 +1,11 @@
 /** Spend per day as SVG bars (no chart library needed for thirty rectangles). */
-export function SpendChart({ days }: { days: { day: string; charged_usd: number }[] }) {
+export function SpendChart({
+  days,
+  label = 'Spend per day',
+}: {
+  days: { day: string; charged_usd: number }[];
+  label?: string;
+}) {
   const max = Math.max(0.01, ...days.map((d) => d.charged_usd));
   const width = 300;
   const height = 80;
@@ -9,7 +15,7 @@ export function SpendChart({ days }: { days: { day: string; charged_usd: number 
       className="spend-chart"
       viewBox={`0 0 ${width} ${height + 14}`}
       role="img"
-      aria-label="Spend per day"
+      aria-label={label}
     >
       {days.map((d, i) => {
         const h = (d.charged_usd / max) * height;

@@ -28,7 +28,15 @@ export const LedgerEntry = z.object({
   created_at: z.string(),
 });
 
-export const SpendDay = z.object({ day: z.string(), charged_usd: z.number() });
+export const SpendDay = z.object({
+  day: z.string().meta({ description: 'UTC day, YYYY-MM-DD.' }),
+  charged_usd: z.number().meta({ description: 'Charged to API keys.' }),
+  usage_usd: z.number().meta({
+    description:
+      'The owner’s own runs (app and CLI): what their tokens cost at the rates, not charged.',
+  }),
+  usage_tokens: z.int().meta({ description: 'Their tokens, input and output.' }),
+});
 
 export const HistoryItem = z.object({
   id: z.int(),

@@ -45,8 +45,17 @@ export type RunRequest = z.input<typeof RunRequest>;
 
 export const RunEstimate = z.object({
   samples: z.int(),
-  max_cost_usd: z.number(),
-  available_usd: z.number(),
+  expected_cost_usd: z.number().meta({
+    description:
+      'What the run’s usage should cost at the rates: builtin engine, a trial run on an even ' +
+      'sample of the rows, scaled by their tokens; an upstream, the upper bound.',
+  }),
+  max_cost_usd: z.number().meta({
+    description: 'The upper bound: every vote and fix attempt at generous output sizes.',
+  }),
+  available_usd: z.number().meta({
+    description: 'Credit available (for API keys: the owner’s own runs spend none).',
+  }),
 });
 export type RunEstimate = z.infer<typeof RunEstimate>;
 

@@ -90,7 +90,7 @@ export function datasetHandlers(
       }),
     duplicateGroups: (input) => promised(() => duplicateGroups(db, input)),
     exportDataset: (input) => exportDataset(db, deps, input),
-    estimateRun: (input) => estimateRun(ctx, input),
+    estimateRun: (input) => estimateRun(ctx, input, deps.backend()),
     startRun: (input) => promised(() => startRun(ctx, deps, input)),
     cancelRun: ({ run_id }) => cancelRun(ctx, run_id),
     listRuns: ({ dataset_id }) => promised(() => listRuns(ctx, dataset_id)),

@@ -4,11 +4,10 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { runInputs, updateRowResults } from '../../store/datasets-rows.ts';
 import { finishRun, runRecord, updateRunProgress } from '../../store/datasets-runs.ts';
-import { formatUsd } from '../billing.ts';
 import type { ServiceContext } from '../context.ts';
-import { microToUsd, tokenCostMicro } from '../money.ts';
+import { microToUsd } from '../money.ts';
 import { runOperation } from '../operation.ts';
-import { OwnerRunBilling } from '../owner-run-billing.ts';
+import { OwnerRunUsage } from '../owner-run-usage.ts';
 import { readyDataset } from './summary.ts';
 import type { ActiveRun } from './run-registry.ts';
 import { ratePerSecond, statusOfRecord } from './run-status.ts';
@@ -30,12 +29,11 @@ const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 /**
  * A run in the background: its rows in batches through the engine. After
- * each batch, in one transaction: the charge for it (OwnerRunBilling), the rows'
- * results, the history entry (fix and refine) and the run's progress, so a
- * batch's results are stored exactly when they are paid for. Cancelling stops
- * within a sample and drops the unfinished batch (uncharged); the batches
- * done stay. Any failure (credit run out, the engine) ends the run `failed`
- * with its message.
+ * each batch, in one transaction: its usage (OwnerRunUsage: the owner's runs
+ * spend no credit), the rows' results, the history entry (fix and refine) and
+ * the run's progress. Cancelling stops within a sample and drops the
+ * unfinished batch; the batches done stay. A failure of the engine ends the
+ * run `failed` with its message.
  */
 export async function executeRun(
   ctx: ServiceContext,
@@ -48,18 +46,11 @@ export async function executeRun(
   const { signal } = run.controller;
   // The ledger names the dataset a run's charges are for.
   const datasetName = readyDataset(db, run.datasetId).name;
-  const billing = new OwnerRunBilling(db, {
+  const usage = new OwnerRunUsage(db, {
     id: run.id,
     operation: request.operation,
-    label: `of ${JSON.stringify(datasetName)} (${run.id})`,
+    label: `of ${JSON.stringify(datasetName)}`,
     source: 'app',
-    meta: { dataset_id: run.datasetId },
-    outOfCredit: ({ done, owedMicro, availableMicro, chargedMicro }) =>
-      `credit ran out after ${done.toLocaleString('en-US')} rows: the next batch costs ` +
-      `${formatUsd(owedMicro)} and ${formatUsd(availableMicro)} is available, so it was not ` +
-      `kept and nothing was charged for it. The rows done were charged ` +
-      `${formatUsd(chargedMicro)} and keep their results; add credit and run again on the ` +
-      'rows still to do.',
   });
   const throttle = new Throttle(RUN_EVENT_INTERVAL_MS);
   const progress = (done: number): void => {
@@ -67,7 +58,7 @@ export async function executeRun(
       ...run.status,
       done,
       rate_per_s: ratePerSecond(done, run.status.started_at, Date.now()),
-      cost_usd: microToUsd(billing.chargedMicro),
+      cost_usd: microToUsd(usage.costMicro),
     };
     if (throttle.due()) deps.emit({ type: 'run', run: run.status });
   };
@@ -83,15 +74,14 @@ export async function executeRun(
         signal,
         onProgress: (n) => progress(done + n),
       });
-      const usage = result.usage.byModel();
-      billing.payBatch(
+      usage.recordBatch(
         {
-          tokenCostMicro: tokenCostMicro(usage, ctx.settings().rates),
-          usage,
+          usage: result.usage.byModel(),
+          rates: ctx.settings().rates,
           input: samples,
           output: result.data,
         },
-        ({ totalMicro }) => {
+        ({ costMicro }) => {
           updateRowResults(
             db,
             run.datasetId,
@@ -108,7 +98,7 @@ export async function executeRun(
               );
             }),
           );
-          updateRunProgress(db, run.id, { done: done + inputs.length, cost_micro: totalMicro });
+          updateRunProgress(db, run.id, { done: done + inputs.length, cost_micro: costMicro });
         },
       );
       done += inputs.length;

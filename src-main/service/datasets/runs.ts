@@ -2,7 +2,6 @@ import { AppError } from '../../../src-shared/errors.ts';
 import type { RunStatus } from '../../../src-shared/owner/runs.ts';
 import { insertRun, runRecord, runRecords } from '../../store/datasets-runs.ts';
 import type { ServiceContext } from '../context.ts';
-import { assertOwnerCanStart } from '../owner-run-billing.ts';
 import { newId } from './ids.ts';
 import { executeRun, type RunLoopDeps } from './run-loop.ts';
 import { runRegistry, type ActiveRun } from './run-registry.ts';
@@ -16,9 +15,9 @@ import { readyDataset } from './summary.ts';
 
 /**
  * Starts a run and returns at once (status `running`); progress arrives as
- * `run` events. One run per dataset at a time. App runs have no rate limit,
- * no per-request sample cap and no cost cap; they need at least a cent of
- * available credit to start and stop `failed` when the credit runs out.
+ * `run` events. One run per dataset at a time. App runs are the owner's own
+ * work: no rate limit, no per-request sample cap, no cost cap, and no credit
+ * spent (their usage is recorded, see OwnerRunUsage).
  */
 export function startRun(
   ctx: ServiceContext,
@@ -38,7 +37,6 @@ export function startRun(
   if (indices.length === 0) {
     throw new AppError('invalid_request', 'no rows in the scope of this run', { param: '/scope' });
   }
-  assertOwnerCanStart(ctx.db, 'add credit in the Keys screen or with `svc credits add`');
   const startedAt = new Date().toISOString();
   const id = newId('run');
   insertRun(ctx.db, {

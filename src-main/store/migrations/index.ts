@@ -5,6 +5,7 @@ import { datasets } from './003-datasets.ts';
 import { mappings } from './004-mappings.ts';
 import { treePaths } from './005-tree-paths.ts';
 import { datasetChecks } from './006-dataset-checks.ts';
+import { ownerUsage } from './007-owner-usage.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   mappings,
   treePaths,
   datasetChecks,
+  ownerUsage,
 ];

@@ -18,7 +18,6 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
   const [attempts, setAttempts] = useState<number | null>(3);
   const [conventions, setConventions] = useState('');
   const [estimate, setEstimate] = useState<RunEstimate | null>(null);
-  const [overBudget, setOverBudget] = useState<RunEstimate | null>(null);
   const [error, setError] = useState<AppError | null>(null);
 
   const request = (): RunRequest => {
@@ -51,8 +50,7 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
   const invalid =
     (operation !== 'fix' && votes === null) || (operation !== 'audit' && attempts === null);
   const start = async () => {
-    setOverBudget(null);
-    setEstimate(null); // it spoke of the credit before this run
+    setEstimate(null); // it spoke of the rows before this run
     useGrid.getState().setRun(await api.startRun(request()));
   };
 
@@ -108,36 +106,20 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
       <button
         type="button"
         className="button primary"
-        disabled={running || invalid || overBudget !== null}
-        onClick={() =>
-          void guard(async () => {
-            // The estimate is an upper bound: a run that may cost more than the credit asks first.
-            const e = await api.estimateRun(request());
-            setEstimate(e);
-            if (e.max_cost_usd > e.available_usd) setOverBudget(e);
-            else await start();
-          })
-        }
+        disabled={running || invalid}
+        onClick={() => void guard(start)}
       >
         Start {operation}
       </button>
-      {estimate && !running && !overBudget && (
-        <span className="muted" data-testid="estimate">
-          {estimate.samples.toLocaleString('en-US')} samples, at most $
-          {estimate.max_cost_usd.toFixed(2)} (available ${estimate.available_usd.toFixed(2)})
-        </span>
-      )}
-      {overBudget && (
-        <span className="confirm" role="group" aria-label="Confirm run" data-testid="over-budget">
-          This run may cost up to ${overBudget.max_cost_usd.toFixed(2)}; $
-          {overBudget.available_usd.toFixed(2)} is available. It stops when the credit runs out,
-          keeping what was done.
-          <button type="button" className="button small danger" onClick={() => void guard(start)}>
-            Start anyway
-          </button>
-          <button type="button" className="button small" onClick={() => setOverBudget(null)}>
-            Cancel
-          </button>
+      {estimate && !running && (
+        <span
+          className="muted"
+          data-testid="estimate"
+          title="Your own runs spend no credit; this is what the tokens would cost at the rates."
+        >
+          {estimate.samples.toLocaleString('en-US')} samples, usage about $
+          {estimate.expected_cost_usd.toFixed(2)} (at most ${estimate.max_cost_usd.toFixed(2)}) at
+          the rates, not charged
         </span>
       )}
       {run && (
@@ -145,7 +127,11 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
           <strong>{run.operation}</strong>
           <progress max={Math.max(1, run.total)} value={run.done} />{' '}
           {run.done.toLocaleString('en-US')}/{run.total.toLocaleString('en-US')} ·{' '}
-          {run.rate_per_s.toFixed(0)}/s · ${run.cost_usd.toFixed(2)} · {run.status}
+          {run.rate_per_s.toFixed(0)}/s ·{' '}
+          <span title="What the tokens would cost at the rates; your own runs are not charged">
+            usage ${run.cost_usd.toFixed(2)}
+          </span>{' '}
+          · {run.status}
           {running && (
             <button
               type="button"

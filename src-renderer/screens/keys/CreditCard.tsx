@@ -48,8 +48,18 @@ export function CreditCard({
           Add credit
         </button>
       </form>
-      <h3>Spend per day (30 days)</h3>
+      <h3>Spend of API keys per day (30 days)</h3>
       <SpendChart days={spend} />
+      <h3>Usage of your own runs per day (not charged)</h3>
+      <SpendChart
+        days={spend.map((d) => ({ day: d.day, charged_usd: d.usage_usd }))}
+        label="Usage of your own runs per day"
+      />
+      <p className="muted">
+        App and command-line runs spend no credit: they record their tokens and what those would
+        cost at the rates ({spend.reduce((n, d) => n + d.usage_tokens, 0).toLocaleString('en-US')}{' '}
+        tokens, ${spend.reduce((n, d) => n + d.usage_usd, 0).toFixed(2)} in 30 days).
+      </p>
     </div>
   );
 }
