@@ -21,6 +21,7 @@ import {
   RowsPage,
   RowsQuery,
   ShapeId,
+  EditRow,
 } from './owner/datasets.ts';
 import { EngineTest, EngineTestRequest, EngineUpdate, EnginesView } from './owner/engines.ts';
 import { RunEstimate, RunRequest, RunStatus } from './owner/runs.ts';
@@ -112,6 +113,11 @@ export const ownerApi = {
     input: DatasetRef,
     output: z.array(ImportError),
     summary: 'The rows an import reported and skipped',
+  },
+  editRow: {
+    input: EditRow,
+    output: RowDetail,
+    summary: 'Store a person’s edit of a row as its candidate, re-audited (decision pending)',
   },
   decide: {
     input: Decision,

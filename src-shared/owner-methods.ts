@@ -15,6 +15,7 @@ export const OWNER_METHOD_NAMES = [
   'datasetRow',
   'importErrors',
   'decide',
+  'editRow',
   'exportDataset',
   'estimateRun',
   'startRun',

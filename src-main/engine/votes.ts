@@ -1,5 +1,6 @@
 import { AUDIT_MODEL_ID, type AuditBlock, type Verdict } from '../../src-shared/schemas/blocks.ts';
 import type { SampleVerdicts } from './checks/types.ts';
+import { choiceLetter } from '../../src-shared/letters.ts';
 
 type Outcome = boolean | null;
 
@@ -80,7 +81,10 @@ function mergeByChoice(
     };
   }
   const picks = [...byChoice]
-    .map(([choice, list]) => `${choice === null ? 'none' : `choice ${choice}`} ×${list.length}`)
+    .map(
+      ([choice, list]) =>
+        `${choice === null ? 'none' : `choice ${choiceLetter(choice)}`} ×${list.length}`,
+    )
     .join(', ');
   return {
     passed: null,

@@ -180,6 +180,14 @@ export const RowDetail = z.object({
 });
 export type RowDetail = z.infer<typeof RowDetail>;
 
+export const EditRow = z.strictObject({
+  dataset_id: z.string(),
+  index: z.int().min(0),
+  sample: z.record(z.string(), z.unknown()).meta({
+    description: 'The whole sample as edited (its task type’s fields and its metadata).',
+  }),
+});
+
 export const ImportError = z.object({ row: z.int(), message: z.string() });
 
 export const Decision = z.strictObject({

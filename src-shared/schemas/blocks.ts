@@ -95,6 +95,10 @@ export const FixBlock = z
     }),
     flagged: z.boolean().meta({ description: 'True when a human should look.' }),
     attempts: z.int().min(0),
+    edited: z
+      .boolean()
+      .optional()
+      .meta({ description: 'In the app: the candidate is a person’s edit, not the engine’s fix.' }),
   })
   .meta({ id: 'FixBlock' });
 export type FixBlock = z.infer<typeof FixBlock>;

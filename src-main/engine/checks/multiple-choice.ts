@@ -7,6 +7,7 @@ import { computeArithmeticQuestion } from './arithmetic-question.ts';
 import { CheckSet } from './check-set.ts';
 import { groupHits, inspectText, structuredCheckFor } from './text-fields.ts';
 import type { SampleVerdicts } from './types.ts';
+import { choiceLetter } from '../../../src-shared/letters.ts';
 
 /** How choices are compared for duplicates: case, spacing and end punctuation do not count. */
 export const normalizeChoice = (choice: string): string =>
@@ -76,7 +77,7 @@ export function checkMultipleChoice(
     if (choice.trim() === '') {
       checks.add('choices', {
         code: 'empty_choice',
-        message: `choice ${i} is empty`,
+        message: `choice ${choiceLetter(i)} is empty`,
         path: `/choices/${i}`,
         severity: 'error',
       });
@@ -88,7 +89,7 @@ export function checkMultipleChoice(
     else {
       checks.add('choices', {
         code: 'duplicate_choice',
-        message: `choice ${i} repeats choice ${earlier} ("${choice.slice(0, 40)}")`,
+        message: `choice ${choiceLetter(i)} repeats choice ${choiceLetter(earlier)} ("${choice.slice(0, 40)}")`,
         path: `/choices/${i}`,
         severity: 'error',
       });
@@ -148,7 +149,7 @@ export function checkMultipleChoice(
         message:
           first === undefined
             ? `the question computes to ${computed.value}, which no choice gives`
-            : `the question computes to ${computed.value}: choice ${first}, not ${answerIndex}`,
+            : `the question computes to ${computed.value}: choice ${choiceLetter(first)}, not ${choiceLetter(answerIndex)}`,
         path: '/answer_index',
         severity: 'error',
       }),

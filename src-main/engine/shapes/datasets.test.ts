@@ -132,7 +132,7 @@ describe('changed fields land in the original schema', () => {
     expect(back.mc2_targets).toBe(row.mc2_targets);
     expect(() =>
       sampleToRow({ ...sample, choices: ['a', 'b', 'a'], answer_index: 0 }, row, 'truthfulqa_mc'),
-    ).toThrow(/choice 2 repeats an earlier choice/);
+    ).toThrow(/choice C repeats an earlier choice/);
   });
 
   it('CommonsenseQA: a fixed choice and answer land in choices.text and answerKey', () => {

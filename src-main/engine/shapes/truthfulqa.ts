@@ -1,5 +1,6 @@
 import { misfit, recordField, sampleOf, stringField, type Problem } from './fields.ts';
 import type { Row, ShapeMapper } from './types.ts';
+import { choiceLetter } from '../../../src-shared/letters.ts';
 
 function targetsProblem(row: Row): Problem {
   const problem = recordField(row, 'mc1_targets');
@@ -52,7 +53,7 @@ export const truthfulqaShape: ShapeMapper = {
     if (duplicate >= 0) {
       throw misfit(
         truthfulqaShape.info,
-        `choice ${duplicate} repeats an earlier choice; mc1_targets cannot hold the same answer twice`,
+        `choice ${choiceLetter(duplicate)} repeats an earlier choice; mc1_targets cannot hold the same answer twice`,
       );
     }
     return {

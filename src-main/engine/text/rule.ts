@@ -8,6 +8,15 @@ export interface Finding {
   count: number;
   /** A short excerpt that shows the problem (never the whole text). */
   example?: string;
+  /** Where the first occurrence is, `[start, end)` in the string, when the rule knows it. */
+  span?: [number, number];
+}
+
+/** The span of `needle`'s first occurrence in `text` (from `from`), if it occurs. */
+export function spanOf(text: string, needle: string, from = 0): [number, number] | undefined {
+  if (needle === '') return undefined;
+  const at = text.indexOf(needle, from);
+  return at < 0 ? undefined : [at, at + needle.length];
 }
 
 /**
@@ -27,7 +36,14 @@ export interface TextRule {
 }
 
 export function toIssue(rule: TextRule, finding: Finding, path: string): Issue {
-  return { code: rule.code, message: rule.describe(finding), path, severity: rule.severity };
+  const issue: Issue = {
+    code: rule.code,
+    message: rule.describe(finding),
+    path,
+    severity: rule.severity,
+  };
+  if (finding.span) issue.span = finding.span;
+  return issue;
 }
 
 export const excerpt = (text: string, index: number, radius = 12): string => {

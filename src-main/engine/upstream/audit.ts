@@ -24,6 +24,7 @@ import {
   type ConversationAuditAnswer,
   type TextAuditAnswer,
 } from './prompts.ts';
+import { choiceLetter } from '../../../src-shared/letters.ts';
 
 /**
  * One audit pass through an upstream model: the builtin checks run first and
@@ -181,7 +182,7 @@ async function judgeChoices(
     verdict = decided(chosen === sample.answer_index, {
       code: upstreamCode('label_incorrect', 'label_correct'),
       message: clip(
-        `the upstream model chose choice ${chosen} ("${text}"), not the labelled ` +
+        `the upstream model chose choice ${choiceLetter(chosen)} ("${text}"), not the labelled ` +
           `${sample.answer_index}: ${reasoning}`,
       ),
       path: '/answer_index',

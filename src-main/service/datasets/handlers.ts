@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context.ts';
 import type { OwnerDeps, OwnerHandlers } from '../owner-handlers.ts';
 import { promised } from '../promised.ts';
 import { decide } from './decide.ts';
+import { editRow } from './edit.ts';
 import { estimateRun } from './estimate-run.ts';
 import { exportDataset } from './export.ts';
 import { importDataset } from './import.ts';
@@ -28,6 +29,7 @@ type DatasetMethods =
   | 'datasetRow'
   | 'importErrors'
   | 'decide'
+  | 'editRow'
   | 'exportDataset'
   | 'estimateRun'
   | 'startRun'
@@ -77,6 +79,11 @@ export function datasetHandlers(
         if (result.updated > 0) scanner.request(input.dataset_id, DECISION_SCAN_DELAY_MS);
         return result;
       }),
+    editRow: async (input) => {
+      const detail = await editRow(ctx, deps.backend(), input);
+      scanner.request(input.dataset_id, DECISION_SCAN_DELAY_MS);
+      return detail;
+    },
     datasetOverview: ({ dataset_id }) =>
       promised(() => {
         const dataset = readyDataset(db, dataset_id);

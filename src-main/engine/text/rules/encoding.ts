@@ -22,7 +22,14 @@ export const mojibakeRule: TextRule = {
     let at = 0;
     while (at < text.length && text[at] === repaired.text[at]) at++;
     if (repaired.layers === 0) at = leftovers[0] ?? 0;
-    return { count: repaired.layers + leftovers.length, example: excerpt(text, at, 8) };
+    // The span starts where the repair first differs and runs to the next space or line end.
+    const rest = text.slice(at).search(/[\s]/);
+    const end = rest < 0 ? text.length : at + Math.max(1, rest);
+    return {
+      count: repaired.layers + leftovers.length,
+      example: excerpt(text, at, 8),
+      span: [at, end],
+    };
   },
   fix: (text) => fixEncoding(text).text,
 };
@@ -48,7 +55,8 @@ export const replacementCharRule: TextRule = {
     `${plural(f.count, 'replacement character')} (U+FFFD): the original characters are lost`,
   detect: (text) => {
     const count = text.split('\ufffd').length - 1;
-    return count > 0 ? { count, example: excerpt(text, text.indexOf('\ufffd')) } : null;
+    const at = text.indexOf('\ufffd');
+    return count > 0 ? { count, example: excerpt(text, at), span: [at, at + 1] } : null;
   },
 };
 

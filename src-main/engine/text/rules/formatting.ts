@@ -1,6 +1,6 @@
 import { decodeHTMLStrict } from 'entities';
 import { blankCode, CODE_FILLER, mapOutsideCode, rewriteProse } from '../code-spans.ts';
-import { excerpt, plural, type TextRule } from '../rule.ts';
+import { excerpt, plural, type TextRule, spanOf } from '../rule.ts';
 import { debrisTags, type Tag } from './html-tags.ts';
 
 /** Markup and whitespace debris. */
@@ -51,7 +51,13 @@ export const markupRule: TextRule = {
       (entity) => decodeHTMLStrict(entity) !== entity,
     );
     const count = tags.length + entities.length;
-    return count > 0 ? { count, example: tags[0] ?? entities[0] ?? '' } : null;
+    if (count === 0) return null;
+    const first = debrisTags(prose)[0];
+    const example = tags[0] ?? entities[0] ?? '';
+    const span: [number, number] | undefined = first
+      ? [first.start, first.end]
+      : spanOf(text, example);
+    return span ? { count, example, span } : { count, example };
   },
   fix: (text) => mapOutsideCode(stripTags(text), decodeEntities),
 };
@@ -124,7 +130,8 @@ export const invisibleCharsRule: TextRule = {
   describe: (f) => plural(f.count, 'invisible character'),
   detect: (text) => {
     const count = text.match(INVISIBLE)?.length ?? 0;
-    return count > 0 ? { count, example: excerpt(text, text.search(INVISIBLE)) } : null;
+    const at = text.search(INVISIBLE);
+    return count > 0 ? { count, example: excerpt(text, at), span: [at, at + 1] } : null;
   },
   fix: (text) => text.replace(INVISIBLE, ''),
 };

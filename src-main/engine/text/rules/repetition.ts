@@ -1,4 +1,4 @@
-import { excerpt, plural, type TextRule } from '../rule.ts';
+import { excerpt, plural, type TextRule, spanOf } from '../rule.ts';
 
 /**
  * Repetition and truncation, after the Gopher (Rae et al. 2021), C4 and
@@ -70,7 +70,10 @@ export const repeatedWordsRule: TextRule = {
   describe: (f) => `a word repeated in a row, e.g. "${f.example ?? ''}"`,
   detect: (text) => {
     const found = text.match(STUTTER);
-    return found ? { count: found.length, example: found[0].slice(0, 40) } : null;
+    if (!found) return null;
+    const span = spanOf(text, found[0]);
+    const example = found[0].slice(0, 40);
+    return span ? { count: found.length, example, span } : { count: found.length, example };
   },
   fix: (text) => text.replace(STUTTER, '$1'),
 };

@@ -1,7 +1,7 @@
 import { findPhoneNumbersInText } from 'libphonenumber-js';
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import validator from 'validator';
-import { plural, type Finding, type TextRule } from '../rule.ts';
+import { plural, type Finding, type TextRule, spanOf } from '../rule.ts';
 
 /**
  * Personal data, secrets and profanity. Validation comes from libraries
@@ -54,7 +54,9 @@ export const emailRule: TextRule = {
   describe: (f) => plural(f.count, 'e-mail address', 'e-mail addresses'),
   detect: (text) => {
     const found = emails(text);
-    return found.length ? { count: found.length } : null;
+    if (!found.length) return null;
+    const span = spanOf(text, found[0] as string);
+    return span ? { count: found.length, span } : { count: found.length };
   },
   fix: (text) => {
     let out = text;
@@ -106,7 +108,8 @@ export const phoneRule: TextRule = {
   describe: (f) => plural(f.count, 'phone number'),
   detect: (text) => {
     const found = phones(text);
-    return found.length ? { count: found.length } : null;
+    const first = found[0];
+    return first ? { count: found.length, span: [first.start, first.end] } : null;
   },
   fix: (text) => replaceRanges(text, phones(text), '[PHONE]'),
 };
@@ -127,7 +130,9 @@ export const cardRule: TextRule = {
   describe: (f) => plural(f.count, 'payment card number'),
   detect: (text) => {
     const found = cards(text);
-    return found.length ? { count: found.length } : null;
+    if (!found.length) return null;
+    const span = spanOf(text, found[0] as string);
+    return span ? { count: found.length, span } : { count: found.length };
   },
   fix: (text) => {
     let out = text;
@@ -274,7 +279,9 @@ export const profanityRule: TextRule = {
   describe: (f) => plural(f.count, 'profane word'),
   detect: (text): Finding | null => {
     let count = 0;
-    for (const word of text.toLowerCase().split(WORD_SEPARATORS)) {
+    let first: string | undefined;
+    const lower = text.toLowerCase();
+    for (const word of lower.split(WORD_SEPARATORS)) {
       // Numbers and codes ("1,234", "x86") are never profane and would only fill the cache.
       if (
         word.length >= 3 &&
@@ -283,8 +290,13 @@ export const profanityRule: TextRule = {
         isProfaneWord(word)
       ) {
         count++;
+        first ??= word;
       }
     }
-    return count ? { count } : null;
+    if (!count) return null;
+    // Lower-casing keeps the length of these words, so the span holds in the text itself.
+    const span =
+      first === undefined || lower.length !== text.length ? undefined : spanOf(lower, first);
+    return span ? { count, span } : { count };
   },
 };

@@ -1,0 +1,68 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHarness, dataset } from './testing/harness.ts';
+
+/** A person's edit: stored as the row's candidate with its patch, re-audited, accepted by them. */
+
+type Row = Record<string, unknown>;
+
+describe('editRow', () => {
+  it('re-audits the edit, keeps it as a pending candidate with its patch, and exports it once accepted', async () => {
+    const h = createHarness();
+    const rows = readFileSync(dataset('gsm8k_test_first300.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .slice(0, 5)
+      .map((line) => JSON.parse(line) as Row);
+    // Row 2's final answer is wrong: the engine flags it; a person corrects it.
+    const right = String(rows[2]?.answer);
+    rows[2] = {
+      ...rows[2],
+      answer: right.replace(/#### (\d+)$/, (_m, n: string) => `#### ${Number(n) + 1}`),
+    };
+    const path = join(h.dir, 'g.jsonl');
+    writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const ds = await h.importFile(path, 'gsm8k');
+
+    const before = await h.call('datasetRow', { dataset_id: ds.id, index: 2 });
+    const edited = await h.call('editRow', {
+      dataset_id: ds.id,
+      index: 2,
+      sample: { ...before.sample, answer: right },
+    });
+    expect(edited.audit?.passed).toBe(false);
+    expect(edited.reaudit?.passed).toBe(true);
+    expect(edited.fix).toMatchObject({ edited: true, flagged: false, attempts: 0 });
+    expect(edited.fix?.changes).toEqual([
+      { op: 'replace', path: '/answer', value: right, old: rows[2]?.answer, reason: 'edit' },
+    ]);
+    expect(edited.decision).toBeNull();
+    expect(edited.fixed_sample?.answer).toBe(right);
+
+    await h.call('decide', { dataset_id: ds.id, indices: [2], decision: 'accepted' });
+    const [summary] = await h.call('listDatasets', {});
+    expect(summary).toMatchObject({ failed: 0, accepted: 1 });
+    const out = join(h.dir, 'out.jsonl');
+    await h.call('exportDataset', { dataset_id: ds.id, format: 'jsonl', path: out });
+    const exported = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Row);
+    expect(exported[2]?.answer).toBe(right);
+    expect(exported.map((r) => r.question)).toEqual(rows.map((r) => r.question));
+  });
+
+  it('refuses an edit that changes the task type or breaks the sample, changing nothing', async () => {
+    const h = createHarness();
+    const ds = await h.importFile(dataset('gsm8k_test_first300.jsonl'), 'gsm8k');
+    const row = await h.call('datasetRow', { dataset_id: ds.id, index: 0 });
+    await expect(
+      h.call('editRow', { dataset_id: ds.id, index: 0, sample: { task_type: 'text', text: 'x' } }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(
+      h.call('editRow', { dataset_id: ds.id, index: 0, sample: { ...row.sample, answer: 7 } }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
+    expect((await h.call('datasetRow', { dataset_id: ds.id, index: 0 })).fix).toBeNull();
+  });
+});
