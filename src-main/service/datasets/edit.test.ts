@@ -17,6 +17,7 @@ describe('editRow', () => {
       .map((line) => JSON.parse(line) as Row);
     // Row 2's final answer is wrong: the engine flags it; a person corrects it.
     const right = String(rows[2]?.answer);
+    const wrong = right.replace(/#### (\d+)$/, (_m, n: string) => `#### ${Number(n) + 1}`);
     rows[2] = {
       ...rows[2],
       answer: right.replace(/#### (\d+)$/, (_m, n: string) => `#### ${Number(n) + 1}`),
@@ -35,7 +36,7 @@ describe('editRow', () => {
     expect(edited.reaudit?.passed).toBe(true);
     expect(edited.fix).toMatchObject({ edited: true, flagged: false, attempts: 0 });
     expect(edited.fix?.changes).toEqual([
-      { op: 'replace', path: '/answer', value: right, old: rows[2]?.answer, reason: 'edit' },
+      { op: 'replace', path: '/answer', value: right, old: wrong, reason: 'edit' },
     ]);
     expect(edited.decision).toBeNull();
     expect(edited.fixed_sample?.answer).toBe(right);
