@@ -85,9 +85,10 @@ test.describe('an upstream model from the Settings screen', () => {
     expect(upstream.requests.at(-1)?.body.model).toBe('fake-model');
     await page.getByTestId('grid-row').first().click();
     await expect(page.getByTestId('verdicts')).toContainText('upstream_off_topic');
-    // 3 x (400 in, 40 out) at 0.5 / 2.00 USD per million: rounded up to one cent
+    // 3 x (400 in, 40 out): the owner's run records its usage and spends no credit
     await page.goto(`${svc.baseUrl}/#/keys`);
-    await expect(page.getByTestId('ledger')).toContainText('app audit');
+    await expect(page.getByTestId('owner-usage')).toContainText('1,320 tokens');
+    await expect(page.getByTestId('ledger')).not.toContainText('app audit');
 
     // back to the builtin engine
     await page.goto(`${svc.baseUrl}/#/settings`);

@@ -27,6 +27,12 @@ interface GridState {
   /** Bumped whenever cached pages become stale (filter, sort, a run wrote rows). */
   generation: number;
   pages: Map<number, GridRow[]>;
+  /**
+   * Pages shown while their fresh copy is on its way (after a refresh: the
+   * same view, rows changed), so the grid never blinks to "loading…" under
+   * the pointer.
+   */
+  stale: Set<number>;
   selection: Set<number>;
   detailIndex: number | null;
   run: RunStatus | null;
@@ -38,6 +44,8 @@ interface GridState {
   /** Shows the rows a filter selects (from the Overview: a click on a bar). */
   showRows: (filter: RowFilter, detail?: number | null) => void;
   scanned: () => void;
+  /** The index of the row `delta` places from `index` in the view (undefined: not loaded, or none). */
+  nextIndex: (index: number, delta: number) => number | undefined;
   loadDatasets: () => Promise<void>;
   openDataset: (id: string | null) => void;
   setFilter: (filter: RowFilter) => void;
@@ -60,6 +68,7 @@ export const useGrid = create<GridState>()((set, get) => ({
   total: 0,
   generation: 0,
   pages: new Map(),
+  stale: new Set(),
   selection: new Set(),
   detailIndex: null,
   run: null,
@@ -72,6 +81,7 @@ export const useGrid = create<GridState>()((set, get) => ({
       view: 'rows',
       filter,
       pages: new Map(),
+      stale: new Set(),
       detailIndex: detail,
       generation: s.generation + 1,
     }));
@@ -80,6 +90,13 @@ export const useGrid = create<GridState>()((set, get) => ({
   scanned: () => {
     set((s) => ({ scanGeneration: s.scanGeneration + 1 }));
     get().refresh();
+  },
+  nextIndex: (index, delta) => {
+    for (const [page, rows] of get().pages) {
+      const at = rows.findIndex((row) => row.index === index);
+      if (at >= 0) return rowAt(get().pages, page * PAGE_SIZE + at + delta)?.index;
+    }
+    return undefined;
   },
 
   loadDatasets: async () => {
@@ -92,6 +109,7 @@ export const useGrid = create<GridState>()((set, get) => ({
       filter: {},
       total: 0,
       pages: new Map(),
+      stale: new Set(),
       selection: new Set(),
       detailIndex: null,
       run: null,
@@ -113,15 +131,21 @@ export const useGrid = create<GridState>()((set, get) => ({
   setFilter: (filter) => {
     // The selection is of row indices, not positions: it survives a change of filter. The row
     // under review may not match the new filter: the review closes.
-    set((s) => ({ filter, pages: new Map(), detailIndex: null, generation: s.generation + 1 }));
+    set((s) => ({
+      filter,
+      pages: new Map(),
+      stale: new Set(),
+      detailIndex: null,
+      generation: s.generation + 1,
+    }));
     void get().ensurePages(0, 0);
   },
   setSort: (sort) => {
-    set((s) => ({ sort, pages: new Map(), generation: s.generation + 1 }));
+    set((s) => ({ sort, pages: new Map(), stale: new Set(), generation: s.generation + 1 }));
     void get().ensurePages(0, 0);
   },
   refresh: () => {
-    set((s) => ({ pages: new Map(), generation: s.generation + 1 }));
+    set((s) => ({ stale: new Set(s.pages.keys()), generation: s.generation + 1 }));
     void get().ensurePages(0, 0);
     void get().loadDatasets();
   },
@@ -131,9 +155,9 @@ export const useGrid = create<GridState>()((set, get) => ({
     const firstPage = Math.floor(first / PAGE_SIZE);
     const lastPage = Math.floor(last / PAGE_SIZE);
     for (let page = firstPage; page <= lastPage; page++) {
-      const { pages, generation, filter, sort } = get();
+      const { pages, stale, generation, filter, sort } = get();
       const key = `${datasetId}:${generation}:${page}`;
-      if (pages.has(page) || inFlight.has(key)) continue;
+      if ((pages.has(page) && !stale.has(page)) || inFlight.has(key)) continue;
       inFlight.add(key);
       try {
         const result = await api.datasetRows({
@@ -145,13 +169,16 @@ export const useGrid = create<GridState>()((set, get) => ({
         });
         if (get().generation !== generation || get().datasetId !== datasetId) continue;
         const next = new Map(get().pages);
+        next.delete(page); // re-inserted: the most recently used page goes last
         next.set(page, result.rows);
+        const fresh = new Set(get().stale);
+        fresh.delete(page);
         while (next.size > MAX_PAGES) {
           const oldest = next.keys().next().value;
           if (oldest === undefined) break;
           next.delete(oldest);
         }
-        set({ pages: next, total: result.total });
+        set({ pages: next, stale: fresh, total: result.total });
       } finally {
         inFlight.delete(key);
       }

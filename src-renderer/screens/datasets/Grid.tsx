@@ -1,7 +1,7 @@
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef } from 'react';
 import type { GridRow } from '../../../src-shared/owner/datasets.ts';
-import { rowAt, useGrid, type SortState } from '../../state/grid.ts';
+import { PAGE_SIZE, rowAt, useGrid, type SortState } from '../../state/grid.ts';
 import { useScaledRows } from './scaled-rows.ts';
 import { StatusBadges } from './StatusBadges.tsx';
 
@@ -92,6 +92,11 @@ function tooltip(row: GridRow, column: string): string | undefined {
   return undefined;
 }
 
+/** Focuses the grid row of a dataset row (when it is rendered). */
+function focusRow(index: number): void {
+  document.querySelector<HTMLElement>(`.grid-row[data-index="${index}"]`)?.focus();
+}
+
 export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: boolean }) {
   const { total, pages, generation, ensurePages, showDetail, detailIndex, sort, setSort } =
     useGrid();
@@ -133,6 +138,18 @@ export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: bool
     .map((h) => (narrow && h.column.id === 'title' ? 'minmax(120px, 3fr)' : WIDTHS[h.column.id]))
     .map((width) => width ?? '1fr')
     .join(' ');
+
+  // The row under review stays in view (moved by keys, or opened from the Overview), and focused.
+  useEffect(() => {
+    if (detailIndex === null) return;
+    for (let p = first; p <= last; p++) {
+      if (rowAt(pages, p)?.index === detailIndex) return;
+    }
+    for (const [page, list] of pages) {
+      const at = list.findIndex((row) => row.index === detailIndex);
+      if (at >= 0) rows.scrollToIndex(page * PAGE_SIZE + at);
+    }
+  }, [detailIndex, first, last, pages, rows]);
 
   // Keyboard review: up and down move the open row.
   useEffect(() => {
@@ -206,7 +223,29 @@ export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: bool
                 role="row"
                 data-testid="grid-row"
                 aria-selected={data?.index === detailIndex}
-                className={`grid-row${data?.index === detailIndex ? ' active' : ''}`}
+                tabIndex={data ? 0 : -1}
+                data-index={data?.index}
+                className={`grid-row${data?.index === detailIndex ? ' active' : ''}${data?.dropped ? ' dropped' : ''}`}
+                onKeyDown={(event) => {
+                  if (!data) return;
+                  if (event.key === 'Enter' || event.key === ' ') {
+                    event.preventDefault();
+                    showDetail(data.index);
+                  } else if (
+                    detailIndex === null &&
+                    (event.key === 'ArrowDown' || event.key === 'ArrowUp')
+                  ) {
+                    // Without a review open, the arrows move the focus from row to row.
+                    event.preventDefault();
+                    const next = position + (event.key === 'ArrowDown' ? 1 : -1);
+                    if (next < 0 || next >= total) return;
+                    rows.scrollToIndex(next);
+                    requestAnimationFrame(() => {
+                      const target = rowAt(pages, next);
+                      if (target) focusRow(target.index);
+                    });
+                  }
+                }}
                 style={{
                   gridTemplateColumns: template,
                   height: ROW_HEIGHT,

@@ -1,198 +1,273 @@
-import type React from 'react';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { AppError } from '../../../src-shared/errors.ts';
 import type { RowDetail } from '../../../src-shared/owner/datasets.ts';
+import type { AuditBlock, Issue } from '../../../src-shared/schemas/blocks.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
-import { sampleText, WordDiff } from './WordDiff.tsx';
+import { EditForm } from './review/EditForm.tsx';
+import { SampleDiff } from './review/SampleDiff.tsx';
+import { Verdicts } from './review/Verdicts.tsx';
 
-/** One sample under review: original vs fixed, audit vs reaudit, the changes, accept or reject. */
+type Decision = 'accepted' | 'rejected' | 'dropped' | 'restored' | null;
+
+const issuesOf = (audit: AuditBlock | null): Issue[] =>
+  Object.values(audit?.checks ?? {}).flatMap((verdict) => verdict.issues);
+
+/** The keys of the review, for the `?` list and the buttons' titles. */
+export const REVIEW_KEYS: [string, string][] = [
+  ['↑ / ↓', 'the previous / next row'],
+  ['Enter', 'open the review of the focused row'],
+  ['a', 'accept the fix (or the edit), then the next row'],
+  ['r', 'reject it, then the next row'],
+  ['d', 'drop the row (or restore it), then the next row'],
+  ['e', 'edit the sample'],
+  ['Esc', 'close the edit, the review, a dialog'],
+  ['?', 'this list'],
+];
+
+/**
+ * One row under review: why it fails and where (verdicts first, issues
+ * located in the sample), what the fix changed (structured, side by side),
+ * and what a person can do: accept or reject the fix, edit the sample (the
+ * edit is re-audited and becomes the candidate to accept), drop the row.
+ * Every action is one key away and moves on to the next row of the filter.
+ */
 export function ReviewPanel({ datasetId, index }: { datasetId: string; index: number }) {
   const [detail, setDetail] = useState<RowDetail | null>(null);
   const [error, setError] = useState<AppError | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [keysShown, setKeysShown] = useState(false);
   const refresh = useGrid((s) => s.refresh);
-  const close = useGrid((s) => s.showDetail);
+  const show = useGrid((s) => s.showDetail);
+  const nextIndex = useGrid((s) => s.nextIndex);
   const generation = useGrid((s) => s.generation);
-  const beforePane = useRef<HTMLPreElement>(null);
-  const afterPane = useRef<HTMLPreElement>(null);
-  const follow = (pane: React.RefObject<HTMLPreElement | null>, top: number) => {
-    if (pane.current && Math.abs(pane.current.scrollTop - top) > 1) pane.current.scrollTop = top;
-  };
 
   useEffect(() => {
     let live = true;
     api
       .datasetRow({ dataset_id: datasetId, index })
-      .then((row) => live && setDetail(row))
+      .then((row) => {
+        if (!live) return;
+        setDetail(row);
+        setError(null);
+      })
       .catch((e: unknown) => live && setError(e as AppError));
     return () => {
       live = false;
     };
   }, [datasetId, index, generation]);
 
-  if (error) return <ErrorBanner error={error} />;
-  if (!detail) return <aside className="review">Loading…</aside>;
+  const hasFix = (detail?.fix?.changes.length ?? 0) > 0;
+  const decide = useCallback(
+    async (decision: Decision, moveOn: boolean) => {
+      // The next row is taken before the decision: the row may leave the filter.
+      const next = moveOn ? nextIndex(index, 1) : undefined;
+      try {
+        await api.decide({ dataset_id: datasetId, indices: [index], decision });
+        refresh();
+        if (next !== undefined) show(next);
+      } catch (e) {
+        setError(e as AppError);
+      }
+    },
+    [datasetId, index, nextIndex, refresh, show],
+  );
 
-  const before = sampleText(detail.sample);
-  const after = detail.fixed_sample ? sampleText(detail.fixed_sample) : before;
-  const checks = Object.entries(detail.audit?.checks ?? {});
-  const decide = async (decision: 'accepted' | 'rejected' | 'dropped' | 'restored' | null) => {
+  const save = async (sample: Record<string, unknown>) => {
+    setSaving(true);
     try {
-      await api.decide({ dataset_id: datasetId, indices: [index], decision });
+      setDetail(await api.editRow({ dataset_id: datasetId, index, sample }));
+      setEditing(false);
       refresh();
     } catch (e) {
       setError(e as AppError);
+    } finally {
+      setSaving(false);
     }
   };
 
+  // The review's keys; a key typed into a field or a select is the field's.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) return;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === 'Escape') {
+        if (keysShown) setKeysShown(false);
+        else if (editing) setEditing(false);
+        else show(null);
+        event.preventDefault();
+        return;
+      }
+      if (editing || !detail) return;
+      const act = (run: () => void) => {
+        event.preventDefault();
+        run();
+      };
+      switch (event.key) {
+        case 'a':
+          if (hasFix) act(() => void decide('accepted', true));
+          break;
+        case 'r':
+          if (hasFix) act(() => void decide('rejected', true));
+          break;
+        case 'd':
+          act(() => void decide(detail.dropped ? 'restored' : 'dropped', true));
+          break;
+        case 'e':
+          act(() => setEditing(true));
+          break;
+        case '?':
+          act(() => setKeysShown((v) => !v));
+          break;
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [decide, detail, editing, hasFix, keysShown, show]);
+
+  if (!detail) {
+    return (
+      <aside className="review" aria-label="Review">
+        {error ? <ErrorBanner error={error} /> : 'Loading…'}
+      </aside>
+    );
+  }
+  const edited = detail.fix?.edited === true;
+  const failing = detail.audit?.passed === false;
   return (
     <aside className="review" aria-label="Review" data-testid="review">
       <header className="review-header">
         <h2>Row {detail.source_row}</h2>
-        <span className="muted">{detail.decision ?? 'pending'}</span>
-        {detail.dropped ? (
-          <button type="button" className="button small" onClick={() => void decide('restored')}>
-            Restore
-          </button>
-        ) : (
-          <button type="button" className="button small" onClick={() => void decide('dropped')}>
-            Drop
-          </button>
+        <span className="muted" data-testid="review-state">
+          {detail.dropped ? 'dropped' : (detail.decision ?? (hasFix ? 'pending' : ''))}
+        </span>
+        <span className="spacer" />
+        {hasFix && (
+          <>
+            <button
+              type="button"
+              className="button primary small"
+              title="a"
+              onClick={() => void decide('accepted', true)}
+            >
+              {edited ? 'Accept edit' : 'Accept fix'}
+            </button>
+            <button
+              type="button"
+              className="button small"
+              title="r"
+              onClick={() => void decide('rejected', true)}
+            >
+              Reject
+            </button>
+            {detail.decision && (
+              <button
+                type="button"
+                className="button small"
+                onClick={() => void decide(null, false)}
+              >
+                Undo
+              </button>
+            )}
+          </>
         )}
-        <button type="button" className="button small" onClick={() => close(null)}>
-          Close
+        <button type="button" className="button small" title="e" onClick={() => setEditing(true)}>
+          Edit
+        </button>
+        <button
+          type="button"
+          className="button small"
+          title="d"
+          onClick={() => void decide(detail.dropped ? 'restored' : 'dropped', false)}
+        >
+          {detail.dropped ? 'Restore' : 'Drop'}
+        </button>
+        <button
+          type="button"
+          className="button small"
+          title="Esc"
+          aria-label="Close the review"
+          onClick={() => show(null)}
+        >
+          ×
         </button>
       </header>
+      {error && <ErrorBanner error={error} />}
       {detail.dropped && (
         <p className="banner" role="status" data-testid="dropped-banner">
-          Dropped: the export leaves this row out. Restore takes it back.
+          Dropped: the export leaves this row out. <b>d</b> restores it.
         </p>
       )}
-      {detail.fix && detail.fix.changes.length > 0 && (
-        <div className="review-actions">
-          <button type="button" className="button primary" onClick={() => void decide('accepted')}>
-            Accept fix
-          </button>
-          <button type="button" className="button" onClick={() => void decide('rejected')}>
-            Reject
-          </button>
-          {detail.decision && (
-            <button type="button" className="button small" onClick={() => void decide(null)}>
-              Undo
-            </button>
-          )}
-        </div>
-      )}
-      {(detail.fix?.flagged ?? false) && (
+      {detail.fix?.flagged && !edited && (
         <p className="banner warn-banner" role="status">
           Flagged:{' '}
-          {detail.fix?.changes.length
+          {hasFix
             ? 'a check still fails after the fix; look before accepting.'
-            : 'no repair passed the never-worse test; this sample needs a person.'}
+            : 'no repair passed the never-worse test. Edit it (e) or drop it (d).'}
         </p>
       )}
-      {detail.fixed_sample ? (
-        <div className="side-by-side">
-          <section>
-            <h3>Original</h3>
-            <WordDiff
-              before={before}
-              after={after}
-              side="before"
-              scrollRef={beforePane}
-              onScroll={(top) => follow(afterPane, top)}
-            />
-          </section>
-          <section>
-            <h3>Fixed</h3>
-            <WordDiff
-              before={before}
-              after={after}
-              side="after"
-              scrollRef={afterPane}
-              onScroll={(top) => follow(beforePane, top)}
-            />
-          </section>
-        </div>
+      {edited && (
+        <p className="banner" role="status" data-testid="edited-banner">
+          Your edit, re-audited
+          {detail.reaudit?.passed ? ': every check passes' : ': some checks still fail'}. Accept it
+          (a) to export it; the engine&apos;s never-worse test is not applied to an edit.
+        </p>
+      )}
+      {!hasFix && failing && !detail.fix?.flagged && !detail.dropped && (
+        <p className="banner" role="status">
+          No fix yet: run a fix, or edit it (e) or drop it (d).
+        </p>
+      )}
+      <Verdicts audit={detail.audit} reaudit={hasFix ? detail.reaudit : null} onRef={show} />
+      {editing ? (
+        <EditForm
+          sample={detail.fixed_sample && edited ? detail.fixed_sample : detail.sample}
+          busy={saving}
+          onSave={(sample) => void save(sample)}
+          onCancel={() => setEditing(false)}
+        />
       ) : (
-        <section>
-          <h3>{detail.fix ? 'Sample (the fix changed nothing)' : 'Sample'}</h3>
-          <WordDiff before={before} after={after} side="after" />
-        </section>
+        <SampleDiff
+          before={detail.sample}
+          after={hasFix ? detail.fixed_sample : null}
+          beforeIssues={issuesOf(detail.audit)}
+          afterIssues={issuesOf(hasFix ? detail.reaudit : null)}
+        />
       )}
-      {checks.length > 0 && (
-        <>
-          <h3>Verdicts</h3>
-          <table className="table compact" data-testid="verdicts">
-            <thead>
-              <tr>
-                <th>Check</th>
-                <th>Audit</th>
-                <th>Reaudit</th>
-                <th>Δ score</th>
-              </tr>
-            </thead>
-            <tbody>
-              {checks.map(([name, verdict]) => {
-                const again = detail.reaudit?.checks[name];
-                const delta = again ? again.score - verdict.score : null;
-                return (
-                  <tr key={name}>
-                    <td>{name}</td>
-                    <td>
-                      <Verdict passed={verdict.passed} score={verdict.score} />
-                      {verdict.issues.map((issue, i) => (
-                        <div key={i} className="issue">
-                          <code>{issue.code}</code> {issue.message}
-                          {issue.ref !== undefined && (
-                            <>
-                              {' '}
-                              <button
-                                type="button"
-                                className="link-button"
-                                onClick={() => close(issue.ref ?? null)}
-                              >
-                                open it
-                              </button>
-                            </>
-                          )}
-                        </div>
-                      ))}
-                    </td>
-                    <td>{again ? <Verdict passed={again.passed} score={again.score} /> : '—'}</td>
-                    <td className={delta !== null && delta > 0 ? 'delta-up' : ''}>
-                      {delta === null ? '—' : `${delta >= 0 ? '+' : ''}${delta.toFixed(2)}`}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </>
-      )}
-      {detail.fix && detail.fix.changes.length > 0 && (
-        <>
-          <h3>Changes</h3>
+      {hasFix && (
+        <details className="change-list">
+          <summary>{detail.fix?.changes.length} changes (JSON Patch)</summary>
           <ol className="changes" data-testid="changes">
-            {detail.fix.changes.map((change, i) => (
+            {detail.fix?.changes.map((change, i) => (
               <li key={i}>
                 <code>{change.op}</code> <code>{change.path}</code>{' '}
                 <span className="muted">({change.reason})</span>
               </li>
             ))}
           </ol>
-        </>
+        </details>
+      )}
+      {keysShown && (
+        <div className="key-help" role="dialog" aria-label="Keys" data-testid="key-help">
+          <h3>Keys</h3>
+          <dl>
+            {REVIEW_KEYS.map(([key, what]) => (
+              <div key={key}>
+                <dt>
+                  <kbd>{key}</kbd>
+                </dt>
+                <dd>{what}</dd>
+              </div>
+            ))}
+          </dl>
+          <button type="button" className="button small" onClick={() => setKeysShown(false)}>
+            Close
+          </button>
+        </div>
       )}
     </aside>
-  );
-}
-
-function Verdict({ passed, score }: { passed: boolean | null; score: number }) {
-  const label = passed === null ? 'undecided' : passed ? 'pass' : 'fail';
-  return (
-    <span className={`badge ${passed === null ? 'neutral' : passed ? 'ok' : 'bad'}`}>
-      {label} {score.toFixed(2)}
-    </span>
   );
 }

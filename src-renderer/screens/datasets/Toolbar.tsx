@@ -11,6 +11,8 @@ import { count } from '../../format.ts';
 
 const SEARCH_DELAY_MS = 250;
 
+const MORE_FLAGS = ['unverified', 'warned', 'repeats'] as const;
+
 const FLAG_LABELS = {
   flagged: 'flagged',
   changed: 'changed',
@@ -92,7 +94,7 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
           </option>
         ))}
       </select>
-      {(['flagged', 'changed', 'unverified', 'warned', 'repeats'] as const).map((flag) => (
+      {(['flagged', 'changed'] as const).map((flag) => (
         <label key={flag} className="chip">
           <input
             type="checkbox"
@@ -102,6 +104,27 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
           {FLAG_LABELS[flag]}
         </label>
       ))}
+      {/* The rarer filters fold away, so the toolbar keeps to two lines at 1280 px. */}
+      <details className="more-filters">
+        <summary>
+          more
+          {MORE_FLAGS.some((flag) => filter[flag] === true)
+            ? ` (${MORE_FLAGS.filter((flag) => filter[flag] === true).length})`
+            : ''}
+        </summary>
+        <div className="more-filters-menu">
+          {MORE_FLAGS.map((flag) => (
+            <label key={flag} className="chip">
+              <input
+                type="checkbox"
+                checked={filter[flag] === true}
+                onChange={(e) => update({ [flag]: e.target.checked })}
+              />{' '}
+              {FLAG_LABELS[flag]}
+            </label>
+          ))}
+        </div>
+      </details>
       {filter.issue_code && (
         <span className="chip" data-testid="issue-filter">
           issue <code>{filter.issue_code}</code>
@@ -167,7 +190,7 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
       ))}
       <ConfirmButton
         label={filter.decision === 'dropped' ? 'Restore all shown' : 'Drop all shown'}
-        className="button"
+        className="button small"
         disabled={total === 0}
         question={
           filter.decision === 'dropped'

@@ -55,7 +55,7 @@ export function CreditCard({
         days={spend.map((d) => ({ day: d.day, charged_usd: d.usage_usd }))}
         label="Usage of your own runs per day"
       />
-      <p className="muted">
+      <p className="muted" data-testid="owner-usage">
         App and command-line runs spend no credit: they record their tokens and what those would
         cost at the rates ({spend.reduce((n, d) => n + d.usage_tokens, 0).toLocaleString('en-US')}{' '}
         tokens, ${spend.reduce((n, d) => n + d.usage_usd, 0).toFixed(2)} in 30 days).

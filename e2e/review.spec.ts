@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { readRows, workDir, writeDataset } from './support/datasets.ts';
+
+/**
+ * A review a person can act on: the verdict in view, the issue located, the
+ * fix as a structured diff, edit and drop, every decision one key away.
+ */
+
+const screenshots = join(import.meta.dirname, 'screenshots');
+const dir = workDir();
+
+/** CommonsenseQA's first rows: 0 with a duplicate choice (labelled), 2 with mojibake in the question. */
+async function csqaWithDefects(): Promise<{ path: string; rows: Record<string, unknown>[] }> {
+  const rows = readRows('commonsenseqa_validation_first200.jsonl').slice(0, 6);
+  const first = rows[0] as { choices: { label: string[]; text: string[] }; answerKey: string };
+  const text = [...first.choices.text];
+  text[3] = text[1] as string; // D repeats B
+  rows[0] = { ...first, choices: { label: first.choices.label, text } };
+  rows[2] = { ...rows[2], question: String(rows[2]?.question).replace(/ /, ' caf\u00c3\u00a9 ') };
+  return { path: await writeDataset(dir, 'csqa-review', 'jsonl', rows), rows };
+}
+
+async function importAndRefine(page: Page, baseUrl: string, path: string, rows: number) {
+  await page.goto(`${baseUrl}/#/datasets`);
+  await page.getByTestId('file-picker').setInputFiles(path);
+  await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
+  await expect(page.getByTestId('row-count')).toHaveText(`${rows} rows`);
+  await page.getByLabel('Operation').selectOption({ label: 'Refine' });
+  await page.getByRole('button', { name: 'Start refine' }).click();
+  await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
+}
+
+test.describe('the review', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('by keyboard: the verdict in view, the choices diffed, accept, drop, edit, keys, export', async ({
+    page,
+    svc,
+  }) => {
+    const { path, rows } = await csqaWithDefects();
+    await importAndRefine(page, svc.baseUrl, path, rows.length);
+
+    // A row takes the focus; Enter opens its review.
+    await page.getByTestId('grid-row').first().focus();
+    await page.keyboard.press('Enter');
+    const review = page.getByTestId('review');
+    await expect(review.getByRole('heading', { name: 'Row 1' })).toBeVisible();
+    // The failing check and its issue, in view without scrolling, the passing ones folded.
+    const verdicts = review.getByTestId('verdicts');
+    await expect(verdicts).toContainText('duplicate_choice');
+    await expect(verdicts).toContainText('choice D repeats choice B');
+    await expect(verdicts.getByText('duplicate_choice').first()).toBeInViewport();
+    await expect(verdicts.locator('details.passing-checks')).toContainText('pass');
+    // The fix as a list of choices: D dropped, the label mark on both sides.
+    const diff = review.getByTestId('sample-diff');
+    await expect(diff).toContainText('dropped');
+    await expect(diff.getByLabel('labelled answer')).toHaveCount(2);
+    await expect(diff.locator('td.located').first()).toBeVisible();
+    await page.screenshot({ path: join(screenshots, 'review-choices-1280x720.png') });
+
+    // a: accept, and on to the next row of the filter.
+    await page.keyboard.press('a');
+    await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
+    await expect(page.getByTestId('grid-row').first()).toContainText('accepted');
+
+    // d: drop row 2, and on to row 3 (the mojibake, with its characters highlighted).
+    await page.keyboard.press('d');
+    await expect(review.getByRole('heading', { name: 'Row 3' })).toBeVisible();
+    await expect(page.getByTestId('grid-row').nth(1)).toContainText('dropped');
+    await expect(review.locator('mark.issue-span').first()).toBeVisible();
+
+    // e: edit row 3 by hand (the question), save: re-audited, the edit pending, a accepts it.
+    await page.keyboard.press('e');
+    const form = review.getByTestId('edit-form');
+    const question = form.getByLabel('Edit context');
+    await question.fill('A hand-written question about a cafe?');
+    await form.getByRole('button', { name: 'Save and re-audit' }).click();
+    await expect(review.getByTestId('edited-banner')).toContainText('Your edit, re-audited');
+    await expect(review.getByTestId('review-state')).toHaveText('pending');
+    await page.screenshot({ path: join(screenshots, 'review-edited-1280x720.png') });
+    await page.keyboard.press('a');
+    await expect(review.getByRole('heading', { name: 'Row 4' })).toBeVisible();
+
+    // ? lists the keys; Esc closes the list, then the review.
+    await page.keyboard.press('?');
+    await expect(page.getByTestId('key-help')).toContainText('drop the row');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('key-help')).toBeHidden();
+    await page.keyboard.press('Escape');
+    await expect(review).toBeHidden();
+
+    // The export leaves the dropped row out and carries the accepted fix and the edit.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export', exact: true }).click(),
+    ]);
+    const exported = readFileSync(await download.path(), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (line) => JSON.parse(line) as { id: string; question: string; choices: { text: string[] } },
+      );
+    expect(exported.map((r) => r.id)).toEqual(rows.filter((_, i) => i !== 1).map((r) => r.id));
+    expect(exported[0]?.choices.text).toHaveLength(4);
+    expect(exported[1]?.question).toBe('A hand-written question about a cafe?');
+  });
+
+  test('at 1440x900: a long conversation opens on its change, the verdict in view', async ({
+    page,
+    svc,
+  }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const rows = readRows('oasst_en_100_trees.jsonl').slice(0, 12);
+    // A mojibake deep in the first tree's best answer: the review must open scrolled to it.
+    const tree = rows[0] as { prompt: { replies: { text: string; rank?: number }[] } };
+    const best = tree.prompt.replies.find((r) => r.rank === 0) ?? tree.prompt.replies[0];
+    if (best) best.text = `${best.text}\n\nIt\u00e2\u0080\u0099s the last point.`;
+    const path = await writeDataset(dir, 'oasst-review', 'jsonl', rows);
+    await importAndRefine(page, svc.baseUrl, path, rows.length);
+    await page.getByLabel('changed').check();
+    await page.getByTestId('grid-row').first().click();
+    const review = page.getByTestId('review');
+    await expect(review.getByTestId('verdicts').getByText('mojibake').first()).toBeInViewport();
+    const changed = review.getByTestId('sample-diff').locator('mark.added').first();
+    await page.screenshot({ path: join(screenshots, 'review-oasst-1440x900.png') });
+    await expect(changed).toBeInViewport();
+  });
+});

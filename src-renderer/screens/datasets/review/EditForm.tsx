@@ -1,0 +1,259 @@
+import { useState } from 'react';
+import { choiceLetter } from '../../../../src-shared/letters.ts';
+
+type Sample = Record<string, unknown>;
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * Editing a sample by hand: a form per task type (the text; the context,
+ * the choices with the right one chosen, the style; the question and the
+ * answer; the turns with their roles), or its JSON for anything else. Save
+ * hands the whole sample back (metadata kept); the review re-audits it.
+ */
+export function EditForm({
+  sample,
+  busy,
+  onSave,
+  onCancel,
+}: {
+  sample: Sample;
+  busy: boolean;
+  onSave: (sample: Sample) => void;
+  onCancel: () => void;
+}) {
+  const [draft, setDraft] = useState<Sample>(() => structuredClone(sample));
+  const [asJson, setAsJson] = useState(false);
+  const [json, setJson] = useState(() => JSON.stringify(sample, null, 2));
+  const [jsonError, setJsonError] = useState<string | null>(null);
+  const set = (key: string, value: unknown) => setDraft({ ...draft, [key]: value });
+
+  const save = () => {
+    if (!asJson) return onSave(draft);
+    try {
+      const parsed = JSON.parse(json) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        setJsonError('a sample is a JSON object');
+        return;
+      }
+      onSave(parsed as Sample);
+    } catch (error) {
+      setJsonError((error as Error).message);
+    }
+  };
+
+  const field = (key: string, label: string, rows = 4) => (
+    <label className="edit-field">
+      {label}
+      <textarea
+        aria-label={`Edit ${label}`}
+        rows={rows}
+        value={str(draft[key])}
+        onChange={(e) => set(key, e.target.value)}
+      />
+    </label>
+  );
+
+  const choices = Array.isArray(draft.choices) ? (draft.choices as unknown[]).map(str) : [];
+  const messages = Array.isArray(draft.messages) ? (draft.messages as Sample[]) : [];
+  const form = (() => {
+    switch (draft.task_type) {
+      case 'text':
+        return field('text', 'text', 8);
+      case 'question_answer':
+        return (
+          <>
+            {field('question', 'question')}
+            {field('answer', 'answer', 6)}
+          </>
+        );
+      case 'multiple_choice':
+        return (
+          <>
+            {field('context', 'context', 3)}
+            <fieldset className="edit-choices">
+              <legend>Choices (the right one checked)</legend>
+              {choices.map((choice, i) => (
+                <div key={i} className="edit-choice">
+                  <input
+                    type="radio"
+                    name="answer"
+                    aria-label={`Choice ${choiceLetter(i)} is right`}
+                    checked={draft.answer_index === i}
+                    onChange={() => set('answer_index', i)}
+                  />
+                  <b>{choiceLetter(i)}</b>
+                  <input
+                    aria-label={`Edit choice ${choiceLetter(i)}`}
+                    value={choice}
+                    onChange={(e) =>
+                      set(
+                        'choices',
+                        choices.map((c, j) => (j === i ? e.target.value : c)),
+                      )
+                    }
+                  />
+                  <button
+                    type="button"
+                    className="link-button"
+                    aria-label={`Remove choice ${choiceLetter(i)}`}
+                    onClick={() => {
+                      const answer = Number(draft.answer_index);
+                      setDraft({
+                        ...draft,
+                        choices: choices.filter((_, j) => j !== i),
+                        answer_index: answer > i ? answer - 1 : answer,
+                      });
+                    }}
+                  >
+                    remove
+                  </button>
+                </div>
+              ))}
+              <button
+                type="button"
+                className="button small"
+                onClick={() => set('choices', [...choices, ''])}
+              >
+                Add a choice
+              </button>
+            </fieldset>
+            <label className="edit-field inline">
+              style{' '}
+              <select
+                aria-label="Edit style"
+                value={str(draft.style) || 'qa'}
+                onChange={(e) => set('style', e.target.value)}
+              >
+                <option value="qa">qa (a question)</option>
+                <option value="continuation">continuation (a stem)</option>
+              </select>
+            </label>
+          </>
+        );
+      case 'conversation':
+        return (
+          <fieldset className="edit-turns">
+            <legend>Turns</legend>
+            {messages.map((message, i) => (
+              <div key={i} className="edit-turn">
+                <select
+                  aria-label={`Role of turn ${i + 1}`}
+                  value={str(message.role)}
+                  onChange={(e) =>
+                    set(
+                      'messages',
+                      messages.map((m, j) => (j === i ? { ...m, role: e.target.value } : m)),
+                    )
+                  }
+                >
+                  {[
+                    'system',
+                    'user',
+                    'assistant',
+                    ...(['system', 'user', 'assistant'].includes(str(message.role))
+                      ? []
+                      : [str(message.role)]),
+                  ].map((role) => (
+                    <option key={role} value={role}>
+                      {role}
+                    </option>
+                  ))}
+                </select>
+                <textarea
+                  aria-label={`Edit turn ${i + 1}`}
+                  rows={3}
+                  value={str(message.content)}
+                  onChange={(e) =>
+                    set(
+                      'messages',
+                      messages.map((m, j) => (j === i ? { ...m, content: e.target.value } : m)),
+                    )
+                  }
+                />
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-label={`Remove turn ${i + 1}`}
+                  onClick={() =>
+                    set(
+                      'messages',
+                      messages.filter((_, j) => j !== i),
+                    )
+                  }
+                >
+                  remove
+                </button>
+              </div>
+            ))}
+            <button
+              type="button"
+              className="button small"
+              onClick={() => set('messages', [...messages, { role: 'user', content: '' }])}
+            >
+              Add a turn
+            </button>
+          </fieldset>
+        );
+      default:
+        return null;
+    }
+  })();
+
+  return (
+    <form
+      className="edit-form"
+      data-testid="edit-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onCancel();
+        }
+      }}
+    >
+      <div className="edit-mode">
+        <label className="chip">
+          <input
+            type="checkbox"
+            checked={asJson}
+            onChange={(e) => {
+              if (e.target.checked) setJson(JSON.stringify(draft, null, 2));
+              setJsonError(null);
+              setAsJson(e.target.checked);
+            }}
+          />{' '}
+          as JSON
+        </label>
+      </div>
+      {asJson || form === null ? (
+        <label className="edit-field">
+          JSON
+          <textarea
+            aria-label="Edit as JSON"
+            rows={14}
+            value={json}
+            onChange={(e) => {
+              setJson(e.target.value);
+              setJsonError(null);
+            }}
+          />
+        </label>
+      ) : (
+        form
+      )}
+      {jsonError && <p className="error-text">{jsonError}</p>}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? 'Re-auditing…' : 'Save and re-audit'}
+        </button>
+      </div>
+    </form>
+  );
+}

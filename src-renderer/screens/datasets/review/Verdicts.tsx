@@ -1,0 +1,127 @@
+import type { AuditBlock, Verdict } from '../../../../src-shared/schemas/blocks.ts';
+
+/**
+ * The verdicts of a row, audit beside reaudit: the checks that fail or that
+ * the fix changed come first, with their issues; the checks that passed
+ * either way are folded into one line that opens on a click.
+ */
+export function Verdicts({
+  audit,
+  reaudit,
+  onRef,
+}: {
+  audit: AuditBlock | null;
+  reaudit: AuditBlock | null;
+  /** Opens the row an issue names (a duplicate's first occurrence). */
+  onRef: (index: number) => void;
+}) {
+  const names = [
+    ...new Set([...Object.keys(audit?.checks ?? {}), ...Object.keys(reaudit?.checks ?? {})]),
+  ];
+  if (names.length === 0) return <p className="muted">Not audited yet.</p>;
+  const rows = names.map((name) => {
+    const before = audit?.checks[name];
+    const after = reaudit?.checks[name];
+    const failing = before?.passed === false || after?.passed === false;
+    const changed =
+      before !== undefined &&
+      after !== undefined &&
+      (before.passed !== after.passed || before.score !== after.score);
+    const warned = [...(before?.issues ?? []), ...(after?.issues ?? [])].length > 0;
+    return { name, before, after, open: failing || changed || warned };
+  });
+  const open = rows.filter((r) => r.open);
+  const folded = rows.filter((r) => !r.open);
+  const row = ({ name, before, after }: (typeof rows)[number]) => {
+    const delta = before && after ? after.score - before.score : null;
+    return (
+      <tr key={name}>
+        <td>{name}</td>
+        <td>
+          <VerdictCell verdict={before} onRef={onRef} />
+        </td>
+        {reaudit && (
+          <td>
+            <VerdictCell verdict={after} onRef={onRef} />
+          </td>
+        )}
+        {reaudit && (
+          <td
+            className={
+              delta !== null && delta > 0
+                ? 'delta-up'
+                : delta !== null && delta < 0
+                  ? 'delta-down'
+                  : ''
+            }
+          >
+            {delta === null ? '—' : `${delta >= 0 ? '+' : ''}${delta.toFixed(2)}`}
+          </td>
+        )}
+      </tr>
+    );
+  };
+  return (
+    <div className="verdicts" data-testid="verdicts">
+      <table className="table compact">
+        <thead>
+          <tr>
+            <th>Check</th>
+            <th>{reaudit ? 'Audit' : 'Verdict'}</th>
+            {reaudit && <th>After the fix</th>}
+            {reaudit && <th>Δ score</th>}
+          </tr>
+        </thead>
+        <tbody>{open.map(row)}</tbody>
+      </table>
+      {folded.length > 0 && (
+        <details className="passing-checks">
+          <summary>
+            {folded.length} {folded.length === 1 ? 'check passes' : 'checks pass'}:{' '}
+            {folded.map((r) => r.name).join(', ')}
+          </summary>
+          <table className="table compact">
+            <tbody>{folded.map(row)}</tbody>
+          </table>
+        </details>
+      )}
+    </div>
+  );
+}
+
+function VerdictCell({
+  verdict,
+  onRef,
+}: {
+  verdict: Verdict | undefined;
+  onRef: (index: number) => void;
+}) {
+  if (!verdict) return <span className="muted">—</span>;
+  const label = verdict.passed === null ? 'undecided' : verdict.passed ? 'pass' : 'fail';
+  return (
+    <>
+      <span
+        className={`badge ${verdict.passed === null ? 'neutral' : verdict.passed ? 'ok' : 'bad'}`}
+      >
+        {label} {verdict.score.toFixed(2)}
+      </span>
+      {verdict.issues.map((issue, i) => (
+        <div key={i} className={`issue${issue.severity === 'warning' ? ' warning' : ''}`}>
+          <code>{issue.code}</code> {issue.message}
+          {issue.ref !== undefined && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => onRef(issue.ref as number)}
+              >
+                open it
+              </button>
+            </>
+          )}
+        </div>
+      ))}
+    </>
+  );
+}
