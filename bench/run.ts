@@ -1,5 +1,6 @@
 import { benchApp } from './app.ts';
 import { benchDedup } from './dedup.ts';
+import { benchEstimate } from './estimate.ts';
 import { benchEngine } from './engine.ts';
 import { benchHttp } from './http.ts';
 import { mib } from './stats.ts';
@@ -15,6 +16,7 @@ const perType = Number(process.env.BENCH_SAMPLES_PER_TYPE ?? 25_000);
 console.log(`# svc bench: node ${process.version}, ${process.platform}/${process.arch}`);
 await benchEngine(perType);
 await benchHttp();
+await benchEstimate();
 await benchDedup(Number(process.env.BENCH_DEDUP_ROWS ?? 1_000_000));
 await benchApp(Number(process.env.BENCH_APP_ROWS ?? 1_000_000));
 console.log(`\npeak RSS: ${mib(process.resourceUsage().maxRSS * 1024)}`);
