@@ -1,10 +1,10 @@
 /** How the UI writes dates and counts. Dates are UTC, as stored. */
 
-/** `2026-11-22 19:42` */
-export const toMinute = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
+/** `2026-11-22 19:42 UTC` (stored and shown in UTC, and said so) */
+export const toMinute = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
-/** `2026-11-22 19:42:11` */
-export const toSecond = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
+/** `2026-11-22 19:42:11 UTC` */
+export const toSecond = (iso: string): string => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 
 /** `1 row`, `1,200 rows`; `many` where adding an s is wrong. */
 export const count = (n: number, one: string, many = `${one}s`): string =>

@@ -52,7 +52,7 @@ describe('svc audit|fix|refine FILE', () => {
       /^refine: \d+ samples, \d+ failed before, \d+ changed, \d+ flagged, \d+ failed after/m,
     );
     expect(run.stderr).toMatch(/tokens: [\d,]+ in, [\d,]+ out/);
-    expect(run.stderr).toMatch(/cost: \$\d+\.\d\d/);
+    expect(run.stderr).toMatch(/usage: \$\d+\.\d{6} at the rates in force, not charged/);
   });
 
   it('writes results to stdout as JSONL only, the summary to stderr', () => {

@@ -95,7 +95,8 @@ export function SettingsScreen() {
         <span className="header-actions">
           {invalid.size > 0 && (
             <span className="error-text" role="status">
-              {invalid.size === 1 ? 'A field needs' : `${invalid.size} fields need`} a valid number
+              {invalid.size === 1 ? 'A field needs' : `${invalid.size} fields need`} a valid number:{' '}
+              {[...invalid].join(', ')}
             </span>
           )}
           <button

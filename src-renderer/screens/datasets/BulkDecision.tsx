@@ -65,7 +65,8 @@ export function BulkDecision({
           </span>
           <button
             type="button"
-            className="button small danger"
+            // Accepting is the common, wanted act: only rejecting looks like a warning.
+            className={`button small ${decision === 'accepted' ? 'primary' : 'danger'}`}
             onClick={() => {
               setAsking(null);
               void onDecide(decision);

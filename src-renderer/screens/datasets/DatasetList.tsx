@@ -25,7 +25,9 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
               aria-current={d.id === datasetId ? 'true' : undefined}
               onClick={() => openDataset(d.id)}
             >
-              <strong>{d.name}</strong>
+              <strong title={d.name} className="dataset-name">
+                {d.name}
+              </strong>
               <span className="muted">
                 {count(d.rows, 'row')} · {d.shape} · {d.format.toUpperCase()}
               </span>

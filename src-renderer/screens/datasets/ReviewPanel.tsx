@@ -151,7 +151,11 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
               type="button"
               className="button primary small"
               title="a"
-              onClick={() => void decide('accepted', true)}
+              onClick={(e) => {
+                // The next row opens: the button must not stay lit as if still pressed.
+                e.currentTarget.blur();
+                void decide('accepted', true);
+              }}
             >
               {edited ? 'Accept edit' : 'Accept fix'}
             </button>
