@@ -37,6 +37,13 @@ export const CHECKS_BY_TASK_TYPE: Record<TaskType, readonly string[]> = {
   conversation: CONVERSATION_CHECKS,
 };
 
+/**
+ * The checks that look across the samples of a run (src-main/engine/dataset),
+ * on every task type, after the per-sample ones.
+ */
+export const DATASET_CHECKS = ['duplicates'] as const;
+export const DUPLICATES_CHECK = DATASET_CHECKS[0];
+
 /** The checks of a dataset holding these task types, each once. */
 export function checksFor(taskTypes: readonly TaskType[]): string[] {
   return [...new Set(taskTypes.flatMap((type) => CHECKS_BY_TASK_TYPE[type]))];

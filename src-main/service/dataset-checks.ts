@@ -16,7 +16,7 @@ import type { OperationResult, ResultSample } from './operation.ts';
  * follow.
  */
 
-export const DUPLICATES_CHECK = 'duplicates';
+import { DUPLICATES_CHECK } from '../../src-shared/checks.ts';
 
 /** The audit block with the check's verdict added (last), and `passed` following it. */
 export function withCheck(audit: AuditBlock, name: string, verdict: Verdict): AuditBlock {

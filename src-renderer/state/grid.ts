@@ -60,6 +60,9 @@ interface GridState {
 
 const inFlight = new Set<string>();
 
+/** No page loaded: a new view (another dataset, filter or sort) starts from nothing. */
+const noPages = () => ({ pages: new Map<number, GridRow[]>(), stale: new Set<number>() });
+
 export const useGrid = create<GridState>()((set, get) => ({
   datasets: [],
   datasetId: null,
@@ -80,8 +83,7 @@ export const useGrid = create<GridState>()((set, get) => ({
     set((s) => ({
       view: 'rows',
       filter,
-      pages: new Map(),
-      stale: new Set(),
+      ...noPages(),
       detailIndex: detail,
       generation: s.generation + 1,
     }));
@@ -108,8 +110,7 @@ export const useGrid = create<GridState>()((set, get) => ({
       datasetId: id,
       filter: {},
       total: 0,
-      pages: new Map(),
-      stale: new Set(),
+      ...noPages(),
       selection: new Set(),
       detailIndex: null,
       run: null,
@@ -133,15 +134,14 @@ export const useGrid = create<GridState>()((set, get) => ({
     // under review may not match the new filter: the review closes.
     set((s) => ({
       filter,
-      pages: new Map(),
-      stale: new Set(),
+      ...noPages(),
       detailIndex: null,
       generation: s.generation + 1,
     }));
     void get().ensurePages(0, 0);
   },
   setSort: (sort) => {
-    set((s) => ({ sort, pages: new Map(), stale: new Set(), generation: s.generation + 1 }));
+    set((s) => ({ sort, ...noPages(), generation: s.generation + 1 }));
     void get().ensurePages(0, 0);
   },
   refresh: () => {

@@ -1,7 +1,7 @@
 import type { Issue, Verdict } from '../../../src-shared/schemas/blocks.ts';
 import { TASK_TYPES, type Sample } from '../../../src-shared/schemas/sample.ts';
 import { verdictOf } from '../verdict.ts';
-import { duplicateKey } from './keys.ts';
+import { duplicateKey, type DuplicateKey } from './keys.ts';
 import {
   bandingFor,
   bandsInto,
@@ -173,9 +173,9 @@ export class DuplicateIndex {
    * share a nonzero origin, and are never near duplicates of each other:
    * sibling paths share most of their turns by construction.
    */
-  add(sample: Sample, origin = 0): void {
+  add(sample: Sample, origin = 0, key: DuplicateKey = duplicateKey(sample)): void {
     this.origins.push(origin);
-    const { parts, label } = duplicateKey(sample);
+    const { parts, label } = key;
     // The 64-bit key hash folds two hashes of each word, parts apart; each word is hashed once
     // more for the shingles. Samples of different task types are never duplicates of each other.
     const type = TASK_TYPES.indexOf(sample.task_type);

@@ -13,6 +13,7 @@ import {
   type FetchWords,
   type NameRow,
 } from './duplicates.ts';
+import { duplicateKey, type DuplicateKey } from './keys.ts';
 import { StatisticsAccumulator } from './statistics.ts';
 
 /**
@@ -40,9 +41,13 @@ export class DatasetScan {
    * `origin`: see DuplicateIndex.add (the paths of one tree).
    */
   add(sample: Sample, stored?: Uint32Array, origin = 0): Uint32Array | null {
-    this.statistics.add(sample);
+    // The key is worked out at most once: the statistics count its label (multiple choice and
+    // question-answer), duplicates hash its words (unless a stored signature serves).
+    let key: DuplicateKey | undefined;
+    const keyOf = (): DuplicateKey => (key ??= duplicateKey(sample));
+    this.statistics.add(sample, keyOf);
     if (stored && this.duplicates.addSignature(stored, origin)) return null;
-    this.duplicates.add(sample, origin);
+    this.duplicates.add(sample, origin, keyOf());
     return this.duplicates.lastSignature();
   }
 
@@ -100,47 +105,63 @@ export class VerdictTally {
     const codes = new Map<string, 'failed' | 'warned'>();
     for (const [name, verdict] of Object.entries(audit.checks)) {
       const warned = verdict.issues.some((issue) => issue.severity === 'warning');
-      if (verdict.passed === false) bump(this.checks, name, 'failed');
-      else if (warned) bump(this.checks, name, 'warned');
+      if (verdict.passed === false) bumpTally(this.checks, name, 'failed');
+      else if (warned) bumpTally(this.checks, name, 'warned');
       for (const issue of verdict.issues) {
         const kind = issue.severity === 'warning' ? 'warned' : 'failed';
         // A row counts once per code; an error outranks a warning of the same code.
         if (codes.get(issue.code) !== 'failed') codes.set(issue.code, kind);
       }
     }
-    for (const [code, kind] of codes) bump(this.issues, code, kind);
+    for (const [code, kind] of codes) bumpTally(this.issues, code, kind);
   }
 
   toJSON(): { samples: number; checks: Record<string, Tally>; issues: Record<string, Tally> } {
-    const sorted = (map: Map<string, Tally>): Record<string, Tally> =>
-      Object.fromEntries(
-        [...map].sort((a, b) => b[1].failed - a[1].failed || b[1].warned - a[1].warned),
-      );
-    return { samples: this.samples, checks: sorted(this.checks), issues: sorted(this.issues) };
+    return {
+      samples: this.samples,
+      checks: sortedTallies(this.checks),
+      issues: sortedTallies(this.issues),
+    };
   }
 }
 
-function bump(map: Map<string, Tally>, key: string, kind: keyof Tally): void {
+/** Counts one row as failed or warned under `key`. */
+export function bumpTally(map: Map<string, Tally>, key: string, kind: keyof Tally): void {
   const tally = map.get(key) ?? { failed: 0, warned: 0 };
   tally[kind]++;
   map.set(key, tally);
 }
 
+/** Tallies as an object, most failures first (then most warnings). */
+export function sortedTallies(map: Map<string, Tally>): Record<string, Tally> {
+  return Object.fromEntries(
+    [...map].sort((a, b) => b[1].failed - a[1].failed || b[1].warned - a[1].warned),
+  );
+}
+
 /** A check failing in at least this share of the rows is a finding. */
 const FAILING_SHARE = 0.05;
+
+/** The findings `failing_check`: each check failing in at least FAILING_SHARE of `rows`. */
+export function failingCheckFindings(
+  checks: Record<string, Tally>,
+  rows: number,
+): DatasetFinding[] {
+  return Object.entries(checks)
+    .filter(([, t]) => rows > 0 && t.failed / rows >= FAILING_SHARE)
+    .map(([check, t]) => ({
+      code: 'failing_check',
+      message: `${check} fails in ${t.failed} of ${rows} rows (${Math.round((t.failed / rows) * 100)}%)`,
+      check,
+      rows: t.failed,
+    }));
+}
 
 /** The report of a run: its scan and the tally of its verdicts. */
 export function assembleReport(scan: ScanResult, tally: VerdictTally): DatasetReport {
   const counted = tally.toJSON();
   const samples = scan.statistics.samples;
-  const failing: DatasetFinding[] = Object.entries(counted.checks)
-    .filter(([, t]) => samples > 0 && t.failed / samples >= FAILING_SHARE)
-    .map(([check, t]) => ({
-      code: 'failing_check',
-      message: `${check} fails in ${t.failed} of ${samples} rows (${Math.round((t.failed / samples) * 100)}%)`,
-      check,
-      rows: t.failed,
-    }));
+  const failing = failingCheckFindings(counted.checks, samples);
   return {
     samples,
     checks: counted.checks,

@@ -6,7 +6,8 @@ import type {
 } from '../../../src-shared/schemas/report.ts';
 import type { Sample, TaskType } from '../../../src-shared/schemas/sample.ts';
 import { prng } from './prng.ts';
-import { duplicateKey } from './keys.ts';
+import { choiceLetter } from '../../../src-shared/letters.ts';
+import { duplicateKey, type DuplicateKey } from './keys.ts';
 import { identifyLanguages } from './languages.ts';
 
 /**
@@ -84,9 +85,6 @@ function chiSquareP(statistic: number, degrees: number): number {
   return Math.max(0, 1 - jStat.chisquare.cdf(statistic, degrees));
 }
 
-const letter = (position: number): string =>
-  position < 26 ? String.fromCharCode(65 + position) : `#${position + 1}`;
-
 export class StatisticsAccumulator {
   private samples = 0;
   private readonly taskTypes: Partial<Record<TaskType, number>> = {};
@@ -101,7 +99,8 @@ export class StatisticsAccumulator {
   private readonly reservoir: string[] = [];
   private readonly random = prng(20261124);
 
-  add(sample: Sample): void {
+  /** `keyOf`: the sample's duplicate key (its label is counted), made once by the caller. */
+  add(sample: Sample, keyOf: () => DuplicateKey = () => duplicateKey(sample)): void {
     this.samples++;
     this.taskTypes[sample.task_type] = (this.taskTypes[sample.task_type] ?? 0) + 1;
     switch (sample.task_type) {
@@ -119,14 +118,14 @@ export class StatisticsAccumulator {
           this.positions[sample.answer_index] = (this.positions[sample.answer_index] ?? 0) + 1;
           for (let p = 0; p < k; p++) this.expected[p] = (this.expected[p] ?? 0) + 1 / k;
         }
-        this.label(duplicateKey(sample).label);
+        this.label(keyOf().label);
         break;
       }
       case 'question_answer':
         this.length('question', sample.question);
         this.length('answer', sample.answer);
         this.language(sample.question);
-        this.label(duplicateKey(sample).label);
+        this.label(keyOf().label);
         break;
       case 'conversation': {
         for (const message of sample.messages) this.length(`${message.role} turn`, message.content);
@@ -211,7 +210,7 @@ export class StatisticsAccumulator {
       findings.push({
         code: 'answer_position_skew',
         message:
-          `option ${letter(top)} is right in ${counts[top]} of ${this.positioned} items ` +
+          `option ${choiceLetter(top)} is right in ${counts[top]} of ${this.positioned} items ` +
           `(${Math.round(share * 100)}%; about ${Math.round(this.expected[top] as number)} if ` +
           `positions were uniform; chi-square ${result.chi_square}, p ${formatP(p)}): a model can ` +
           'score by position alone; shuffle the choices',

@@ -1,43 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConversationSample, Sample } from '../../../src-shared/schemas/sample.ts';
+import { oasstTree } from '../testing/oasst-tree.ts';
 import { readJsonl } from '../testing/real-data.ts';
 import { everyRoute, oasstPaths, writeOasstPaths, type PathRepair } from './oasst-paths.ts';
 
 type Row = Record<string, unknown>;
 
 /** Rank 0 is best; m3 (rank 0) has two follow-ups, the second answered twice. */
-function tree(): Row {
-  return {
-    message_tree_id: 't1',
-    prompt: {
-      message_id: 'm1',
-      text: 'What is 2 + 2?',
-      role: 'prompter',
-      replies: [
-        { message_id: 'm2', text: 'Five.', role: 'assistant', rank: 1, replies: [] },
-        {
-          message_id: 'm3',
-          text: 'Four.',
-          role: 'assistant',
-          rank: 0,
-          replies: [
-            { message_id: 'm4', text: 'Why?', role: 'prompter', replies: [] },
-            {
-              message_id: 'm5',
-              text: 'And 3 + 3?',
-              role: 'prompter',
-              replies: [
-                { message_id: 'm6', text: 'Seven.', role: 'assistant', rank: 1, replies: [] },
-                { message_id: 'm7', text: 'Six.', role: 'assistant', rank: 0 },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-  };
-}
+const tree = oasstTree;
 
 const contents = (sample: Sample): string[] =>
   (sample as ConversationSample).messages.map((m) => m.content);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { findNodeAtLocation, parseTree, type JSONPath, type Node } from 'jsonc-parser';
+import { prng } from '../../engine/dataset/prng.ts';
 import { describe, expect, it } from 'vitest';
 import {
   detectJsonStyle,
@@ -273,16 +274,8 @@ describe('spliceJsonLine examples', () => {
 type Dice = (() => number) | undefined;
 
 function dice(seed: number | null): Dice {
-  if (seed === null) return undefined;
-  let state = seed >>> 0;
-  // mulberry32: a small seeded generator, so fast-check can replay a failure.
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+  // A small seeded generator, so fast-check can replay a failure.
+  return seed === null ? undefined : prng(seed);
 }
 
 /**

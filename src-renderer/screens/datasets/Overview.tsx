@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { AppError } from '../../../src-shared/errors.ts';
+import { choiceLetter } from '../../../src-shared/letters.ts';
 import type { DatasetSummary } from '../../../src-shared/owner/datasets.ts';
 import type { DatasetOverview } from '../../../src-shared/owner/overview.ts';
 import type { DuplicateGroup, Tally } from '../../../src-shared/schemas/report.ts';
@@ -10,7 +11,6 @@ import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { count, toMinute } from '../../format.ts';
 import { useGrid } from '../../state/grid.ts';
 
-const letter = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : `#${i + 1}`);
 const barsOf = (tallies: Record<string, Tally>) =>
   Object.entries(tallies).map(([name, t]) => ({ name, ...t }));
 
@@ -95,10 +95,10 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
             <Columns
               label="Items labelled at each position"
               columns={position.counts.map((value, i) => ({
-                label: letter(i),
+                label: choiceLetter(i),
                 value,
                 expected: position.expected[i] ?? 0,
-                title: `${letter(i)}: ${value} of ${position.items} (about ${Math.round(position.expected[i] ?? 0)} if uniform)`,
+                title: `${choiceLetter(i)}: ${value} of ${position.items} (about ${Math.round(position.expected[i] ?? 0)} if uniform)`,
               }))}
             />
             <p className="muted">

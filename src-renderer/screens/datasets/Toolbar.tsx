@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { checksFor } from '../../../src-shared/checks.ts';
+import { checksFor, DATASET_CHECKS } from '../../../src-shared/checks.ts';
 import type { AppError } from '../../../src-shared/errors.ts';
 import type { DatasetSummary, RowFilter } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
@@ -69,6 +69,16 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
     }
   };
   const shown = count(total, 'row');
+  const flagChip = (flag: keyof typeof FLAG_LABELS) => (
+    <label key={flag} className="chip">
+      <input
+        type="checkbox"
+        checked={filter[flag] === true}
+        onChange={(e) => update({ [flag]: e.target.checked })}
+      />{' '}
+      {FLAG_LABELS[flag]}
+    </label>
+  );
   return (
     <div className="toolbar" role="toolbar" aria-label="Filters">
       <input
@@ -88,22 +98,13 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
       >
         <option value="">any verdict</option>
         <option value="*">failed any check</option>
-        {[...checksFor(dataset.task_types), 'duplicates'].map((c) => (
+        {[...checksFor(dataset.task_types), ...DATASET_CHECKS].map((c) => (
           <option key={c} value={c}>
             failed {c}
           </option>
         ))}
       </select>
-      {(['flagged', 'changed'] as const).map((flag) => (
-        <label key={flag} className="chip">
-          <input
-            type="checkbox"
-            checked={filter[flag] === true}
-            onChange={(e) => update({ [flag]: e.target.checked })}
-          />{' '}
-          {FLAG_LABELS[flag]}
-        </label>
-      ))}
+      {(['flagged', 'changed'] as const).map(flagChip)}
       {/* The rarer filters fold away, so the toolbar keeps to two lines at 1280 px. */}
       <details className="more-filters">
         <summary>
@@ -112,18 +113,7 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
             ? ` (${MORE_FLAGS.filter((flag) => filter[flag] === true).length})`
             : ''}
         </summary>
-        <div className="more-filters-menu">
-          {MORE_FLAGS.map((flag) => (
-            <label key={flag} className="chip">
-              <input
-                type="checkbox"
-                checked={filter[flag] === true}
-                onChange={(e) => update({ [flag]: e.target.checked })}
-              />{' '}
-              {FLAG_LABELS[flag]}
-            </label>
-          ))}
-        </div>
+        <div className="more-filters-menu">{MORE_FLAGS.map(flagChip)}</div>
       </details>
       {filter.issue_code && (
         <span className="chip" data-testid="issue-filter">
