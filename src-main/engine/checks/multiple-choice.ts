@@ -5,24 +5,45 @@ import type { Conventions } from '../conventions.ts';
 import { decided, undecided } from '../verdict.ts';
 import { computeArithmeticQuestion } from './arithmetic-question.ts';
 import { CheckSet } from './check-set.ts';
+import { mangledNumbers } from './choice-numbers.ts';
+import { endsMidClause, looksLikeQuestion, looksLikeQuestionStem } from './stem-form.ts';
 import { groupHits, inspectText, structuredCheckFor } from './text-fields.ts';
 import type { SampleVerdicts } from './types.ts';
+
+export { looksLikeQuestion } from './stem-form.ts';
 import { choiceLetter } from '../../../src-shared/letters.ts';
 
-/** How choices are compared for duplicates: case, spacing and end punctuation do not count. */
-export const normalizeChoice = (choice: string): string =>
-  choice
-    .toLowerCase()
+/** "All of the above", "all of these", "none of the options": one option, however it is worded. */
+const ALL_OR_NONE =
+  /^(all|none|both|neither) (?:of )?(?:the )?(?:above|these|them|(?:above )?(?:options|choices|answers)(?: above)?)$/;
+
+/**
+ * How choices are compared for duplicates: case, spacing and punctuation do
+ * not count ("Ice-cream", "ice  cream", "ice cream."), but what makes words
+ * and numbers differ does: an apostrophe inside a word ("it's", "its"; "we'll",
+ * "well"), the marks inside a number ("3.5", "35"; "1/2", "12"), a minus sign
+ * ("-5", "5"), symbols ("x > 5", "x < 5"), and where the word breaks are
+ * ("a part", "apart"). "All of the above" and "all of these" are one option.
+ */
+export function normalizeChoice(choice: string): string {
+  const lower = choice.normalize('NFKC').toLowerCase();
+  const text = lower
+    .replace(/\p{P}/gu, (mark, at: number) => {
+      const before = lower[at - 1] ?? ' ';
+      const after = lower[at + 1] ?? ' ';
+      // inside a number: a decimal point, a fraction bar, a time, a range; thousands commas go
+      if (/\d/.test(before) && /\d/.test(after)) return mark === ',' ? '' : mark;
+      if (/['’]/.test(mark) && /\p{L}/u.test(before) && /\p{L}/u.test(after)) return "'";
+      // a minus sign before a number
+      if (/[-–]/.test(mark) && /\d/.test(after) && /\s/.test(before)) return '-';
+      return ' ';
+    })
     .replace(/\s+/g, ' ')
-    .replace(/[.!?]+$/, '')
     .trim();
-
-const QUESTION_START =
-  /^(who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|might|must|shall|if|in|on|at|for|according|name|identify|select|choose|complete|fill)\b/i;
-
-export function looksLikeQuestion(context: string): boolean {
-  const trimmed = context.trim();
-  return /[?:]\s*$/.test(trimmed) || /_{2,}/.test(trimmed) || QUESTION_START.test(trimmed);
+  // Nothing but punctuation ("?", "!"): the marks are the option.
+  if (text === '') return lower.replace(/\s+/g, '');
+  const allOrNone = ALL_OR_NONE.exec(text);
+  return allOrNone ? `(${allOrNone[1] ?? ''} of the above)` : text;
 }
 
 /**
@@ -96,23 +117,37 @@ export function checkMultipleChoice(
     }
   });
 
-  if (sample.style !== undefined) {
-    const question = looksLikeQuestion(sample.context);
-    if (sample.style === 'qa' && !question) {
-      checks.add('style', {
-        code: 'style_mismatch',
-        message: 'style is "qa" but the context does not read as a question',
-        path: '/style',
-        severity: 'warning',
-      });
-    } else if (sample.style === 'continuation' && /\?\s*$/.test(sample.context)) {
-      checks.add('style', {
-        code: 'style_mismatch',
-        message: 'style is "continuation" but the context is a question',
-        path: '/style',
-        severity: 'warning',
+  choices.forEach((_, i) => {
+    for (const m of mangledNumbers(i, choices, sample.context)) {
+      checks.add('choices', {
+        code: m.kind,
+        message:
+          m.kind === 'lost_exponent'
+            ? `choice ${choiceLetter(i)} reads "${m.found}": the exponent lost its superscript (${m.repaired})`
+            : `choice ${choiceLetter(i)} reads "${m.found}": a spreadsheet turned "${m.repaired.trim()}" into a date`,
+        path: `/choices/${i}`,
+        severity: 'error',
+        span: m.span,
       });
     }
+  });
+
+  if (sample.style === 'qa' && !looksLikeQuestion(sample.context)) {
+    checks.add('style', {
+      code: 'style_mismatch',
+      message: endsMidClause(sample.context)
+        ? 'style is "qa" but the context ends mid-clause: it is not a complete question'
+        : 'style is "qa" but the context does not read as a question',
+      path: '/style',
+      severity: 'warning',
+    });
+  } else if (sample.style === 'continuation' && looksLikeQuestionStem(sample.context)) {
+    checks.add('style', {
+      code: 'style_mismatch',
+      message: 'style is "continuation" but the context is a question',
+      path: '/style',
+      severity: 'warning',
+    });
   }
 
   const answer = choices[answerIndex];

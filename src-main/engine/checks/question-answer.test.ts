@@ -206,3 +206,42 @@ describe('question_answer on GSM8K (300 real items)', () => {
     expect(blocks.map((b) => b.answer_correct)).toEqual([null, true]);
   });
 });
+
+describe('worked solutions: what is not a wrong final or a wrong equation', () => {
+  const sample = (answer: string) => ({
+    task_type: 'question_answer' as const,
+    question: 'How much?',
+    answer,
+  });
+
+  it('accepts a final in cents for a solution in dollars, and a final the solution says in words', async () => {
+    const { blocks } = await audit([
+      sample('Each pencil costs $2 / 20 = $<<2/20=0.10>>0.10.\n#### 10'),
+      sample('She needs 12 / 4 = <<12/4=3>>3 days.\nSo it takes three days.\n#### 3'),
+      sample('He walks 2 * 0.5 = <<2*0.5=1>>1 hour, which is sixty minutes.\n#### 60'),
+      sample('The team scored twenty-five points in all.\n#### 25'),
+    ]);
+    for (const block of blocks) expect(block.checks.answer_correct?.passed ?? null).toBeNull();
+  });
+
+  it('still fails a final the solution does not reach, in any unit', async () => {
+    const { blocks } = await audit([
+      sample('Each pencil costs $2 / 20 = $<<2/20=0.10>>0.10.\n#### 11'),
+      sample('She needs 12 / 4 = <<12/4=3>>3 days.\nSo it takes three days.\n#### 4'),
+    ]);
+    expect(blocks.map((b) => b.checks.answer_correct?.issues[0]?.code)).toEqual([
+      'answer_unsupported',
+      'answer_unsupported',
+    ]);
+  });
+
+  it('does not read an expression after a factor as the whole computation', async () => {
+    const { blocks } = await audit([
+      sample('Half the total is (1/2) 278 + 11 = 150 marbles.\n#### 150'),
+      sample('She keeps half of 40 + 2 = 22 apples.\n#### 22'),
+      sample('That is 20% of 50 + 10 = 20 dollars.\n#### 20'),
+      sample('So 278 + 11 = 150 marbles.\n#### 150'), // no factor: wrong
+    ]);
+    expect(blocks.map((b) => b.checks.arithmetic?.passed)).toEqual([true, true, true, false]);
+  });
+});

@@ -52,7 +52,17 @@ export interface PlainEquation {
   computed: number;
   /** "3 / 6 = 50%": the result is written as a percentage. */
   percent: boolean;
+  /**
+   * A factor stands before the expression ("(1/2) 278 + 11 = 150", "half of
+   * 40 + 2 = 22"): what is written is not all that was computed, so the
+   * equation is not judged.
+   */
+  coefficient: boolean;
 }
+
+/** Text right before an expression that multiplies it: a closing parenthesis, "half of", "20% of", "twice". */
+const COEFFICIENT_BEFORE =
+  /(?:\)|%|\b(?:half|third|thirds|quarter|quarters|fifth|fifths|twice|double|triple|thrice|times|percent))\s*(?:of\s*)?(?:\$\s*)?$/i;
 
 /**
  * `a op b [op c] = r` written in prose, outside annotations. Only sides made
@@ -76,12 +86,21 @@ export function plainEquations(answer: string): PlainEquation[] {
     const expression = (m[1] ?? '').replaceAll('$', '');
     const computed = evaluate(expression);
     if (computed === null) continue;
-    found.push({ index: m.index, expression, stated: m[2] ?? '', computed, percent: m[3] === '%' });
+    const coefficient = COEFFICIENT_BEFORE.test(prose.slice(Math.max(0, m.index - 16), m.index));
+    found.push({
+      index: m.index,
+      expression,
+      stated: m[2] ?? '',
+      computed,
+      percent: m[3] === '%',
+      coefficient,
+    });
   }
   return found;
 }
 
 export function equationIsWrong(e: PlainEquation): boolean {
+  if (e.coefficient) return false;
   const stated = parseStatedNumber(e.stated);
   if (stated === null) return false;
   if (agrees(e.computed, stated, e.stated)) return false;
@@ -121,6 +140,76 @@ export function statedNumbers(text: string): number[] {
     .filter((n): n is number => n !== null);
 }
 
+const UNITS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
+const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const NUMBER_WORD = new RegExp(
+  String.raw`\b(?:(${TENS.join('|')})(?:[-\s](${UNITS.slice(1, 10).join('|')}))?|(${UNITS.join('|')})|(dozen|hundred|thousand|million))\b`,
+  'gi',
+);
+const SCALE: Record<string, number> = { dozen: 12, hundred: 100, thousand: 1000, million: 1e6 };
+
+/**
+ * Numbers written as words ("three days", "twenty-five", "a dozen"): a
+ * solution may conclude in words what its final line states in digits.
+ */
+export function numberWords(text: string): number[] {
+  if (!/[a-z]/i.test(text)) return [];
+  const found: number[] = [];
+  for (const m of text.matchAll(NUMBER_WORD)) {
+    const [, tens, unit, small, scale] = m;
+    if (tens)
+      found.push(
+        20 + 10 * TENS.indexOf(tens.toLowerCase()) + (unit ? UNITS.indexOf(unit.toLowerCase()) : 0),
+      );
+    else if (small) found.push(UNITS.indexOf(small.toLowerCase()));
+    else if (scale) found.push(SCALE[scale.toLowerCase()] ?? 0);
+  }
+  return found;
+}
+
+/**
+ * Unit conversions a final answer may make from the solution's last value,
+ * each allowed only when the solution speaks of the units: dollars and cents
+ * (a final "#### 10" for "$0.10"), percentages, hours and minutes, thousands.
+ */
+function conversions(body: string): number[] {
+  const factors: number[] = [];
+  if (/\$|\bcents?\b|\bdollars?\b|%|\bpercent/i.test(body)) factors.push(100);
+  if (/\b(?:hours?|minutes?|seconds?)\b/i.test(body)) factors.push(60);
+  if (/\b(?:thousands?|kilo\w*|k[gm]|grams?|meters?|metres?|liters?|litres?|ml)\b/i.test(body)) {
+    factors.push(1000);
+  }
+  return factors;
+}
+
+/** Does some stated value (in digits or words, or converted by a unit the text names) equal the final one? */
+function states(text: string, value: number, factors: readonly number[]): boolean {
+  const values = [...statedNumbers(text), ...numberWords(text)];
+  if (values.some((n) => same(n, value))) return true;
+  return factors.some((f) => values.some((n) => same(n * f, value) || same(n / f, value)));
+}
+
 export const isWorkedSolution = (answer: string): boolean =>
   answer.includes('<<') || (answer.includes('\n') && /\d/.test(answer));
 
@@ -135,12 +224,12 @@ export const isWorkedSolution = (answer: string): boolean =>
  * through, all equal to another number on the last line.
  */
 export function unsupportedReason(body: string, value: number, text: string): string | null {
-  const equal = (n: number): boolean => same(n, value);
-  if (!statedNumbers(body).some(equal)) {
+  const factors = conversions(body);
+  if (!states(body, value, factors)) {
     return `the final answer ${text} appears nowhere in its own solution`;
   }
   if (!body.includes('<<')) return null;
-  return statedNumbers(lastLine(body)).some(equal)
+  return states(lastLine(body), value, factors)
     ? null
     : `the final answer ${text} is not what the solution's last line concludes`;
 }

@@ -1,0 +1,90 @@
+/**
+ * The form of a multiple-choice stem: a complete question (`qa`) or a stem to
+ * be continued (`continuation`). Read from its shape, not its meaning:
+ *
+ * - a stem that ends with "?" (quotes and brackets after it aside), holds a
+ *   blank ("___") or ends with ":" asks;
+ * - a stem that ends mid-clause (on an article, a preposition, a conjunction,
+ *   an auxiliary, a comma) does not, whatever word it starts with: "What is
+ *   the capital of" is a cut question, not a question;
+ * - a stem that starts as a question ("What is", "Is the", "How many") but has
+ *   no "?" and no sentence end was cut off too;
+ * - otherwise a stem without "?" asks when it is an instruction ("Name the
+ *   team.", "Identify ...") or holds a question word at the start of a clause
+ *   ("Sailors drive many boats, what type of boat ...") or at its very end
+ *   ("you failed at doing what to it"): CommonsenseQA and TruthfulQA write a
+ *   few of their questions so.
+ */
+
+/** Words a clause cannot end on: the stem was cut in the middle of one. */
+const DANGLING = new Set(
+  (
+    'a an the of to in on at by for from with into onto about over under than as and or but nor ' +
+    'that which who whose whom if because while although though since unless until whether so ' +
+    'is are was were be been being am do does did has have had can could will would shall ' +
+    'should may might must its their his her our your my this these those such very more most ' +
+    'not no every each some any between among through during before after without within upon ' +
+    'i you he she we they what which who whom whose when where why how'
+  ).split(' '),
+);
+
+const INTERROGATIVE =
+  /^(?:(?:in|on|at|for|from|to|by|with|of|during)\s+(?:what|which|whom|whose|where)\b|(?:what|which|who|whom|whose|why|where)\b|how\b(?!\s+to\b)|when\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\b|(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|might|must|shall)\s+(?:the|a|an|it|he|she|they|we|you|i|there|this|that|these|those|most|all|any|some|people|someone)\b)/i;
+
+const INSTRUCTION =
+  /^(?:name|identify|select|choose|complete|fill|give|list|state|find|determine|pick|indicate|explain|describe|according\s+to)\b/i;
+
+const QUESTION_WORD = /\b(?:what|which|who|whom|whose|why|how|where|when)\b/i;
+
+/** The stem without the quotes, brackets and spaces after its last word or mark. */
+const tail = (stem: string): string => stem.replace(/[\s"'”’»)\]]+$/u, '');
+
+const lastWord = (stem: string): string =>
+  /([\p{L}']+)[^\p{L}]*$/u.exec(stem)?.[1]?.toLowerCase() ?? '';
+
+/** The stem's last sentence (after the last ". ", "! " or "? "). */
+function lastSentence(stem: string): string {
+  const parts = stem.split(/(?<=[.!?])\s+(?=["'“‘(]?\p{Lu})/u);
+  return parts.at(-1) ?? stem;
+}
+
+/** Ends mid-clause: on a word a clause cannot end with, or on a comma, semicolon or dash. */
+export function endsMidClause(stem: string): boolean {
+  const end = tail(stem.trim());
+  if (end === '') return false;
+  if (/[,;–—-]$/.test(end)) return true;
+  if (/[.!?:…]$/.test(end)) return false;
+  return DANGLING.has(lastWord(end));
+}
+
+export function looksLikeQuestion(context: string): boolean {
+  const stem = context.trim();
+  const end = tail(stem);
+  if (/\?$/.test(end) || /_{2,}/.test(stem) || /:$/.test(end)) return true;
+  if (endsMidClause(stem)) return false;
+  const sentence = lastSentence(stem.replace(/^\[[^\]]*\]\s*/, ''));
+  const terminated = /[.!…]$/.test(end);
+  // A question's opening without its question mark or any sentence end: cut off.
+  if (!terminated && INTERROGATIVE.test(sentence)) return false;
+  if (INSTRUCTION.test(sentence) || INTERROGATIVE.test(sentence)) return true;
+  // A question word opening a clause ("..., what type of boat ...") or in place at the end.
+  const clauses = sentence.split(/[,;]\s*/);
+  if (clauses.slice(1).some((c) => QUESTION_WORD.test(c.split(/\s+/)[0] ?? ''))) return true;
+  const words = sentence.split(/\s+/);
+  return words.slice(-4).some((w) => /^(?:what|which|who|whom|where|when|why|how)\W*$/i.test(w));
+}
+
+/** A `continuation` stem that asks instead of setting up an ending. */
+export function looksLikeQuestionStem(context: string): boolean {
+  const stem = context.trim();
+  if (/\?$/.test(tail(stem))) return true;
+  // One unfinished sentence that opens as a question ("Which of the following is true").
+  const bare = stem.replace(/^\[[^\]]*\]\s*/, '');
+  return (
+    !/[.!?]\s/.test(bare) &&
+    !/[.!]$/.test(tail(bare)) &&
+    /^(?:what|which|who|whom|whose|why)\s+(?:is|are|was|were|do|does|did|of\s+the\s+following|can|could|would|should|will)\b/i.test(
+      bare,
+    )
+  );
+}
