@@ -67,14 +67,21 @@ function balancedEnd(text: string, start: number): number {
 
 const SAFE_BOUND = Number.MAX_SAFE_INTEGER;
 
-/** Size limits: zod checks them after parsing; not every server's strict mode accepts them. */
-const DROPPED = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);
+/**
+ * String lengths: OpenAI's strict mode and some grammar compilers refuse them,
+ * so the answer schemas state none (prompts.ts clips long texts instead of
+ * refusing them); dropped here should a schema ever carry one. Array sizes
+ * (`minItems`, `maxItems`) are accepted by OpenAI's strict mode and by
+ * llama.cpp's grammars, and are sent.
+ */
+const DROPPED = new Set(['minLength', 'maxLength']);
 
 /**
- * The JSON Schema for `response_format: {type: 'json_schema', strict: true}`:
- * every property required, no additional properties (zod's output mode gives
- * both), without `$schema`, the safe-integer bounds zod adds to integers and
- * size limits (keywords OpenAI's strict mode and some grammar compilers refuse).
+ * The JSON Schema for `response_format: {type: 'json_schema', strict: true}`,
+ * made from the zod schema that validates the answer: every property
+ * required, no additional properties (zod's output mode gives both), enums,
+ * numeric ranges and array sizes as the validator checks them; without
+ * `$schema` and the safe-integer bounds zod adds to integers.
  */
 export function strictJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>;

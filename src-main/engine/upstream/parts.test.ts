@@ -5,7 +5,7 @@ import { retryAfterSeconds, scrub, withoutKey } from './faults.ts';
 import { jsonCandidates } from './json.ts';
 import { extractJson, strictJsonSchema } from './json.ts';
 import { Limiter } from './limiter.ts';
-import { ChoiceAnswer, labelPosition, TextAuditAnswer } from './prompts.ts';
+import { choiceAnswer, labelPosition, TextAuditAnswer } from './prompts.ts';
 
 describe('extractJson', () => {
   it.each([
@@ -35,8 +35,10 @@ describe('strictJsonSchema', () => {
       additionalProperties: false,
     });
     expect(JSON.stringify(schema)).not.toContain('9007199254740991');
-    expect(JSON.stringify(schema)).not.toMatch(/maxLength|maxItems/);
-    expect(strictJsonSchema(ChoiceAnswer)).toMatchObject({ required: ['reasoning', 'answer'] });
+    // lengths cannot be sent (the validator clips instead); array sizes are
+    expect(JSON.stringify(schema)).not.toMatch(/maxLength/);
+    expect(JSON.stringify(schema)).toContain('"maxItems":20');
+    expect(strictJsonSchema(choiceAnswer(4))).toMatchObject({ required: ['reasoning', 'answer'] });
   });
 });
 

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import type {
-  ConversationSample,
-  MultipleChoiceSample,
-  QuestionAnswerSample,
-  Sample,
-  TextSample,
+import {
+  CHAT_ROLES,
+  MC_STYLES,
+  type ConversationSample,
+  type MultipleChoiceSample,
+  type QuestionAnswerSample,
+  type Sample,
+  type TextSample,
 } from '../../../src-shared/schemas/sample.ts';
 import { turnsRead } from '../checks/conversation.ts';
 import type { Conventions } from '../conventions.ts';
@@ -21,19 +23,35 @@ import { strictJsonSchema } from './json.ts';
 
 export const Severity = z.enum(['error', 'warning']);
 
+/**
+ * Every answer schema below is what the validator checks and, through
+ * `strictJsonSchema`, what the server is told (structured output): the two are
+ * one zod schema, so a server that obeys the schema is never refused. Where a
+ * constraint cannot be sent (string lengths: strict modes and grammar
+ * compilers refuse `maxLength`), the validator does not check it either; it
+ * clips the text instead. Constraints that depend on the sample (the letters
+ * of its choices, the turns of its conversation, the fields a fix may edit)
+ * are built per sample.
+ */
+const text = (limit: number) => z.string().overwrite((value) => value.slice(0, limit));
+
+/** At most `limit` items: sent as `maxItems`; a server that ignores it has the rest dropped. */
+const list = <T extends z.ZodType>(item: T, limit: number) =>
+  z
+    .array(item)
+    .overwrite((items) => items.slice(0, limit))
+    .max(limit);
+
 const Issue = z.object({
-  code: z.string().max(200),
-  message: z.string().max(2000),
+  code: text(200),
+  message: text(2000),
   severity: Severity,
-});
-const TurnIssue = Issue.extend({
-  turn: z.int().nullable(),
 });
 
 const checkAnswer = <I extends z.ZodType>(issue: I) =>
   z.object({
     passed: z.boolean().nullable(),
-    issues: z.array(issue).max(20),
+    issues: list(issue, 20),
   });
 
 /** A verdict on each of the four text dimensions, with issues of the given shape. */
@@ -48,34 +66,91 @@ const dimensionsAnswer = <I extends z.ZodType>(issue: I) =>
 export const TextAuditAnswer = dimensionsAnswer(Issue);
 export type TextAuditAnswer = z.infer<typeof TextAuditAnswer>;
 
-export const ConversationAuditAnswer = dimensionsAnswer(TurnIssue);
-export type ConversationAuditAnswer = z.infer<typeof ConversationAuditAnswer>;
+/** Issues name a turn of the conversation (0..turns-1) or none. */
+export const conversationAuditAnswer = (turns: number) =>
+  dimensionsAnswer(
+    Issue.extend({
+      turn: z
+        .int()
+        .min(0)
+        .max(Math.max(0, turns - 1))
+        .nullable(),
+    }),
+  );
+export type ConversationAuditAnswer = z.infer<ReturnType<typeof conversationAuditAnswer>>;
 
-export const ChoiceAnswer = z.object({
-  reasoning: z.string().max(4000),
-  answer: z.string().max(20).nullable(),
-});
-export type ChoiceAnswer = z.infer<typeof ChoiceAnswer>;
+/**
+ * The letter of one of `count` choices, or null. Read leniently ("b", "(B)",
+ * "B. text") for servers without structured output; told as the enum of the
+ * letters.
+ */
+export const choiceAnswer = (count: number) => {
+  const labels = Array.from({ length: Math.max(1, count) }, (_, i) => choiceLabel(i));
+  return z.object({
+    reasoning: text(4000),
+    answer: z
+      .preprocess(
+        (value) => {
+          if (typeof value !== 'string') return value;
+          const position = labelPosition(value, count);
+          return position === null ? value : choiceLabel(position);
+        },
+        z.enum(labels as [string, ...string[]]),
+      )
+      .nullable(),
+  });
+};
+export type ChoiceAnswer = z.infer<ReturnType<typeof choiceAnswer>>;
 
 export const QaAnswer = z.object({
-  reasoning: z.string().max(4000),
+  reasoning: text(4000),
   answer_correct: z.boolean().nullable(),
-  correct_answer: z.string().max(2000).nullable(),
+  correct_answer: text(2000).nullable(),
 });
 export type QaAnswer = z.infer<typeof QaAnswer>;
 
-export const FixAnswer = z.object({
-  edits: z
-    .array(
-      z.object({
-        path: z.string().max(200),
-        value: z.union([z.string(), z.int()]),
-        reason: z.string().max(100),
-      }),
-    )
-    .max(50),
-});
-export type FixAnswer = z.infer<typeof FixAnswer>;
+const Reason = text(100);
+
+/**
+ * The edits a fix may make to this sample: a field it has, with a value of
+ * that field's kind (a string; the label's index among the choices; a style;
+ * a role).
+ */
+export function fixAnswer(sample: Sample) {
+  const fields = [...editableFields(sample)];
+  const strings = fields.filter(([, kind]) => kind === 'string').map(([path]) => path);
+  const roles = fields.filter(([path]) => path.endsWith('/role')).map(([path]) => path);
+  const edit = <P extends z.ZodType, V extends z.ZodType>(path: P, value: V) =>
+    z.object({ path, value, reason: Reason });
+  const enumOf = (values: string[]) => z.enum(values as [string, ...string[]]);
+  const kinds: z.ZodType<FixEdit>[] = [];
+  if (strings.length > 0) kinds.push(edit(enumOf(strings), z.string()));
+  if (sample.task_type === 'multiple_choice') {
+    kinds.push(
+      edit(
+        z.literal('/answer_index'),
+        z
+          .int()
+          .min(0)
+          .max(Math.max(0, sample.choices.length - 1)),
+      ),
+    );
+    if (sample.style !== undefined) kinds.push(edit(z.literal('/style'), z.enum(MC_STYLES)));
+  }
+  if (roles.length > 0) kinds.push(edit(enumOf(roles), z.enum(CHAT_ROLES)));
+  const [first, ...rest] = kinds;
+  const one =
+    first === undefined ? z.never() : rest.length === 0 ? first : z.union([first, ...rest]);
+  return z.object({ edits: list(one, 50) });
+}
+export interface FixEdit {
+  path: string;
+  value: string | number;
+  reason: string;
+}
+export interface FixAnswer {
+  edits: FixEdit[];
+}
 
 /** The label a choice is shown under: A..Z, then numbers. */
 export const choiceLabel = (position: number): string =>
@@ -153,6 +228,7 @@ export function conversationAuditPrompt(
   conventions: Conventions,
 ): Prompt<ConversationAuditAnswer> {
   const read = turnsRead(sample);
+  const schema = conversationAuditAnswer(sample.messages.length);
   const turns = sample.messages.map((m, turn) => ({ turn, role: m.role, content: m.content }));
   return {
     name: 'svc_audit_conversation',
@@ -162,9 +238,9 @@ export function conversationAuditPrompt(
       '(the others are context only).\n' +
       `${DIMENSIONS_TEXT}\nGive each issue the "turn" it is in (null when it is about the whole conversation).\n${DATA_NOTE}` +
       conventionsBlock(conventions) +
-      schemaBlock(ConversationAuditAnswer),
+      schemaBlock(schema),
     user: `Conversation:\n${JSON.stringify(turns, null, 2)}\n\nTurns to judge: ${read.join(', ')}`,
-    schema: ConversationAuditAnswer,
+    schema,
   };
 }
 
@@ -175,6 +251,7 @@ export function choiceAuditPrompt(
   conventions: Conventions,
 ): Prompt<ChoiceAnswer> {
   const continuation = sample.style === 'continuation';
+  const schema = choiceAnswer(sample.choices.length);
   const task = continuation
     ? 'Read the context and its possible endings, and decide which ending continues it correctly and most plausibly.'
     : 'Read the question and its choices, and decide which choice answers it correctly.';
@@ -189,11 +266,11 @@ export function choiceAuditPrompt(
       'of that choice, or null when no choice is correct, several are equally correct, or it ' +
       `cannot be decided from what is given.\n${DATA_NOTE}` +
       conventionsBlock(conventions) +
-      schemaBlock(ChoiceAnswer),
+      schemaBlock(schema),
     user:
       `${continuation ? 'Context' : 'Question'}:\n${JSON.stringify(sample.context)}\n\n` +
       `${continuation ? 'Endings' : 'Choices'}:\n${shown}`,
-    schema: ChoiceAnswer,
+    schema,
   };
 }
 
@@ -280,6 +357,7 @@ export function fixPrompt(
   rejected: readonly string[],
 ): Prompt<FixAnswer> {
   const fields = [...editableFields(sample)].map(([path, kind]) => `${path} (${kind})`).join(', ');
+  const schema: z.ZodType<FixAnswer> = fixAnswer(sample);
   const earlier = rejected.length
     ? '\n\nEarlier proposals for this sample were rejected because, re-audited, they made a ' +
       'check worse or fixed nothing:\n' +
@@ -299,12 +377,12 @@ export function fixPrompt(
       `Fields you may edit: ${fields}.\nNo edits at all is a valid answer.\n${DATA_NOTE}` +
       conventionsBlock(conventions) +
       earlier +
-      schemaBlock(FixAnswer),
+      schemaBlock(schema),
     user:
       `Sample:\n${JSON.stringify(fixView(sample), null, 2)}\n\nProblems:\n` +
       problems
         .map((p) => `- [${p.check}] ${p.code}${p.path ? ` at ${p.path}` : ''}: ${p.message}`)
         .join('\n'),
-    schema: FixAnswer,
+    schema,
   };
 }

@@ -540,7 +540,8 @@ describe("structured output and the server's capabilities", () => {
       run(upstream(mcServer)),
     );
     expect(blocks[0]?.label_correct).toBe(true);
-    expect(mcServer.requests[1]?.last).toContain('"F" is not one of the letters A..B');
+    // the schema sent names the letters, and the validator (the same schema) names them back
+    expect(mcServer.requests[1]?.last).toContain('answer: Invalid option: expected one of "A"|"B"');
 
     let fixes = 0;
     const fixServer = await fake((request) => {
@@ -562,7 +563,9 @@ describe("structured output and the server's capabilities", () => {
       run(upstream(fixServer)),
     );
     expect(outcomes[0]?.output).toEqual({ task_type: 'text', text: 'The end.', id: 7 });
-    expect(fixServer.requests.at(-2)?.last).toContain('"/id" is not a field you may edit');
+    expect(fixServer.requests.at(-2)?.last).toContain(
+      'edits.0.path: Invalid input: expected "/text"',
+    );
   });
 
   it('counts with the project tokenizer when the server reports no usage', async () => {
