@@ -14,15 +14,18 @@ export interface InspectOptions {
   /** Free text (text samples, conversation turns) gets every rule; short fields skip the prose-only ones. */
   freeText: boolean;
   conventions: Conventions;
+  /** The role of a conversation turn, when known (placeholders are judged by role). */
+  role?: string | undefined;
 }
 
 /** Runs the text rules on one string, minus those the conventions switch off. */
 export function inspectText(text: string, path: string, options: InspectOptions): Hit[] {
   const hits: Hit[] = [];
+  const context = { freeText: options.freeText, path, role: options.role };
   for (const rule of TEXT_RULES) {
     if (!options.freeText && (rule.freeTextOnly || rule.code === 'empty')) continue;
     if (options.conventions.off.has(rule.code)) continue;
-    const finding = rule.detect(text);
+    const finding = rule.detect(text, context);
     if (finding) hits.push({ rule, issue: toIssue(rule, finding, path), count: finding.count });
   }
   return hits;

@@ -28,14 +28,23 @@ export function fixTextField(builder: PatchBuilder, path: string, options: TextF
 
 const MAX_ROUNDS = 4;
 
+/** The role of the turn a path points into (`/messages/3/content`), if it is one. */
+function roleAt(builder: PatchBuilder, path: string): string | undefined {
+  const turn = /^(\/messages\/\d+)\/content$/.exec(path)?.[1];
+  if (turn === undefined) return undefined;
+  const role = builder.get(`${turn}/role`);
+  return typeof role === 'string' ? role : undefined;
+}
+
 function fixTextFieldOnce(builder: PatchBuilder, path: string, options: TextFieldFix): void {
+  const context = { freeText: options.freeText, path, role: roleAt(builder, path) };
   for (const rule of TEXT_RULES) {
     if (!rule.fix) continue;
     if (!options.freeText && rule.freeTextOnly) continue;
     if (options.conventions.off.has(rule.code) || !options.plan.allows(rule.code)) continue;
     const current = builder.get(path);
-    if (typeof current !== 'string' || !rule.detect(current)) continue;
+    if (typeof current !== 'string' || !rule.detect(current, context)) continue;
     const fix = rule.fix;
-    builder.rewrite(path, (text) => fix(text), options.checkOf(rule.dimension));
+    builder.rewrite(path, (text) => fix(text, context), options.checkOf(rule.dimension));
   }
 }

@@ -43,3 +43,20 @@ export function rewriteProse(text: string, rewrite: (masked: string) => string):
   // Code units, not code points: the filler stands for each UTF-16 unit of code.
   return rewrite(blankCode(text, CODE_FILLER)).replace(/\uffff/g, () => code[at++] ?? '');
 }
+
+const INDENTED = /^(?: {4}|\t)/;
+/** An indented line that is a list item or prose (nested lists, indented paragraphs), not code. */
+const INDENTED_LIST_ITEM = /^\s+(?:[-*+•]|\d+[.)]|[A-Za-z][.)])\s+[^;{}=<>]*$/;
+const INDENTED_PROSE =
+  /^\s+(?!(?:return|def|if|for|while|class|import|from|print|var|let|const|function|else|elif|try|except)\b)\p{L}[\p{L}'’-]*[,:]?(?: [^\s;{}=<>]+){2,}[^;{}=<>]*$/u;
+
+/**
+ * Markdown's indented code: a line indented by four spaces or a tab that does
+ * not read as a list item or prose (those are nested lists and indented
+ * paragraphs). Its spacing is the code's own.
+ */
+export const isIndentedCode = (line: string): boolean => {
+  if (!INDENTED.test(line)) return false;
+  const trimmed = line.trimEnd();
+  return !INDENTED_LIST_ITEM.test(trimmed) && !INDENTED_PROSE.test(trimmed);
+};

@@ -10,6 +10,21 @@ export interface Finding {
   example?: string;
   /** Where the first occurrence is, `[start, end)` in the string, when the rule knows it. */
   span?: [number, number];
+  /** The severity of this finding when it differs from the rule's (a rule may warn or fail by degree). */
+  severity?: Severity;
+}
+
+/**
+ * Where a string sits, for the few rules whose judgment depends on it: "none"
+ * is a fine answer and a placeholder where an input or a question should be.
+ */
+export interface RuleContext {
+  /** Free text (a text sample, a conversation turn) rather than a short structured field. */
+  freeText: boolean;
+  /** The JSON Pointer of the field (`/answer`, `/choices/2`, `/messages/1/content`). */
+  path: string;
+  /** The role of a conversation turn, when the caller knows it. */
+  role?: string | undefined;
 }
 
 /** The span of `needle`'s first occurrence in `text` (from `from`), if it occurs. */
@@ -31,8 +46,8 @@ export interface TextRule {
   /** Only for free text (text samples and conversation turns), not for short fields like choices. */
   freeTextOnly?: boolean;
   describe: (finding: Finding) => string;
-  detect: (text: string) => Finding | null;
-  fix?: (text: string) => string;
+  detect: (text: string, context?: RuleContext) => Finding | null;
+  fix?: (text: string, context?: RuleContext) => string;
 }
 
 export function toIssue(rule: TextRule, finding: Finding, path: string): Issue {
@@ -40,7 +55,7 @@ export function toIssue(rule: TextRule, finding: Finding, path: string): Issue {
     code: rule.code,
     message: rule.describe(finding),
     path,
-    severity: rule.severity,
+    severity: finding.severity ?? rule.severity,
   };
   if (finding.span) issue.span = finding.span;
   return issue;
@@ -55,3 +70,18 @@ export const excerpt = (text: string, index: number, radius = 12): string => {
 /** `1 phone number`, `2 phone numbers`; `many` where adding an s is wrong. */
 export const plural = (count: number, word: string, many = `${word}s`): string =>
   `${count} ${count === 1 ? word : many}`;
+
+/**
+ * The words of a text, lower-cased (letters, digits, apostrophes). Several
+ * rules read the same field one after another, so the last split is kept and
+ * reused instead of splitting the text again per rule.
+ */
+let lastText: string | undefined;
+let lastWords: string[] = [];
+export function wordsOf(text: string): string[] {
+  if (text !== lastText) {
+    lastWords = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+    lastText = text;
+  }
+  return lastWords;
+}

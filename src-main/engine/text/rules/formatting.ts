@@ -1,5 +1,11 @@
 import { decodeHTMLStrict } from 'entities';
-import { blankCode, CODE_FILLER, mapOutsideCode, rewriteProse } from '../code-spans.ts';
+import {
+  blankCode,
+  CODE_FILLER,
+  isIndentedCode,
+  mapOutsideCode,
+  rewriteProse,
+} from '../code-spans.ts';
 import { excerpt, plural, type TextRule, spanOf } from '../rule.ts';
 import { debrisTags, type Tag } from './html-tags.ts';
 
@@ -77,13 +83,113 @@ export const wikiMarkupRule: TextRule = {
 };
 
 /**
- * Exactly two spaces between words: a typing slip. Longer runs are alignment or
- * art, and are kept; so are two spaces after a sentence end ("done.  Next"),
- * a typing convention, not a defect.
+ * Whitespace debris: runs of spaces inside a line, whitespace at line ends,
+ * runs of blank lines, carriage returns and whitespace around the text. What
+ * is deliberate stays: code (fenced, inline, or indented by four spaces or a
+ * tab), a line's leading indentation, columns aligned with spaces (a run that
+ * ends where a run of the line above or below ends), table rows, and two
+ * spaces after a sentence end where the text types its sentences that way (a
+ * single such gap among single-spaced sentences is a slip).
  */
-const DOUBLE_SPACE = /(?<=\S)(?<![.!?]["'”’)\]]*) {2}(?=\S)/g;
-const TRAILING_SPACE = /[ \t]+$/gm;
+const SPACE_RUN = /(?<=\S) {2,}(?=\S)/g;
+const SENTENCE_GAP = /[.!?]["'”’)\]]*( {1,2})(?=\S)/g;
+const TABLE_ROW = /^\s*\|.*\|\s*$|\t/;
+const TRAILING = /[ \t]+$/;
 const EXTRA_BLANK_LINES = /\n{4,}/g;
+
+interface WhitespaceScan {
+  count: number;
+  kinds: string[];
+  fixed: string;
+}
+
+/** Where runs of two or more spaces end on a line (the columns the next word starts at). */
+function runEnds(line: string): Set<number> {
+  const ends = new Set<number>();
+  for (const m of line.matchAll(/ {2,}|\t+/g)) ends.add(m.index + m[0].length);
+  return ends;
+}
+
+/** Whether two spaces after a sentence end are this text's convention (kept) or a slip. */
+function doubleSpacedSentences(prose: string): boolean {
+  let single = 0;
+  let double = 0;
+  for (const m of prose.matchAll(SENTENCE_GAP)) {
+    if ((m[1] ?? '').length === 2) double++;
+    else single++;
+  }
+  return double >= 2 || single < 2;
+}
+
+/** Normalises the whitespace of prose whose code is masked (CODE_FILLER keeps offsets). */
+function scanWhitespace(prose: string): WhitespaceScan {
+  const kinds = new Set<string>();
+  let count = 0;
+  const lines = prose.split('\n');
+  const keepDoubles = prose.includes('  ') && doubleSpacedSentences(prose);
+  let ends: (Set<number> | undefined)[] | undefined;
+  const endsAt = (i: number): Set<number> | undefined => {
+    ends ??= [];
+    if (i < 0 || i >= lines.length) return undefined;
+    return (ends[i] ??= runEnds(lines[i] ?? ''));
+  };
+  // A column: runs ending at one place on the lines above and below, or on a
+  // neighbour where both lines hold several columns (a chance match of one gap is not).
+  const aligned = (i: number, end: number): boolean => {
+    const above = endsAt(i - 1)?.has(end) ?? false;
+    const below = endsAt(i + 1)?.has(end) ?? false;
+    if (above && below) return true;
+    if (!above && !below) return false;
+    const own = endsAt(i)?.size ?? 0;
+    const other = endsAt(above ? i - 1 : i + 1)?.size ?? 0;
+    return own >= 2 && other >= 2;
+  };
+  const out = lines.map((line, i) => {
+    if (isIndentedCode(line)) return line;
+    let next = line;
+    if (!TABLE_ROW.test(line) && line.includes('  ')) {
+      next = line.replace(SPACE_RUN, (run: string, at: number) => {
+        const end = at + run.length;
+        if (aligned(i, end)) return run;
+        if (run.length === 2 && keepDoubles && /[.!?]["'”’)\]]*$/.test(line.slice(0, at))) {
+          return run;
+        }
+        count++;
+        kinds.add('runs of spaces');
+        return ' ';
+      });
+    }
+    const trailing = TRAILING.exec(next);
+    if (trailing) {
+      count++;
+      kinds.add('trailing spaces');
+      next = next.slice(0, trailing.index);
+    }
+    return next;
+  });
+  let fixed = out.join('\n');
+  const blankRuns = fixed.match(EXTRA_BLANK_LINES)?.length ?? 0;
+  if (blankRuns > 0) {
+    count += blankRuns;
+    kinds.add('runs of blank lines');
+    fixed = fixed.replace(EXTRA_BLANK_LINES, '\n\n\n');
+  }
+  // Around the text: blank lines, and spaces before a first line that is not indented code.
+  const head = /^\s*\n/.exec(fixed)?.[0] ?? '';
+  const rest = fixed.slice(head.length);
+  const lead = isIndentedCode(rest.split('\n', 1)[0] ?? '')
+    ? ''
+    : (/^[ \t]+/.exec(rest)?.[0] ?? '');
+  const trimmed = rest.slice(lead.length).trimEnd();
+  if (head !== '' || lead !== '' || trimmed.length !== rest.length - lead.length) {
+    count++;
+    kinds.add('leading or trailing whitespace');
+  }
+  return { count, kinds: [...kinds], fixed: trimmed };
+}
+
+/** Anything the scan could change: the cheap test every field takes first. */
+const MAYBE_WHITESPACE = / {2}|[ \t]\n|\n\n\n\n|\r|^\s|\s$/;
 
 export const whitespaceRule: TextRule = {
   code: 'whitespace',
@@ -91,33 +197,16 @@ export const whitespaceRule: TextRule = {
   severity: 'warning',
   describe: (f) => `${plural(f.count, 'whitespace defect')} (${f.example ?? ''})`,
   detect: (text) => {
+    if (!MAYBE_WHITESPACE.test(text)) return null;
     // Spacing inside code is the code's own: only the prose is judged.
-    const prose = blankCode(text, CODE_FILLER);
-    const kinds: string[] = [];
-    let count = 0;
-    const add = (n: number, kind: string): void => {
-      if (n > 0) {
-        count += n;
-        kinds.push(kind);
-      }
-    };
-    add(prose.match(DOUBLE_SPACE)?.length ?? 0, 'double spaces');
-    add(prose.match(TRAILING_SPACE)?.length ?? 0, 'trailing spaces');
-    add(prose.match(EXTRA_BLANK_LINES)?.length ?? 0, 'runs of blank lines');
-    add(text.includes('\r') ? 1 : 0, 'carriage returns');
-    add(prose !== prose.trim() ? 1 : 0, 'leading or trailing whitespace');
+    const scan = scanWhitespace(blankCode(text, CODE_FILLER));
+    const kinds = text.includes('\r') ? [...scan.kinds, 'carriage returns'] : scan.kinds;
+    const count = scan.count + (text.includes('\r') ? 1 : 0);
     return count > 0 ? { count, example: kinds.join(', ') } : null;
   },
   // Line endings are not content, so CRLF becomes LF everywhere (code too, or a
   // text would end up with mixed endings); everything else changes only in prose.
-  fix: (text) =>
-    rewriteProse(text.replace(/\r\n?/g, '\n'), (prose) =>
-      prose
-        .replace(DOUBLE_SPACE, ' ')
-        .replace(TRAILING_SPACE, '')
-        .replace(EXTRA_BLANK_LINES, '\n\n\n')
-        .trim(),
-    ),
+  fix: (text) => rewriteProse(text.replace(/\r\n?/g, '\n'), (prose) => scanWhitespace(prose).fixed),
 };
 
 /** Zero-width space, BOM, word joiner and Mongolian vowel separator; not ZWJ/ZWNJ, which scripts and emoji need. */

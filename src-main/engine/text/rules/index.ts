@@ -14,12 +14,15 @@ import {
   truncatedRule,
   wordSaladRule,
 } from './repetition.ts';
+import { placeholderRule, refusalRule } from './placeholders.ts';
+import { backToBackRule, boilerplateRule } from './quality.ts';
 import { cardRule, emailRule, phoneRule, profanityRule, secretRule } from './safety.ts';
 
 /**
  * Every text rule, in the order their fixes are applied: encoding first (a
- * mojibake repair changes what the other rules see), then markup, then
- * whitespace last (the other repairs leave spaces behind).
+ * mojibake repair changes what the other rules see), then placeholders and
+ * repeats, then markup, then whitespace last (the other repairs leave spaces
+ * behind).
  */
 export const TEXT_RULES: readonly TextRule[] = [
   mojibakeRule,
@@ -28,10 +31,14 @@ export const TEXT_RULES: readonly TextRule[] = [
   replacementCharRule,
   wordSaladRule,
   emptyRule,
+  placeholderRule,
+  refusalRule,
+  backToBackRule,
   repeatedLinesRule,
   repeatedWordsRule,
   repeatedNgramsRule,
   truncatedRule,
+  boilerplateRule,
   markupRule,
   wikiMarkupRule,
   invisibleCharsRule,

@@ -1,4 +1,5 @@
-import { excerpt, plural, type TextRule, spanOf } from '../rule.ts';
+import { excerpt, plural, type TextRule, spanOf, wordsOf } from '../rule.ts';
+import { dropBackToBackRepeats } from './quality.ts';
 
 /**
  * Repetition and truncation, after the Gopher (Rae et al. 2021), C4 and
@@ -6,7 +7,7 @@ import { excerpt, plural, type TextRule, spanOf } from '../rule.ts';
  * free text only and only above a minimum size, where they are meaningful.
  */
 
-const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+const words = wordsOf;
 
 export const emptyRule: TextRule = {
   code: 'empty',
@@ -17,10 +18,33 @@ export const emptyRule: TextRule = {
 };
 
 /**
- * Gopher: duplicate lines (> 30% of lines) mark boilerplate or loops. It is a
- * warning, since plans and tables repeat lines on purpose; the repair removes
- * only a line that repeats the line right before it (a generation loop).
+ * Gopher: duplicate lines or paragraphs (over 30% of them, or over 20% of the
+ * characters) mark boilerplate or loops. It is a warning, since plans and
+ * tables repeat lines on purpose; the repair removes only what repeats right
+ * after itself (a generation loop), as `repeated_sentences` does.
  */
+function duplicateShare(parts: string[]): {
+  count: number;
+  share: number;
+  chars: number;
+  example: string;
+} {
+  const seen = new Set<string>();
+  let count = 0;
+  let chars = 0;
+  let total = 0;
+  let example = '';
+  for (const part of parts) {
+    total += part.length;
+    if (seen.has(part)) {
+      count++;
+      chars += part.length;
+      example ||= part.slice(0, 40);
+    } else seen.add(part);
+  }
+  return { count, share: count / parts.length, chars: total ? chars / total : 0, example };
+}
+
 export const repeatedLinesRule: TextRule = {
   code: 'repeated_lines',
   dimension: 'coherence',
@@ -33,30 +57,20 @@ export const repeatedLinesRule: TextRule = {
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l.length >= 20);
-    if (lines.length < 4) return null;
-    const seen = new Set<string>();
-    let duplicates = 0;
-    let example = '';
-    for (const line of lines) {
-      if (seen.has(line)) {
-        duplicates++;
-        example ||= line.slice(0, 40);
-      } else seen.add(line);
+    if (lines.length >= 4) {
+      const d = duplicateShare(lines);
+      if (d.share > 0.3 || d.chars > 0.2) return { count: d.count, example: d.example };
     }
-    return duplicates / lines.length > 0.3 ? { count: duplicates, example } : null;
+    if (!text.includes('\n\n')) return null;
+    const paragraphs = text
+      .split(/\n\s*\n/)
+      .map((p) => p.trim())
+      .filter((p) => p.length >= 20);
+    if (paragraphs.length < 3) return null;
+    const d = duplicateShare(paragraphs);
+    return d.share > 0.3 || d.chars > 0.2 ? { count: d.count, example: d.example } : null;
   },
-  fix: (text) => {
-    let previous = '';
-    return text
-      .split('\n')
-      .filter((line) => {
-        const key = line.trim();
-        const repeat = key.length >= 20 && key === previous;
-        if (key !== '') previous = key;
-        return !repeat;
-      })
-      .join('\n');
-  },
+  fix: dropBackToBackRepeats,
 };
 
 /** One word of two or more letters, three or more times, single-spaced ("the the the"; not a "T T T" table). */
@@ -80,14 +94,17 @@ export const repeatedWordsRule: TextRule = {
 
 /**
  * Gopher: the most frequent 2/3/4-gram covering too much of the text
- * (0.20 / 0.18 / 0.16 of its word characters). N-grams are counted as numbers
- * (word ids, then n-gram ids) rather than joined strings: this rule sees every
- * long text, and string keys made it cost as much as the tokenizer.
+ * (0.20 / 0.18 / 0.16 of its word characters), and the words inside 5- to
+ * 10-grams that occur more than once (0.15 down to 0.10). N-grams are counted
+ * as numbers (word ids, then n-gram ids refined one word per round) rather
+ * than joined strings: this rule sees every long text, and string keys made
+ * it cost as much as the tokenizer.
  */
-const NGRAM_LIMITS = [0.2, 0.18, 0.16] as const;
+const TOP_LIMITS = [0.2, 0.18, 0.16] as const;
+const DUPLICATE_LIMITS = [0.15, 0.14, 0.13, 0.12, 0.11, 0.1] as const;
 const ID_SPACE = 2 ** 21;
 
-function topNgramShare(list: string[]): { share: number; gram: string } {
+function ngramRepetition(list: string[]): string | null {
   const wordIds = new Map<string, number>();
   const ids = list.map((w) => {
     let id = wordIds.get(w);
@@ -98,10 +115,10 @@ function topNgramShare(list: string[]): { share: number; gram: string } {
     return id;
   });
   const totalChars = list.reduce((sum, w) => sum + w.length, 0);
-  let best = { share: 0, gram: '', over: false };
+  const covered = new Uint8Array(list.length);
   // prefixIds[i]: dense id of the (n-1)-gram starting at i, refined one word per round
   let prefixIds = ids.slice();
-  for (let n = 2; n <= 4; n++) {
+  for (let n = 2; n <= 10; n++) {
     const gramIds = new Map<number, number>();
     const counts: number[] = [];
     const next: number[] = [];
@@ -116,24 +133,41 @@ function topNgramShare(list: string[]): { share: number; gram: string } {
       counts[id] = (counts[id] ?? 0) + 1;
       next.push(id);
     }
-    let topId = -1;
-    let topCount = 1;
-    for (let id = 0; id < counts.length; id++) {
-      if ((counts[id] ?? 0) > topCount) {
-        topCount = counts[id] ?? 0;
-        topId = id;
+    if (n <= 4) {
+      let topId = -1;
+      let topCount = 1;
+      for (let id = 0; id < counts.length; id++) {
+        if ((counts[id] ?? 0) > topCount) {
+          topCount = counts[id] ?? 0;
+          topId = id;
+        }
       }
-    }
-    if (topId >= 0) {
-      const at = next.indexOf(topId);
-      const gram = list.slice(at, at + n);
-      const share = (topCount * gram.join('').length) / totalChars;
-      const limit = NGRAM_LIMITS[n - 2] ?? 1;
-      if (share > limit && !best.over) best = { share, gram: gram.join(' '), over: true };
+      if (topId >= 0) {
+        const at = next.indexOf(topId);
+        const gram = list.slice(at, at + n);
+        const share = (topCount * gram.join('').length) / totalChars;
+        if (share > (TOP_LIMITS[n - 2] ?? 1)) return gram.join(' ');
+      }
+    } else {
+      covered.fill(0);
+      let any = false;
+      for (let i = 0; i < next.length; i++) {
+        if ((counts[next[i] ?? 0] ?? 0) < 2) continue;
+        any = true;
+        covered.fill(1, i, i + n);
+      }
+      // No repeated n-gram means no repeated longer one either.
+      if (!any) return null;
+      let chars = 0;
+      for (let i = 0; i < list.length; i++) if (covered[i]) chars += (list[i] ?? '').length;
+      const share = chars / totalChars;
+      if (share > (DUPLICATE_LIMITS[n - 5] ?? 1)) {
+        return `${Math.round(share * 100)}% of the words are in repeated ${n}-word phrases`;
+      }
     }
     prefixIds = next;
   }
-  return best.over ? best : { share: 0, gram: '' };
+  return null;
 }
 
 export const repeatedNgramsRule: TextRule = {
@@ -146,17 +180,163 @@ export const repeatedNgramsRule: TextRule = {
     if (text.length < 500) return null;
     const list = words(text);
     if (list.length < 100) return null;
-    const top = topNgramShare(list);
-    return top.share > 0 ? { count: 1, example: top.gram } : null;
+    const found = ngramRepetition(list);
+    return found === null ? null : { count: 1, example: found };
   },
 };
 
 const TERMINAL = /[.!?…"'”’)\]}>:;*`~\p{Extended_Pictographic}\p{Emoji_Presentation}]$/u;
 
+/** Words a finished sentence does not end with: articles, conjunctions, possessives, prepositions. */
+const DANGLING = new Set([
+  'the',
+  'a',
+  'an',
+  'and',
+  'or',
+  'but',
+  'nor',
+  'because',
+  'although',
+  'though',
+  'whereas',
+  'than',
+  'that',
+  'which',
+  'whose',
+  'if',
+  'unless',
+  'while',
+  'my',
+  'your',
+  'his',
+  'her',
+  'its',
+  'our',
+  'their',
+  'of',
+  'to',
+  'with',
+  'from',
+  'into',
+  'onto',
+  'by',
+  'at',
+  'in',
+  'on',
+  'for',
+  'about',
+  'between',
+  'such',
+  'is',
+  'are',
+  'was',
+  'were',
+  'will',
+  'would',
+  'can',
+  'could',
+  'should',
+  'must',
+  'very',
+  'as',
+  'including',
+  'like',
+]);
+/** A question may end with a preposition or verb ("Who is it for", "What time is it"). */
+const QUESTION_START =
+  /^(?:who|what|which|where|when|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\b/i;
+const FREE_AT_END = new Set([
+  'of',
+  'to',
+  'with',
+  'from',
+  'at',
+  'in',
+  'on',
+  'for',
+  'about',
+  'is',
+  'are',
+  'was',
+  'were',
+  'will',
+  'would',
+  'can',
+  'could',
+  'should',
+  'like',
+]);
+const LIST_ITEM = /^\s*(?:[-*+•]|\d+[.)]|[a-z][.)](?=\s))\s*/i;
+const HEADING_OR_QUOTE = /^\s*[#>|]/;
+const CODE_LINE =
+  /[=;{}<>[\]]|^\s*(?:return|print|def|end|fi|done|import|from|select|var|let|const)\b/i;
+const NUMBER_WORDS: Record<string, number> = {
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+};
+/** "Here are 5 tips:" / "the ten steps below": a list that announces its length. */
+const ANNOUNCED =
+  /\b(\d{1,2}|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty) (?:[\p{L}-]+ ){0,3}?[\p{L}-]+s\b[^\n]*:\s*$/imu;
+
+/** Unbalanced openers in the last paragraph: a quote or bracket left open. */
+function openAtEnd(paragraph: string): string | null {
+  const count = (c: string): number => paragraph.split(c).length - 1;
+  if (count('(') > count(')')) return '(';
+  if (count('[') > count(']')) return '[';
+  if (count('“') > count('”')) return '“';
+  const straight = count('"');
+  if (straight % 2 === 1 && !/\d"/.test(paragraph)) return '"';
+  return null;
+}
+
+/** Why a (list-ending) text stops in the middle of its list, if it does. */
+function cutList(lines: string[]): string | null {
+  const last = lines.at(-1) ?? '';
+  if (/^\s*(?:[-*+•]|\d+[.)])\s*$/.test(last)) return 'an empty list item';
+  const items = lines.filter((l) => LIST_ITEM.test(l));
+  const numbers = items
+    .map((l) => /^\s*(\d+)[.)]/.exec(l)?.[1])
+    .filter((n) => n !== undefined)
+    .map(Number);
+  const text = lines.join('\n');
+  const lead = ANNOUNCED.exec(text.slice(0, text.indexOf(items[0] ?? '\u0000') + 1 || undefined));
+  const promised = lead ? (NUMBER_WORDS[(lead[1] ?? '').toLowerCase()] ?? Number(lead[1])) : 0;
+  const reached = numbers.at(-1) ?? 0;
+  if (promised > 0 && reached > 0 && reached < promised && promised <= 30) {
+    return `item ${reached} of the ${promised} announced`;
+  }
+  if (!LIST_ITEM.test(last)) return null;
+  const earlier = items.slice(0, -1);
+  const body = last.replace(LIST_ITEM, '').trim();
+  if (
+    earlier.length >= 2 &&
+    earlier.every((l) => TERMINAL.test(l.trimEnd())) &&
+    !TERMINAL.test(body) &&
+    words(body).length >= 3
+  ) {
+    return 'a list item cut off';
+  }
+  return null;
+}
+
 /**
- * C4/FineWeb: text that stops mid-sentence. Only long prose is judged (at least
- * 30 words, last line at least 8 words, not a list item or heading), so lists,
- * code and short answers are not flagged. An unclosed code fence is always an error.
+ * C4/FineWeb: text that stops mid-sentence, in its forms: long prose without
+ * an end mark, a dangling article, conjunction or preposition, a quote or
+ * bracket left open, a list cut in the middle (an empty item, fewer items
+ * than announced, the last item cut where the others end with a mark), an
+ * unclosed code fence. Short answers (a word, a number, a short phrase),
+ * questions, headings, code lines and texts that do not punctuate their lines
+ * (poems, word lists) are not judged.
  */
 export const truncatedRule: TextRule = {
   code: 'truncated',
@@ -169,11 +349,46 @@ export const truncatedRule: TextRule = {
     if ((trimmed.match(/```/g)?.length ?? 0) % 2 === 1) {
       return { count: 1, example: 'an unclosed ``` code block' };
     }
+    if (trimmed.length < 20 || trimmed.includes('```')) return null;
+    const cut = (why: string) => ({
+      count: 1,
+      example: `${why}: ${excerpt(trimmed, trimmed.length, 30)}`,
+    });
+    const lines = trimmed.split('\n').filter((l) => l.trim() !== '');
+    const list = cutList(lines);
+    if (list) return cut(list);
     if (TERMINAL.test(trimmed)) return null;
-    const lastLine = trimmed.slice(trimmed.lastIndexOf('\n') + 1).trim();
-    if (/^([-*+•#>|]|\d+[.)])/.test(lastLine)) return null;
-    if (words(lastLine).length < 8 || (trimmed.match(/\s+/g)?.length ?? 0) < 29) return null;
-    return { count: 1, example: excerpt(trimmed, trimmed.length, 30) };
+    const lastLine = (lines.at(-1) ?? '').trim();
+    if (HEADING_OR_QUOTE.test(lastLine) || CODE_LINE.test(lastLine)) return null;
+    const body = lastLine.replace(LIST_ITEM, '');
+    const lastWords = words(body);
+    const all = words(trimmed);
+    if (all.length < 5 || lastWords.length < 3) return null;
+    const question = QUESTION_START.test(body);
+    const lastWord = lastWords.at(-1) ?? '';
+    if (
+      DANGLING.has(lastWord) &&
+      !(question && FREE_AT_END.has(lastWord)) &&
+      /[\p{L}]$/u.test(body)
+    ) {
+      return cut(`ends on "${lastWord}"`);
+    }
+    if (/[,&]$/.test(body)) return cut('ends on a comma');
+    const paragraph = trimmed.slice(trimmed.lastIndexOf('\n\n') + 1);
+    const open = openAtEnd(paragraph);
+    if (open && /\p{L}$/u.test(body)) return cut(`an open ${open}`);
+    if (question || LIST_ITEM.test(lastLine)) return null;
+    // Only prose that punctuates its lines: most earlier prose lines end with a mark.
+    const earlier = lines
+      .slice(0, -1)
+      .filter((l) => !LIST_ITEM.test(l) && !HEADING_OR_QUOTE.test(l));
+    const punctuated = earlier.filter((l) => TERMINAL.test(l.trimEnd())).length;
+    if (earlier.length > 0 && punctuated * 2 < earlier.length) return null;
+    // The unfinished sentence: what follows the last end mark of the line.
+    const fragment = words(body.slice(body.search(/[^.!?…]*$/)));
+    const minimum = fragment.length < lastWords.length ? 4 : 8;
+    if (fragment.length < minimum || all.length < (lines.length > 1 ? 15 : 25)) return null;
+    return cut('ends mid-sentence');
   },
 };
 

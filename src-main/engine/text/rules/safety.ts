@@ -247,7 +247,53 @@ const ORDINARY = new Set([
   'bastards',
   'damn',
   'hell',
+  // clinical, anatomical and legal vocabulary (medicine, biology, law questions)
+  'semen',
+  'orgasm',
+  'orgasms',
+  'ejaculate',
+  'ejaculation',
+  'rape',
+  'raped',
+  'rapes',
+  'rapist',
+  'rapists',
+  'raping',
+  'retardation',
+  'retardant',
+  'retardants',
 ]);
+
+/**
+ * Words that are profane in one sense and ordinary in another, told apart by
+ * the words around them: "spastic paralysis" is a diagnosis, "cum laude" an
+ * honour, "blue tit" a bird, "pussy willow" a plant, "retard the reaction"
+ * a verb.
+ */
+const IN_CONTEXT: Record<string, RegExp> = {
+  spastic:
+    /\bspastic(?:ity)? (?:paralysis|paraplegia|diplegia|hemiplegia|quadriplegia|tetraplegia|paraparesis|tetraparesis|cerebral|gait|muscles?|colon|bladder|dysphonia|dysarthria|torticollis|movements?|tone|contractions?|type|form|ataxia|spinal|weakness|limbs?)\b|\b(?:is|are|becomes?|became|being|appears?|remains?|were|was|and|or|flaccid|spinal|limbs?|muscles?) spastic\b/,
+  spastics: /\bspastics? (?:society|muscles)\b/,
+  retard:
+    /\bretard(?:s|ed)? (?:the|a|an|its|their|his|her|our|growth|development|progress|corrosion|combustion|fire|flames?|decay|ripening|germination|absorption|oxidation|crystallization|the\b)/,
+  retarded:
+    /\b(?:growth|development|mentally|was|were|is|are|been|flame)[- ]retarded\b|\bretarded (?:growth|development|potential|acceleration|motion|flow|time|field|progress)\b/,
+  cum: /\b(?:magna|summa|cum) cum\b|\bcum (?:laude|grano|dividend|annexis|laude)\b|\w-cum-\w/,
+  tit: /\b(?:blue|great|coal|marsh|willow|crested|long-tailed|bearded|penduline) tits?\b|\btit for tat\b/,
+  tits: /\b(?:blue|great|coal|marsh|willow|crested|long-tailed|bearded|penduline) tits\b/,
+  pussy: /\bpussy ?(?:willows?|cats?|foot|toes)\b/,
+  ass: /\b(?:wild|an|the|his|a|domestic|african|asiatic) ass(?:es)?\b(?! ?hole)|\bass(?:es)? (?:and|or) (?:the |a )?(?:ox|oxen|mule|horse|donkey|camel)/,
+  asses: /\b(?:wild|the|his|domestic) asses\b|\basses (?:and|or) /,
+};
+
+/** Whether every occurrence of `word` in `lower` is the ordinary sense its context shows. */
+function ordinaryInContext(word: string, lower: string): boolean {
+  const context = IN_CONTEXT[word];
+  if (!context) return false;
+  const all = lower.match(new RegExp(`(?<![a-z])${word}(?![a-z])`, 'g'))?.length ?? 0;
+  const ordinary = lower.match(new RegExp(context.source, 'g'))?.length ?? 0;
+  return all > 0 && ordinary >= all;
+}
 /**
  * obscenity's matcher is thorough but costs several times the tokenizer per
  * character, so it runs once per distinct word and the verdicts are cached:
@@ -287,7 +333,8 @@ export const profanityRule: TextRule = {
         word.length >= 3 &&
         word.length <= 24 &&
         HAS_TWO_LETTERS.test(word) &&
-        isProfaneWord(word)
+        isProfaneWord(word) &&
+        !ordinaryInContext(word, lower)
       ) {
         count++;
         first ??= word;

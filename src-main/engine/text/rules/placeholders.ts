@@ -1,0 +1,208 @@
+import { blankCode } from '../code-spans.ts';
+import { excerpt, type Finding, type RuleContext, type TextRule, wordsOf } from '../rule.ts';
+
+/**
+ * Placeholders and non-answers: a field that holds "N/A", "<noinput>",
+ * "TODO", "[insert name here]" or lorem ipsum instead of content, and replies
+ * that refuse ("As an AI language model, I cannot ...").
+ *
+ * What counts depends on the field. Unmistakable placeholders ("<noinput>",
+ * "TODO", "[insert ...]", lorem ipsum) are one anywhere. "None", "null" or
+ * "N/A" are fine answers to a question and fine choices, so they count only
+ * where content is expected: a text sample, a question or context, a turn that
+ * is not the assistant's, and the input paragraph that ends a prompt (Alpaca's
+ * `input`, which the repair empties).
+ */
+
+/** The bare words of a field: quotes, brackets and end marks around it dropped, spaces folded. */
+export const placeholderKey = (text: string): string =>
+  text
+    .trim()
+    .replace(/^[\s"'“”‘’(<[{*_]+|[\s"'“”‘’)>\]}*_.!:;,]+$/g, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
+
+const UNMISTAKABLE = new Set([
+  'noinput',
+  'no input',
+  'no-input',
+  'no_input',
+  'no input required',
+  'no input needed',
+  'no input provided',
+  'no input given',
+  'no input necessary',
+  'input not required',
+  'not input',
+  'noinput required',
+  'nooutput',
+  'no output',
+  'no output required',
+  'todo',
+  'tbd',
+  'tba',
+  'placeholder',
+  'insert text here',
+  'insert input here',
+  'insert here',
+  'your text here',
+  'input here',
+  'text here',
+  'fill in',
+  'fill me in',
+  'xxx',
+  'xxxx',
+]);
+/** Fine answers, placeholders where content is expected. */
+const EMPTY_WORDS = new Set([
+  'n/a',
+  'n.a',
+  'n/a.',
+  'na',
+  'none',
+  'null',
+  'nil',
+  'nan',
+  'undefined',
+  'empty',
+  'blank',
+  'nothing',
+  'not applicable',
+  'not available',
+  '-',
+  '--',
+  '—',
+  'input: none',
+  'input: n/a',
+  'input none',
+  'input: no input',
+]);
+
+const INSERT = /\[\s*(?:insert|add|enter|your|put)\b[^\]\n]{0,60}\]|\{\{\s*[\w .-]{1,40}\s*\}\}/i;
+const LOREM = /\blorem ipsum\b(?!["'”’]? (?:is|was|text is|refers|placeholder text is)\b)/i;
+
+/** Whole-field placeholders: which are placeholders in this field. */
+function wholeFieldPlaceholder(key: string, context: RuleContext | undefined): boolean {
+  if (UNMISTAKABLE.has(key) || /^(?:no ?input|noinput)\b/.test(key)) return true;
+  if (!EMPTY_WORDS.has(key)) return false;
+  if (!context) return true;
+  const { path, role } = context;
+  if (path === '/answer' || path.startsWith('/choices/')) return false;
+  if (path.startsWith('/messages/')) return role !== undefined && role !== 'assistant';
+  return true;
+}
+
+/** The input paragraph that ends a prompt ("Classify this.\n\nNoinput"). */
+const LAST_PARAGRAPH = /\n[ \t]*\n\s*([^\n]*)\s*$/;
+
+function trailingPlaceholder(text: string): RegExpExecArray | null {
+  if (!text.includes('\n')) return null;
+  const last = LAST_PARAGRAPH.exec(text);
+  if (!last) return null;
+  const key = placeholderKey(last[1] ?? '');
+  if (key === '' || key.length > 30) return null;
+  if (text.slice(0, last.index).trim() === '') return null;
+  return UNMISTAKABLE.has(key) || EMPTY_WORDS.has(key) || /^(?:no ?input|noinput)\b/.test(key)
+    ? last
+    : null;
+}
+
+export const placeholderRule: TextRule = {
+  code: 'placeholder',
+  dimension: 'coherence',
+  severity: 'error',
+  describe: (f) => `a placeholder instead of content: "${f.example ?? ''}"`,
+  detect: (text, context): Finding | null => {
+    const trimmed = text.trim();
+    if (trimmed === '') return null; // reported as empty
+    if (trimmed.length <= 40) {
+      const key = placeholderKey(trimmed);
+      if (key !== '' && wholeFieldPlaceholder(key, context)) {
+        const at = text.indexOf(trimmed);
+        return { count: 1, example: trimmed, span: [at, at + trimmed.length] };
+      }
+      if (/^\p{P}+$/u.test(trimmed) && !context?.path.startsWith('/choices/')) {
+        if (context?.path !== '/answer') return { count: 1, example: trimmed };
+      }
+    }
+    if (context?.freeText !== false) {
+      const last = trailingPlaceholder(text);
+      if (last) {
+        const found = (last[1] ?? '').trim();
+        const at = text.lastIndexOf(found);
+        return { count: 1, example: found, span: [at, at + found.length] };
+      }
+    }
+    if (!text.includes('[') && !text.includes('{') && !/lorem/i.test(text)) return null;
+    const prose = blankCode(text);
+    const found = INSERT.exec(prose) ?? LOREM.exec(prose);
+    if (!found) return null;
+    return {
+      count: 1,
+      example: excerpt(text, found.index + found[0].length / 2, 24),
+      span: [found.index, found.index + found[0].length],
+    };
+  },
+  /** The input paragraph that is a placeholder goes (an Alpaca input becomes empty); others stay flagged. */
+  fix: (text) => {
+    const last = trailingPlaceholder(text);
+    return last ? text.slice(0, last.index).trimEnd() : text;
+  },
+};
+
+/**
+ * Refusals and the assistant boilerplate of generated data. Starting a reply
+ * with a refusal and saying little else is a non-answer (an error); the phrase
+ * "as an AI language model" inside a longer answer is a warning.
+ */
+const REFUSAL_START =
+  /^(?:(?:i'?m|i am) sorry,? (?:but )?)?(?:as an? (?:ai|artificial intelligence)(?: language model| assistant| model| chatbot)?,? (?:i|it is not possible for me)|i (?:cannot|can't|can ?not|am unable to|am not able to|won't|will not) (?:help|assist|provide|fulfill|comply|complete|answer|do|generate|create|write|perform|give))/i;
+const AI_BOILERPLATE =
+  /\bas an? (?:ai|artificial intelligence) (?:language model|assistant|model)\b/i;
+
+export const refusalRule: TextRule = {
+  code: 'refusal',
+  dimension: 'coherence',
+  severity: 'warning',
+  describe: (f) => `a refusal or AI boilerplate instead of an answer: "${f.example ?? ''}"`,
+  detect: (text, context) => {
+    if (
+      text.length < 12 ||
+      !/\bai\b|artificial|sorry|\bi (?:cannot|can't|am unable|won't)/i.test(text)
+    ) {
+      return null;
+    }
+    if (context?.role === 'user' || context?.role === 'system' || context?.path === '/question') {
+      return null;
+    }
+    const start = text.trimStart();
+    const found = REFUSAL_START.exec(start) ?? AI_BOILERPLATE.exec(text);
+    if (!found) return null;
+    const at = text.indexOf(found[0]);
+    const short =
+      found.index === 0 && start.length === text.trimStart().length && wordsOf(text).length <= 60;
+    const finding: Finding = {
+      count: 1,
+      example: excerpt(text, at + found[0].length / 2, 30),
+      span: [at, at + found[0].length],
+    };
+    if (short && REFUSAL_START.test(start)) finding.severity = 'error';
+    return finding;
+  },
+};
+
+/**
+ * A reply that only restates its prompt (Alpaca outputs that echo the
+ * instruction): the same words, give or take case, punctuation and a few
+ * words. For the conversation check, which sees both turns.
+ */
+export function restatesPrompt(prompt: string, reply: string): boolean {
+  const a = prompt.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const b = reply.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (b.length === 0 || a.length < 3) return false;
+  if (a.join(' ') === b.join(' ')) return true;
+  if (b.length > a.length + 2 || b.length < 3) return false;
+  const inPrompt = new Set(a);
+  const shared = b.filter((w) => inPrompt.has(w)).length;
+  return shared / b.length >= 0.9 && b.length >= a.length * 0.8;
+}

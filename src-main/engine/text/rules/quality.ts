@@ -1,0 +1,214 @@
+import { blankCode, CODE_FILLER, isIndentedCode } from '../code-spans.ts';
+import { excerpt, plural, type RuleContext, type TextRule } from '../rule.ts';
+
+/**
+ * Repeats back to back, and the quality signals of C4 and FineWeb that make
+ * sense for one sample.
+ *
+ * A sentence, line or paragraph said twice in a row is a generation loop or a
+ * paste error at any length of text, so it is an error, and the repair (drop
+ * the repeats, keep the first) is unambiguous. Code is never judged: fenced
+ * and inline code are masked, and lines indented as code are skipped.
+ */
+
+/** A unit worth comparing: a few words of letters (not "No. No.", "---", "}" or "| 1 |"). */
+const MIN_WORDS = 3;
+const wordCount = (unit: string): number => unit.match(/\p{L}[\p{L}\p{N}'’-]*/gu)?.length ?? 0;
+
+/** `[start, end)` ranges of a masked text to delete: the gap before a repeat and the repeat. */
+type Range = [number, number];
+
+/** Units of `text` separated by `separator`, with their offsets. */
+function units(text: string, separator: RegExp): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let cursor = 0;
+  for (const m of text.matchAll(separator)) {
+    out.push({ start: cursor, end: m.index });
+    cursor = m.index + m[0].length;
+  }
+  out.push({ start: cursor, end: text.length });
+  return out;
+}
+
+const comparable = (unit: string): boolean =>
+  !unit.includes(CODE_FILLER) && !isIndentedCode(unit) && wordCount(unit) >= MIN_WORDS;
+
+/** A line worth comparing: a few characters with a letter or digit ("#### 460"; not "}" or "---"). */
+const comparableLine = (line: string): boolean =>
+  !line.includes(CODE_FILLER) &&
+  !isIndentedCode(line) &&
+  line.trim().length >= 5 &&
+  /[\p{L}\p{N}]/u.test(line);
+
+/** Paragraphs (blank-line separated) or lines repeated right after themselves. */
+function repeatedBlocks(
+  masked: string,
+  separator: RegExp,
+  worth: (unit: string) => boolean,
+): Range[] {
+  const list = units(masked, separator);
+  const ranges: Range[] = [];
+  for (let i = 1; i < list.length; i++) {
+    const a = list[i - 1];
+    const b = list[i];
+    if (!a || !b) continue;
+    const first = masked.slice(a.start, a.end).trimEnd();
+    if (first.trim() === '' || masked.slice(b.start, b.end).trimEnd() !== first) continue;
+    if (!worth(first)) continue;
+    ranges.push([a.end, b.end]);
+  }
+  return ranges;
+}
+
+/** A sentence: up to its end mark (and closing quotes or brackets), followed by a space or the line end. */
+const SENTENCE = /[^\s.!?…][^\n.!?…]*?(?:[.!?…]+["'”’)\]]*)(?= |$)/gm;
+
+/** Sentences repeated right after themselves within a line ("It works. It works. It works."). */
+function repeatedSentences(masked: string): Range[] {
+  if (!/[.!?…]/.test(masked)) return [];
+  const ranges: Range[] = [];
+  let previous: { text: string; end: number } | undefined;
+  for (const m of masked.matchAll(SENTENCE)) {
+    const gap = previous ? masked.slice(previous.end, m.index) : '';
+    if (previous && /^ +$/.test(gap) && m[0] === previous.text && comparable(m[0])) {
+      ranges.push([previous.end, m.index + m[0].length]);
+    }
+    previous = { text: m[0], end: m.index + m[0].length };
+  }
+  return ranges;
+}
+
+const deleteRanges = (text: string, ranges: Range[]): string => {
+  let out = '';
+  let cursor = 0;
+  for (const [start, end] of [...ranges].sort((x, y) => x[0] - y[0])) {
+    if (start < cursor) continue;
+    out += text.slice(cursor, start);
+    cursor = end;
+  }
+  return out + text.slice(cursor);
+};
+
+type Level = 'paragraph' | 'line' | 'sentence';
+const PARAGRAPH_BREAK = /\n[ \t]*\n\s*/g;
+const LINE_BREAK = /\n/g;
+
+function repeatsAt(level: Level, masked: string): Range[] {
+  if (level === 'paragraph')
+    return masked.includes('\n\n') ? repeatedBlocks(masked, PARAGRAPH_BREAK, comparableLine) : [];
+  if (level === 'line')
+    return masked.includes('\n') ? repeatedBlocks(masked, LINE_BREAK, comparableLine) : [];
+  return repeatedSentences(masked);
+}
+
+const LEVELS: readonly Level[] = ['paragraph', 'line', 'sentence'];
+
+/** The text without its back-to-back repeats (paragraphs, then lines, then sentences); code kept. */
+export function dropBackToBackRepeats(text: string): string {
+  if (text.includes(CODE_FILLER)) return text;
+  let out = text;
+  for (const level of LEVELS) {
+    const ranges = repeatsAt(level, blankCode(out, CODE_FILLER));
+    if (ranges.length > 0) out = deleteRanges(out, ranges);
+  }
+  return out;
+}
+
+/** A cheap test: a repeat needs at least two units of three words. */
+const mayRepeat = (text: string): boolean => text.length >= 12 && /[.!?…\n]/.test(text);
+
+export const backToBackRule: TextRule = {
+  code: 'repeated_sentences',
+  dimension: 'coherence',
+  severity: 'error',
+  describe: (f) => `${plural(f.count, 'repeat')} back to back, e.g. "${f.example ?? ''}"`,
+  detect: (text) => {
+    if (!mayRepeat(text)) return null;
+    const masked = blankCode(text, CODE_FILLER);
+    for (const level of LEVELS) {
+      const ranges = repeatsAt(level, masked);
+      const first = ranges[0];
+      if (!first) continue;
+      const repeat = text.slice(first[0], first[1]).trim();
+      const start = first[1] - repeat.length;
+      return {
+        count: ranges.length,
+        example: `${level}: ${repeat.slice(0, 40)}${repeat.length > 40 ? '…' : ''}`,
+        span: [start, first[1]],
+      };
+    }
+    return null;
+  },
+  fix: dropBackToBackRepeats,
+};
+
+/**
+ * C4's line filters and FineWeb's punctuation filter, on one sample: lines of
+ * web boilerplate (navigation, cookie and legal notices, "enable JavaScript"),
+ * most prose lines without an end mark (a scraped menu or word list), and
+ * code braces in prose. C4 drops a page over one "{" and any mention of
+ * JavaScript; that is far too eager for training data about code, so only the
+ * boilerplate shapes themselves count, and braces only as leaked statements
+ * (`{ color: red; }`) outside code.
+ */
+const BOILERPLATE_LINE = new RegExp(
+  [
+    String.raw`(?:please )?(?:enable|turn on) javascript\b`,
+    String.raw`javascript (?:is|must be|seems to be) (?:disabled|turned off|enabled|required)`,
+    String.raw`this (?:web)?site uses cookies`,
+    String.raw`we use cookies`,
+    String.raw`(?:accept|allow) (?:all )?cookies`,
+    String.raw`(?:cookie policy|privacy policy|terms of (?:use|service)|terms (?:and|&) conditions)(?:\s*[|·•,-]\s*(?:cookie policy|privacy policy|terms of (?:use|service)|terms (?:and|&) conditions|contact us|about us|sitemap))*[.]?`,
+    String.raw`(?:copyright )?(?:©|\(c\))?\s*(?:\d{4}\s*)?(?:[\w .,&-]{0,40} )?all rights reserved\.?`,
+    String.raw`click here to (?:read more|subscribe|download|continue)`,
+    String.raw`(?:subscribe|sign up) (?:to|for) (?:our|the) newsletter`,
+    String.raw`(?:share (?:this|on) (?:facebook|twitter)|follow us on (?:facebook|twitter|instagram))`,
+    String.raw`(?:you must be )?logged in to (?:post a )?comment`,
+  ]
+    .map((p) => `^\\s*(?:${p})\\s*$`)
+    .join('|'),
+  'im',
+);
+const LIST_OR_HEADING = /^\s*(?:[-*+•#>|]|\d+[.)]|[a-z][.)]\s|\p{Extended_Pictographic})/iu;
+const END_MARK = /[.!?…:;"'”’)\]]$/;
+const LEAKED_BRACES = /\{[^{}\n]*:[^{}\n]*;\s*\}|\{\s*\n?[^{}]*;\s*\n?\s*\}/;
+
+export const boilerplateRule: TextRule = {
+  code: 'boilerplate',
+  dimension: 'coherence',
+  severity: 'warning',
+  freeTextOnly: true,
+  describe: (f) => `web boilerplate or scraped debris (${f.example ?? ''})`,
+  detect: (text, context?: RuleContext) => {
+    if (context && !context.freeText) return null;
+    if (text.length < 12) return null;
+    const prose = blankCode(text);
+    const line = BOILERPLATE_LINE.exec(prose);
+    if (line) {
+      const at = line.index + (line[0].length - line[0].trimStart().length);
+      const found = line[0].trim();
+      return { count: 1, example: `"${found.slice(0, 40)}"`, span: [at, at + found.length] };
+    }
+    if (prose.includes('{') && prose.includes(';') && LEAKED_BRACES.test(prose)) {
+      const at = prose.indexOf('{');
+      return { count: 1, example: `code braces in prose: ${excerpt(text, at)}` };
+    }
+    // FineWeb: under 12% of lines ending in punctuation. Lists, headings and code lines do not count.
+    if (!prose.includes('\n')) return null;
+    const lines = prose
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !LIST_OR_HEADING.test(l) && !isIndentedCode(l));
+    if (lines.length < 8) return null;
+    const ended = lines.filter((l) => END_MARK.test(l)).length;
+    const words = lines.reduce((n, l) => n + wordCount(l), 0);
+    // Lines of prose length without end marks (a word list, a menu or a poem has shorter ones).
+    if (ended / lines.length < 0.12 && words / lines.length >= 8) {
+      return {
+        count: 1,
+        example: `${lines.length - ended} of ${lines.length} lines without an end mark`,
+      };
+    }
+    return null;
+  },
+};
