@@ -31,6 +31,12 @@ export interface AppErrorOptions {
   param?: string;
   retryAfterSeconds?: number;
   cause?: unknown;
+  /**
+   * What an API-key holder may read, when `message` says more than they
+   * should see (an upstream server's address, model or configuration). The
+   * owner's screens, the CLI and the server log keep `message`.
+   */
+  publicMessage?: string;
 }
 
 export class AppError extends Error {
@@ -38,6 +44,7 @@ export class AppError extends Error {
   readonly errors: FieldError[] | undefined;
   readonly param: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly publicMessage: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -46,6 +53,7 @@ export class AppError extends Error {
     this.errors = options.errors;
     this.param = options.param;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.publicMessage = options.publicMessage;
   }
 }
 

@@ -17,6 +17,11 @@ import {
   ModelList,
   OpenAIErrorBody,
 } from './schemas/openai.ts';
+import {
+  ResponseCreateRequest,
+  ResponseObject,
+  ResponseStreamEvent,
+} from './schemas/openai-responses.ts';
 import { PricingDocument } from './schemas/pricing.ts';
 
 /**
@@ -137,7 +142,37 @@ export const HTTP_ROUTES: readonly RouteDoc[] = [
           schema: ChatCompletionChunk,
           description:
             'With `stream: true`: `: keepalive` comments while the work runs, then `data:` chunks, ' +
-            'the last one with `usage`, then `data: [DONE]`. A late failure is `data: {"error": ...}`.',
+            'then the finish chunk, then a last chunk with `choices: []` and `usage` (always sent; ' +
+            'with `stream_options.include_usage` the other chunks carry `usage: null`), then ' +
+            '`data: [DONE]`. A late failure is `data: {"error": ...}` then `[DONE]`.',
+        },
+      },
+      ...openaiErrors([400, 401, 402, 403, 404, 413, 429, 502, 503]),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/responses',
+    operationId: 'createResponse',
+    summary: `Run audit, fix or refine through the Responses API (${CHAT_MODELS.map((m) => m.id).join(', ')})`,
+    tag: 'openai',
+    security: 'api_key',
+    request: ResponseCreateRequest,
+    responses: {
+      200: {
+        description:
+          'The result as one `output_text` (the samples with their result blocks, as JSON).',
+        schema: ResponseObject,
+        stream: {
+          contentType: 'text/event-stream',
+          schema: ResponseStreamEvent,
+          description:
+            'With `stream: true`: `: keepalive` comments while the work runs, then the events ' +
+            '`response.created`, `response.in_progress`, `response.output_item.added`, ' +
+            '`response.content_part.added`, `response.output_text.delta`, ' +
+            '`response.output_text.done`, `response.content_part.done`, ' +
+            '`response.output_item.done` and `response.completed` (with `usage`). A late ' +
+            'failure is an `error` event followed by `response.failed`.',
         },
       },
       ...openaiErrors([400, 401, 402, 403, 404, 413, 429, 502, 503]),

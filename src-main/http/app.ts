@@ -7,6 +7,7 @@ import type { EngineBackend } from '../engine/backend.ts';
 import type { ServiceContext } from '../service/context.ts';
 import type { OwnerHandlers } from '../service/owner-handlers.ts';
 import { keyAuth } from './caller.ts';
+import { withPublicErrors } from '../service/public-errors.ts';
 import { asAppError, errorResponse } from './errors.ts';
 import { Gate } from './gate.ts';
 import type { OwnerSessions } from './owner-session.ts';
@@ -19,6 +20,7 @@ import type { Transfers } from './transfers.ts';
 import { OWNER_UPLOAD_PATH } from '../../src-shared/owner-api.ts';
 import { CONTENT_SECURITY_POLICY, rendererRoutes } from './routes/renderer.ts';
 import { v1ModelRoutes } from './routes/v1-models.ts';
+import { v1ResponsesRoutes } from './routes/v1-responses.ts';
 import { hostGuard } from './security.ts';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -85,10 +87,18 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   app.route('/', metaRoutes(options.ctx));
   // One door per route family: a key's per-minute allowance covers every route of its family.
   const v1Auth = keyAuth(options.ctx, 'v1');
-  app.route('/', nativeRoutes(options.ctx, options.backend, gate));
+  // Key holders read failures without the model server's address, model or configuration.
+  const keyBackend = () => withPublicErrors(options.backend());
+  app.route('/', nativeRoutes(options.ctx, keyBackend, gate));
   app.route(
     '/',
-    v1ChatRoutes(options.ctx, options.backend, gate, v1Auth, {
+    v1ChatRoutes(options.ctx, keyBackend, gate, v1Auth, {
+      keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS,
+    }),
+  );
+  app.route(
+    '/',
+    v1ResponsesRoutes(options.ctx, keyBackend, gate, v1Auth, {
       keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS,
     }),
   );

@@ -88,17 +88,26 @@ export function statusFor(error: AppError, path: string): ContentfulStatusCode {
   return isV1Path(path) ? row.v1 : row.native;
 }
 
-export function nativeBody(error: AppError): NativeError {
+/** The routes an API key calls; the owner's routes (`/owner/...`) are the others. */
+export const isKeyHolderPath = (path: string): boolean =>
+  isV1Path(path) || path === '/audit' || path === '/fix' || path === '/refine';
+
+/** What a key holder reads: never an upstream's address, model or configuration. */
+const publicText = (error: AppError): string => error.publicMessage ?? error.message;
+
+export function nativeBody(error: AppError, forKeyHolder = true): NativeError {
+  const detail = forKeyHolder ? publicText(error) : error.message;
   return error.errors
-    ? { detail: error.message, code: error.code, errors: error.errors }
-    : { detail: error.message, code: error.code };
+    ? { detail, code: error.code, errors: error.errors }
+    : { detail, code: error.code };
 }
 
+/** `/v1` is only ever answered to key holders. */
 export function openAIBody(error: AppError): OpenAIErrorBody {
   const row = TABLE[error.code];
   return {
     error: {
-      message: error.message,
+      message: publicText(error),
       type: row.v1Type,
       param: error.param ?? null,
       code: row.v1Code,
@@ -106,9 +115,18 @@ export function openAIBody(error: AppError): OpenAIErrorBody {
   };
 }
 
-/** Anything thrown that is not an AppError is a bug: it becomes a 500 and is logged once. */
+/**
+ * Anything thrown that is not an AppError is a bug: it becomes a 500 and is
+ * logged once. An AppError whose key holders' text hides details is logged
+ * with its full message, so the owner can still find the cause.
+ */
 export function asAppError(error: unknown, requestId: string): AppError {
-  if (error instanceof AppError) return error;
+  if (error instanceof AppError) {
+    if (error.publicMessage !== undefined && error.publicMessage !== error.message) {
+      console.error(`[${requestId}] ${error.code}: ${error.message}`);
+    }
+    return error;
+  }
   console.error(`[${requestId}] unexpected error:`, error);
   return new AppError('internal_error', `internal error (request ${requestId})`, { cause: error });
 }
@@ -120,5 +138,5 @@ export function errorResponse(c: Context, error: AppError): Response {
   const status = statusFor(error, c.req.path);
   return isV1Path(c.req.path)
     ? c.json(openAIBody(error), status)
-    : c.json(nativeBody(error), status);
+    : c.json(nativeBody(error, isKeyHolderPath(c.req.path)), status);
 }

@@ -40,6 +40,12 @@ const clean = { passed: true, issues: [] };
 const verdicts = { fluency: clean, coherence: clean, formatting: clean, safety: clean };
 const text = { task_type: 'text', text: 'A short and clean sentence.' };
 
+/** A key holder's error text names no model server: no address, port, path or model. */
+function expectNoUpstreamDetails(message: string): void {
+  expect(message).not.toMatch(/127\.0\.0\.1|localhost|https?:|\/v1|fake-model|:\d{2,5}\b/);
+  expect(message.length).toBeGreaterThan(10);
+}
+
 async function fake(reply: (index: number) => Reply): Promise<FakeUpstream> {
   const server = await startFakeUpstream((_request, index) => reply(index));
   servers.push(server);
@@ -138,6 +144,7 @@ describe('upstream faults through the native routes', () => {
     expect(res.headers.get('retry-after')).toBe(c.retryAfter ?? null);
     const body = NativeError.parse(await res.json());
     expect(body.code).toBe(c.code);
+    expectNoUpstreamDetails(body.detail);
     expect(balances(app.db, 1)).toEqual(before);
     expect(ledgerEntries(app.db, 1, { limit: 1 })[0]?.kind).toBe('release');
   });
@@ -151,7 +158,9 @@ describe('upstream faults through /v1/chat/completions', () => {
     const res = await app.post('/v1/chat/completions', chat([text]), key);
     expect(res.status).toBe(c.status);
     expect(res.headers.get('retry-after')).toBe(c.retryAfter ?? null);
-    expect(OpenAIErrorBody.parse(await res.json()).error.code).toBe(c.code);
+    const { error } = OpenAIErrorBody.parse(await res.json());
+    expect(error.code).toBe(c.code);
+    expectNoUpstreamDetails(error.message);
     expect(balances(app.db, 1)).toEqual(before);
   });
 
@@ -184,7 +193,9 @@ describe('upstream faults through /v1/chat/completions', () => {
     const res = await app.post('/v1/chat/completions', chat([text], { stream: true }), key);
     const data = sseEvents(await res.text()).flatMap((e) => ('data' in e ? [e.data] : []));
     expect(data.at(-1)).toBe('[DONE]');
-    expect(OpenAIErrorBody.parse(JSON.parse(data.at(-2)!)).error.code).toBe('service_error');
+    const { error } = OpenAIErrorBody.parse(JSON.parse(data.at(-2)!));
+    expect(error.code).toBe('service_error');
+    expectNoUpstreamDetails(error.message);
     expect(balances(app.db, 1)).toEqual(before);
   });
 

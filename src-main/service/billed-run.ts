@@ -55,10 +55,17 @@ export function preflight(
 /**
  * A billed request in two steps, so a streamed response can refuse with 402
  * before it opens: `openBilling` places the hold (or throws), `run` does the
- * work and settles. A session that never runs must be released.
+ * work, has `render` produce the response body from the result and what it
+ * will cost, and only then settles. Whatever fails before the settle (the
+ * work, a disconnect, rendering the body) releases the hold: a failure is
+ * never charged. A session that never runs must be released.
  */
 export interface BillingSession {
-  run(request: OperationRequest, options: RunBilledOptions): Promise<BilledResult>;
+  run<T>(
+    request: OperationRequest,
+    options: RunBilledOptions,
+    render: (billed: BilledResult) => T,
+  ): Promise<T>;
   release(memo: string): void;
 }
 
@@ -88,8 +95,12 @@ export function openBilling(
   };
   return {
     release,
-    run: async (request, options) => {
+    run: async (request, options, render) => {
       let result: OperationResult;
+      let body: ReturnType<typeof render>;
+      let billed: BilledResult;
+      let byModel: ReturnType<OperationResult['usage']['byModel']>;
+      let cost: number;
       try {
         result = await runInBatches(request, options.batchSize, {
           backend: options.backend,
@@ -98,15 +109,16 @@ export function openBilling(
         // Dataset checks look across all of the request's samples, whatever its batches.
         await applyDatasetChecks(result, request.samples, ctx.settings().dedup.threshold);
         if (options.signal?.aborted) throw new AppError('cancelled', 'the client went away');
+        byModel = result.usage.byModel();
+        cost = tokenCostMicro(byModel, ctx.settings().rates);
+        billed = { result, chargedMicro: chargeMicro(cost), ...result.usage.total() };
+        body = render(billed);
       } catch (error) {
         release(error instanceof AppError ? error.code : 'failed');
         throw error;
       }
       closed = true;
-      const byModel = result.usage.byModel();
-      const cost = tokenCostMicro(byModel, ctx.settings().rates);
-      const charged = chargeMicro(cost);
-      const totals = result.usage.total();
+      const charged = billed.chargedMicro;
       // The charge and the history entry land together or not at all. settleHold
       // releases the hold itself when the balance cannot cover the charge (402).
       try {
@@ -135,18 +147,19 @@ export function openBilling(
         }
         throw error;
       }
-      return { result, chargedMicro: charged, ...totals };
+      return body;
     },
   };
 }
 
-/** Preflight, hold, work, settle: the whole billed request in one call. */
-export async function runBilled(
+/** Hold, work, render, settle: the whole billed request in one call (preflight first). */
+export async function runBilled<T>(
   ctx: ServiceContext,
   caller: Caller,
   requestId: string,
   request: OperationRequest,
   options: RunBilledOptions,
-): Promise<BilledResult> {
-  return openBilling(ctx, caller, requestId).run(request, options);
+  render: (billed: BilledResult) => T,
+): Promise<T> {
+  return openBilling(ctx, caller, requestId).run(request, options, render);
 }

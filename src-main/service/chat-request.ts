@@ -3,6 +3,7 @@ import { AppError, validationError } from '../../src-shared/errors.ts';
 import type { ChatModel } from '../../src-shared/models.ts';
 import { CONFIG_BY_OPERATION, Conventions } from '../../src-shared/schemas/config.ts';
 import type { ChatCompletionRequest } from '../../src-shared/schemas/openai.ts';
+import type { ResponseCreateRequest } from '../../src-shared/schemas/openai-responses.ts';
 import { Sample } from '../../src-shared/schemas/sample.ts';
 import type { OperationRequest } from './operation.ts';
 
@@ -15,28 +16,47 @@ import type { OperationRequest } from './operation.ts';
  */
 
 type Message = ChatCompletionRequest['messages'][number];
+type Content = Message['content'];
 
-function contentText(message: Message): string {
-  const { content } = message;
+/** The text parts of a message's content, joined by newlines (images and the like are ignored). */
+function contentText(content: Content, textTypes: readonly string[]): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .filter((part) => part.type === 'text' && typeof part.text === 'string')
+      .filter((part) => textTypes.includes(part.type) && typeof part.text === 'string')
       .map((part) => part.text)
       .join('\n');
   }
   return '';
 }
 
+function nonEmpty(text: string, param: string): string {
+  if (text.trim() === '') {
+    throw new AppError('invalid_request', 'the last user message is empty', { param });
+  }
+  return text;
+}
+
 export function lastUserContent(messages: readonly Message[]): string {
   const last = [...messages].reverse().find((m) => m.role === 'user');
   if (!last)
     throw new AppError('invalid_request', 'the request has no user message', { param: 'messages' });
-  const text = contentText(last);
-  if (text.trim() === '') {
-    throw new AppError('invalid_request', 'the last user message is empty', { param: 'messages' });
-  }
-  return text;
+  return nonEmpty(contentText(last.content, ['text']), 'messages');
+}
+
+/**
+ * The Responses API's `input`, read as chat reads its messages: a string is
+ * the user message; in a list, the last user message counts (items of other
+ * kinds, such as tool outputs, are skipped), its `input_text` parts joined.
+ */
+export function lastUserInput(input: ResponseCreateRequest['input']): string {
+  if (typeof input === 'string') return nonEmpty(input, 'input');
+  const last = [...input]
+    .reverse()
+    .find((item) => item.role === 'user' && (item.type === undefined || item.type === 'message'));
+  if (!last)
+    throw new AppError('invalid_request', 'the input has no user message', { param: 'input' });
+  return nonEmpty(contentText(last.content, ['input_text', 'text']), 'input');
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_METADATA_DEPTH, tooDeepAt } from '../nesting.ts';
 
 /**
  * Samples: the four task types of the interface. Every task type is a loose
@@ -77,7 +78,20 @@ export const Sample = z
     QuestionAnswerSample,
     ConversationSample,
   ])
-  .meta({ id: 'Sample' });
+  .superRefine((sample, ctx) => {
+    const path = tooDeepAt(sample, MAX_METADATA_DEPTH);
+    if (path) {
+      ctx.addIssue({
+        code: 'custom',
+        path,
+        message: `passthrough metadata nests deeper than ${MAX_METADATA_DEPTH} levels`,
+      });
+    }
+  })
+  .meta({
+    id: 'Sample',
+    description: `Keys a task type does not define are passthrough metadata, kept as sent; they nest at most ${MAX_METADATA_DEPTH} levels deep.`,
+  });
 
 export type TextSample = z.infer<typeof TextSample>;
 export type MultipleChoiceSample = z.infer<typeof MultipleChoiceSample>;

@@ -34,22 +34,28 @@ export function nativeRoutes(
       const requestId = c.get('requestId');
       const caller = c.get('caller');
       const signal = c.req.raw.signal;
-      const billed = await gate.run(
+      // The body is serialised before the charge is settled: if that fails, nothing is charged.
+      const text = await gate.run(
         () =>
-          runBilled(ctx, { ...caller, source: 'http' }, requestId, request, {
-            backend: backend(),
-            signal,
-          }),
+          runBilled(
+            ctx,
+            { ...caller, source: 'http' },
+            requestId,
+            request,
+            { backend: backend(), signal },
+            (billed) =>
+              JSON.stringify({
+                [DATA_KEY[operation]]: billed.result.data,
+                counts: billed.result.counts,
+                cost_usd: microToCostUsd(billed.chargedMicro),
+                input_tokens: billed.input_tokens,
+                output_tokens: billed.output_tokens,
+                request_id: requestId,
+              }),
+          ),
         signal,
       );
-      return c.json({
-        [DATA_KEY[operation]]: billed.result.data,
-        counts: billed.result.counts,
-        cost_usd: microToCostUsd(billed.chargedMicro),
-        input_tokens: billed.input_tokens,
-        output_tokens: billed.output_tokens,
-        request_id: requestId,
-      });
+      return c.body(text, 200, { 'content-type': 'application/json' });
     });
   }
   return app;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ChatCompletion,
   ChatCompletionChunk,
@@ -271,12 +271,45 @@ describe('/v1/chat/completions streaming', () => {
       text: 'Streamed text.',
       audit: { passed: true },
     });
+    // OpenAI's layout: the finish chunk, then a last chunk with no choices and the usage.
     const last = chunks.at(-1)!;
-    expect(last.choices[0]?.finish_reason).toBe('stop');
+    expect(last.choices).toEqual([]);
     expect(last.usage?.total_tokens).toBeGreaterThan(0);
+    expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe('stop');
+    for (const c of chunks.slice(0, -1)) {
+      expect(c.choices).toHaveLength(1);
+      expect('usage' in c).toBe(false);
+    }
     // the keepalives come before the content
     const firstContent = events.findIndex((e) => 'data' in e && e.data.includes('Streamed text.'));
     expect(events.findIndex((e) => 'comment' in e)).toBeLessThan(firstContent);
+  });
+
+  it('with include_usage, every chunk but the last says usage: null; concatenated as LangChain does, usage counts once', async () => {
+    const app = createTestApp();
+    const res = await app.post(
+      '/v1/chat/completions',
+      chat('svc/audit-1', 'Counted once.', {
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+      app.key(),
+    );
+    const data = parseSse(await res.text()).flatMap((e) => ('data' in e ? [e.data] : []));
+    const chunks = data.slice(0, -1).map((d) => ChatCompletionChunk.parse(JSON.parse(d)));
+    for (const c of chunks.slice(0, -1)) expect(c.usage).toBeNull();
+    const usage = chunks.at(-1)!.usage!;
+    // LangChain merges chunk by chunk and adds the usage of every chunk that carries one.
+    const summed = chunks.reduce(
+      (sum, c) => ({
+        prompt: sum.prompt + (c.usage?.prompt_tokens ?? 0),
+        completion: sum.completion + (c.usage?.completion_tokens ?? 0),
+      }),
+      { prompt: 0, completion: 0 },
+    );
+    expect(summed).toEqual({ prompt: usage.prompt_tokens, completion: usage.completion_tokens });
+    const [completion] = ledgerEntries(app.db, 1, { limit: 5 }).filter((e) => e.kind === 'charge');
+    expect(completion?.amount_micro).toBe(Math.round((usage.cost_usd ?? 0) * 1e6));
   });
 
   it('reports a late failure as a data error event then [DONE], and charges nothing', async () => {
@@ -357,6 +390,42 @@ describe('/v1/chat/completions limits and late billing', () => {
       code: 'rate_limit_exceeded',
       type: 'rate_limit_error',
     });
+  });
+
+  it('Retry-After is the whole seconds until a request would be admitted, not the window', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const app = createTestApp();
+      writeSettingsSection(app.db, 'limits', {
+        ...DEFAULT_SETTINGS.limits,
+        requests_per_minute_v1: 2,
+      });
+      const key = app.key();
+      const t0 = Date.parse('2026-01-01T00:00:00Z');
+      vi.setSystemTime(t0);
+      expect((await app.post('/v1/chat/completions', chat('svc/audit-1', 'x'), key)).status).toBe(
+        200,
+      );
+      vi.setSystemTime(t0 + 40_000);
+      expect((await app.post('/v1/chat/completions', chat('svc/audit-1', 'x'), key)).status).toBe(
+        200,
+      );
+      vi.setSystemTime(t0 + 57_500);
+      const refused = await app.post('/v1/chat/completions', chat('svc/audit-1', 'x'), key);
+      expect(refused.status).toBe(429);
+      // the first request leaves the window 2.5 s later: 3 whole seconds, not 60
+      expect(refused.headers.get('retry-after')).toBe('3');
+      vi.setSystemTime(t0 + 60_001);
+      expect((await app.post('/v1/chat/completions', chat('svc/audit-1', 'x'), key)).status).toBe(
+        200,
+      );
+      vi.setSystemTime(t0 + 60_100);
+      const again = await app.post('/v1/chat/completions', chat('svc/audit-1', 'x'), key);
+      // now the second (at 40 s) is the oldest in the window: 39.9 s -> 40
+      expect(again.headers.get('retry-after')).toBe('40');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('402 after the work when the real cost overran the balance: no result, nothing charged', async () => {

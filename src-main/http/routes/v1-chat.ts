@@ -1,9 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { streamSSE } from 'hono/streaming';
-import { AppError } from '../../../src-shared/errors.ts';
-import { findChatModel } from '../../../src-shared/models.ts';
-import { MAX_SAMPLES_PER_NATIVE_REQUEST } from '../../../src-shared/schemas/native.ts';
 import {
   ChatCompletionRequest,
   type ChatCompletion,
@@ -11,14 +7,15 @@ import {
   type Usage,
 } from '../../../src-shared/schemas/openai.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
-import { openBilling, preflight, type BilledResult } from '../../service/billed-run.ts';
-import { chatOperation, lastUserContent } from '../../service/chat-request.ts';
+import type { BilledResult } from '../../service/billed-run.ts';
+import { lastUserContent } from '../../service/chat-request.ts';
 import type { ServiceContext } from '../../service/context.ts';
 import { microToUsd } from '../../service/money.ts';
 import type { CallerEnv } from '../caller.ts';
-import { asAppError, openAIBody } from '../errors.ts';
+import { openAIBody } from '../errors.ts';
 import type { Gate } from '../gate.ts';
 import { readBody } from '../json-body.ts';
+import { billedExtras, startV1Operation, streamV1 } from './v1-operation.ts';
 
 export interface ChatRouteOptions {
   /** How often a streamed response sends `: keepalive` while the work runs. */
@@ -35,12 +32,7 @@ const usageOf = (billed: BilledResult): Usage => ({
   completion_tokens: billed.output_tokens,
   total_tokens: billed.input_tokens + billed.output_tokens,
   cost_usd: microToUsd(billed.chargedMicro),
-  by_model: Object.fromEntries(
-    Object.entries(billed.result.usage.byModel()).map(([model, u]) => [
-      model,
-      { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens },
-    ]),
-  ),
+  ...billedExtras(billed),
 });
 
 /**
@@ -48,6 +40,9 @@ const usageOf = (billed: BilledResult): Usage => ({
  * before any work and before a stream opens (auth, rate limit, model, body,
  * options, context, cost cap, the one-cent hold). After that, a streamed
  * response reports a late failure as `data: {"error": ...}` then `[DONE]`.
+ * A stream lays usage out as OpenAI does: a last chunk with `choices: []`
+ * and `usage` (always sent), and `usage: null` on the others when the client
+ * asked for `stream_options.include_usage`.
  */
 export function v1ChatRoutes(
   ctx: ServiceContext,
@@ -59,100 +54,76 @@ export function v1ChatRoutes(
   const app = new Hono<CallerEnv>();
   app.post('/v1/chat/completions', auth, async (c) => {
     const body = await readBody(c, ChatCompletionRequest);
-    const model = findChatModel(body.model);
-    if (!model) {
-      throw new AppError('model_not_found', `The model '${body.model}' does not exist`, {
-        param: 'model',
-      });
-    }
-    const { request, samplesPointer } = chatOperation(model, lastUserContent(body.messages));
-    preflight(ctx, request, samplesPointer);
-    const requestId = c.get('requestId');
-    const caller = c.get('caller');
+    const operation = startV1Operation(
+      ctx,
+      c,
+      { backend, gate },
+      body.model,
+      lastUserContent(body.messages),
+    );
+    const model = operation.model.id;
     const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
     const created = Math.floor(Date.now() / 1000);
-    gate.assertRoom();
-    const billing = openBilling(ctx, { ...caller, source: 'v1' }, requestId);
-    const work = (signal: AbortSignal) =>
-      gate.run(
-        () =>
-          billing.run(request, {
-            backend: backend(),
-            signal,
-            batchSize: MAX_SAMPLES_PER_NATIVE_REQUEST,
-          }),
-        signal,
-      );
 
     if (!body.stream) {
-      let billed: BilledResult;
       try {
-        billed = await work(c.req.raw.signal);
+        const text = await operation.run(c.req.raw.signal, (billed) =>
+          JSON.stringify({
+            id,
+            object: 'chat.completion',
+            created,
+            model,
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: 'assistant',
+                  content: JSON.stringify(billed.result.data),
+                  refusal: null,
+                },
+                finish_reason: 'stop',
+                logprobs: null,
+              },
+            ],
+            usage: usageOf(billed),
+          } satisfies ChatCompletion),
+        );
+        return c.body(text, 200, { 'content-type': 'application/json' });
       } finally {
-        billing.release('not run');
+        operation.release('not run');
       }
-      const completion: ChatCompletion = {
-        id,
-        object: 'chat.completion',
-        created,
-        model: model.id,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: 'assistant',
-              content: JSON.stringify(billed.result.data),
-              refusal: null,
-            },
-            finish_reason: 'stop',
-            logprobs: null,
-          },
-        ],
-        usage: usageOf(billed),
-      };
-      return c.json(completion);
     }
 
-    const chunk = (
-      delta: ChatCompletionChunk['choices'][number]['delta'],
-      finish: 'stop' | null,
-      usage?: Usage,
-    ) =>
+    const withUsageNull = body.stream_options?.include_usage === true;
+    const chunk = (choices: ChatCompletionChunk['choices'], usage: Usage | null = null): string =>
       JSON.stringify({
         id,
         object: 'chat.completion.chunk',
         created,
-        model: model.id,
-        choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-        ...(usage ? { usage } : {}),
+        model,
+        choices,
+        ...(usage ? { usage } : withUsageNull ? { usage: null } : {}),
       } satisfies ChatCompletionChunk);
+    const delta = (
+      d: ChatCompletionChunk['choices'][number]['delta'],
+      finish: 'stop' | null,
+    ): ChatCompletionChunk['choices'] => [
+      { index: 0, delta: d, finish_reason: finish, logprobs: null },
+    ];
 
-    return streamSSE(c, async (stream) => {
-      const controller = new AbortController();
-      stream.onAbort(() => controller.abort());
-      c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
-      const keepalive = setInterval(() => {
-        void stream.write(': keepalive\n\n');
-      }, options.keepAliveMs);
-      try {
-        await stream.writeSSE({ data: chunk({ role: 'assistant', content: '' }, null) });
-        const billed = await work(controller.signal);
-        clearInterval(keepalive);
-        await stream.writeSSE({
-          data: chunk({ content: JSON.stringify(billed.result.data) }, null),
-        });
-        await stream.writeSSE({ data: chunk({}, 'stop', usageOf(billed)) });
-      } catch (error) {
-        clearInterval(keepalive);
-        billing.release('failed');
-        if (!controller.signal.aborted) {
-          await stream.writeSSE({ data: JSON.stringify(openAIBody(asAppError(error, requestId))) });
-        }
-      } finally {
-        clearInterval(keepalive);
-        billing.release('not run');
-      }
-      if (!controller.signal.aborted) await stream.writeSSE({ data: '[DONE]' });
+    return streamV1(c, operation, options.keepAliveMs, {
+      body: async (stream, signal) => {
+        await stream.writeSSE({ data: chunk(delta({ role: 'assistant', content: '' }, null)) });
+        // Every chunk is serialised before the charge is settled.
+        const chunks = await operation.run(signal, (billed) => [
+          chunk(delta({ content: JSON.stringify(billed.result.data) }, null)),
+          chunk(delta({}, 'stop')),
+          chunk([], usageOf(billed)),
+        ]);
+        for (const data of chunks) await stream.writeSSE({ data });
+      },
+      onError: (stream, error) => stream.writeSSE({ data: JSON.stringify(openAIBody(error)) }),
+      end: (stream) => stream.writeSSE({ data: '[DONE]' }),
     });
   });
   return app;

@@ -1,0 +1,113 @@
+import type { Context } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { AppError } from '../../../src-shared/errors.ts';
+import { findChatModel, type ChatModel } from '../../../src-shared/models.ts';
+import { MAX_SAMPLES_PER_NATIVE_REQUEST } from '../../../src-shared/schemas/native.ts';
+import type { EngineBackend } from '../../engine/backend.ts';
+import { openBilling, preflight, type BilledResult } from '../../service/billed-run.ts';
+import { chatOperation } from '../../service/chat-request.ts';
+import type { ServiceContext } from '../../service/context.ts';
+import type { CallerEnv } from '../caller.ts';
+import { asAppError } from '../errors.ts';
+import type { Gate } from '../gate.ts';
+
+/**
+ * What `/v1/chat/completions` and `/v1/responses` share: the model chosen by
+ * name, the samples read from the last user message, every refusal before
+ * any work or stream (model, samples, context, cost cap, a full queue, the
+ * one-cent hold), then the billed work whose body is rendered before the
+ * charge is settled.
+ */
+export interface V1Operation {
+  model: ChatModel;
+  /** Runs the work, renders the body from the result (before the settle) and returns it. */
+  run<T>(signal: AbortSignal, render: (billed: BilledResult) => T): Promise<T>;
+  /** Releases the hold of an operation that did not run (no-op after a run). */
+  release(memo: string): void;
+}
+
+export function startV1Operation(
+  ctx: ServiceContext,
+  c: Context<CallerEnv>,
+  deps: { backend: () => EngineBackend; gate: Gate },
+  modelName: string,
+  content: string,
+): V1Operation {
+  const model = findChatModel(modelName);
+  if (!model) {
+    throw new AppError('model_not_found', `The model '${modelName}' does not exist`, {
+      param: 'model',
+    });
+  }
+  const { request, samplesPointer } = chatOperation(model, content);
+  preflight(ctx, request, samplesPointer);
+  deps.gate.assertRoom();
+  const billing = openBilling(ctx, { ...c.get('caller'), source: 'v1' }, c.get('requestId'));
+  return {
+    model,
+    release: (memo) => billing.release(memo),
+    run: (signal, render) =>
+      deps.gate.run(
+        () =>
+          billing.run(
+            request,
+            {
+              backend: deps.backend(),
+              signal,
+              batchSize: MAX_SAMPLES_PER_NATIVE_REQUEST,
+            },
+            render,
+          ),
+        signal,
+      ),
+  };
+}
+
+/** The charge and the tokens per engine model, shared by both usage shapes. */
+export function billedExtras(billed: BilledResult) {
+  return {
+    by_model: Object.fromEntries(
+      Object.entries(billed.result.usage.byModel()).map(([model, u]) => [
+        model,
+        { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens },
+      ]),
+    ),
+  };
+}
+
+/**
+ * A streamed `/v1` answer: keepalive comments while the work runs, an abort
+ * signal that fires when the client goes away, and a late failure handed to
+ * `onError` (unless the client is gone) after the hold is released.
+ */
+export function streamV1(
+  c: Context<CallerEnv>,
+  operation: V1Operation,
+  keepAliveMs: number,
+  handlers: {
+    body: (stream: SSEStreamingApi, signal: AbortSignal) => Promise<void>;
+    onError: (stream: SSEStreamingApi, error: AppError) => Promise<void>;
+    end?: (stream: SSEStreamingApi) => Promise<void>;
+  },
+): Response {
+  const requestId = c.get('requestId');
+  return streamSSE(c, async (stream) => {
+    const controller = new AbortController();
+    stream.onAbort(() => controller.abort());
+    c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    const keepalive = setInterval(() => {
+      void stream.write(': keepalive\n\n');
+    }, keepAliveMs);
+    try {
+      await handlers.body(stream, controller.signal);
+    } catch (error) {
+      clearInterval(keepalive);
+      operation.release('failed');
+      if (!controller.signal.aborted) await handlers.onError(stream, asAppError(error, requestId));
+    } finally {
+      clearInterval(keepalive);
+      operation.release('not run');
+    }
+    if (!controller.signal.aborted && handlers.end) await handlers.end(stream);
+  });
+}
