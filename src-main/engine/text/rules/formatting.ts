@@ -106,7 +106,7 @@ interface WhitespaceScan {
 /** Where runs of two or more spaces end on a line (the columns the next word starts at). */
 function runEnds(line: string): Set<number> {
   const ends = new Set<number>();
-  for (const m of line.matchAll(/ {2,}|\t+/g)) ends.add(m.index + m[0].length);
+  for (const m of line.trimEnd().matchAll(/ {2,}|\t+/g)) ends.add(m.index + m[0].length);
   return ends;
 }
 
@@ -147,7 +147,7 @@ function scanWhitespace(prose: string): WhitespaceScan {
   const out = lines.map((line, i) => {
     if (isIndentedCode(line)) return line;
     let next = line;
-    if (!TABLE_ROW.test(line) && line.includes('  ')) {
+    if (line.includes('  ') && !TABLE_ROW.test(line.trimEnd())) {
       next = line.replace(SPACE_RUN, (run: string, at: number) => {
         const end = at + run.length;
         if (aligned(i, end)) return run;

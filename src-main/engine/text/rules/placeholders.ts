@@ -53,12 +53,10 @@ const UNMISTAKABLE = new Set([
   'xxx',
   'xxxx',
 ]);
-/** Fine answers, placeholders where content is expected. */
+/** "Not applicable": no answer in a reply or a text, though a fine value of a field or a choice. */
+const NOT_AN_ANSWER = new Set(['n/a', 'n.a', 'n/a.', 'na', 'not applicable', 'not available']);
+/** Fine answers ("Which of these is prime?" "None."), placeholders where content is expected. */
 const EMPTY_WORDS = new Set([
-  'n/a',
-  'n.a',
-  'n/a.',
-  'na',
   'none',
   'null',
   'nil',
@@ -67,8 +65,6 @@ const EMPTY_WORDS = new Set([
   'empty',
   'blank',
   'nothing',
-  'not applicable',
-  'not available',
   '-',
   '--',
   '—',
@@ -84,11 +80,14 @@ const LOREM = /\blorem ipsum\b(?!["'”’]? (?:is|was|text is|refers|placeholde
 /** Whole-field placeholders: which are placeholders in this field. */
 function wholeFieldPlaceholder(key: string, context: RuleContext | undefined): boolean {
   if (UNMISTAKABLE.has(key) || /^(?:no ?input|noinput)\b/.test(key)) return true;
-  if (!EMPTY_WORDS.has(key)) return false;
+  const notAnAnswer = NOT_AN_ANSWER.has(key);
+  if (!notAnAnswer && !EMPTY_WORDS.has(key)) return false;
   if (!context) return true;
   const { path, role } = context;
   if (path === '/answer' || path.startsWith('/choices/')) return false;
-  if (path.startsWith('/messages/')) return role !== undefined && role !== 'assistant';
+  // A turn: an assistant's "None" may answer the question (the audit may not know the role).
+  if (path.startsWith('/messages/'))
+    return notAnAnswer || (role !== undefined && role !== 'assistant');
   return true;
 }
 
@@ -102,7 +101,10 @@ function trailingPlaceholder(text: string): RegExpExecArray | null {
   const key = placeholderKey(last[1] ?? '');
   if (key === '' || key.length > 30) return null;
   if (text.slice(0, last.index).trim() === '') return null;
-  return UNMISTAKABLE.has(key) || EMPTY_WORDS.has(key) || /^(?:no ?input|noinput)\b/.test(key)
+  return UNMISTAKABLE.has(key) ||
+    NOT_AN_ANSWER.has(key) ||
+    EMPTY_WORDS.has(key) ||
+    /^(?:no ?input|noinput)\b/.test(key)
     ? last
     : null;
 }

@@ -61,19 +61,70 @@ function repeatedBlocks(
 }
 
 /** A sentence: up to its end mark (and closing quotes or brackets), followed by a space or the line end. */
-const SENTENCE = /[^\s.!?…][^\n.!?…]*?(?:[.!?…]+["'”’)\]]*)(?= |$)/gm;
+const SENTENCE = /[^\s.!?…](?:[^\n.!?…]|[.!?…](?=[^\s.!?…]))*?[.!?…]+["'”’)\]]*(?= |$)/gm;
+/** A list marker before a line's first sentence is not part of it. */
+const LIST_MARKER = /^(?:[-*+•]|\d+[.)])\s+/;
+/** Runs of up to this many sentences are compared ("A. B. A. B." is a loop too). */
+const MAX_RUN = 4;
 
-/** Sentences repeated right after themselves within a line ("It works. It works. It works."). */
+interface Sentence {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** Runs of sentences on one line, separated by spaces only. */
+function sentenceRuns(masked: string): Sentence[][] {
+  const runs: Sentence[][] = [];
+  let run: Sentence[] = [];
+  for (const m of masked.matchAll(SENTENCE)) {
+    const previous = run.at(-1);
+    if (previous && !/^ +$/.test(masked.slice(previous.end, m.index))) {
+      runs.push(run);
+      run = [];
+    }
+    const marker = run.length === 0 ? (LIST_MARKER.exec(m[0])?.[0] ?? '') : '';
+    run.push({
+      text: m[0].slice(marker.length),
+      start: m.index + marker.length,
+      end: m.index + m[0].length,
+    });
+  }
+  runs.push(run);
+  return runs;
+}
+
+/** Sentences (or runs of up to four) repeated right after themselves on a line. */
 function repeatedSentences(masked: string): Range[] {
   if (!/[.!?…]/.test(masked)) return [];
   const ranges: Range[] = [];
-  let previous: { text: string; end: number } | undefined;
-  for (const m of masked.matchAll(SENTENCE)) {
-    const gap = previous ? masked.slice(previous.end, m.index) : '';
-    if (previous && /^ +$/.test(gap) && m[0] === previous.text && comparable(m[0])) {
-      ranges.push([previous.end, m.index + m[0].length]);
+  for (const run of sentenceRuns(masked)) {
+    let i = 0;
+    while (i < run.length) {
+      let found = 0;
+      for (let k = 1; k <= MAX_RUN && i + 2 * k <= run.length && found === 0; k++) {
+        let same = true;
+        for (let j = 0; j < k && same; j++) same = run[i + j]?.text === run[i + k + j]?.text;
+        const unit = run
+          .slice(i, i + k)
+          .map((s) => s.text)
+          .join(' ');
+        if (same && comparable(unit)) found = k;
+      }
+      if (found === 0) {
+        i++;
+        continue;
+      }
+      const last = run[i + found - 1];
+      const copyEnd = run[i + 2 * found - 1];
+      const previous = ranges.at(-1);
+      if (last && copyEnd) {
+        if (previous?.[0] === last.end) previous[1] = copyEnd.end;
+        else ranges.push([last.end, copyEnd.end]);
+      }
+      // The kept copy may repeat again: compare it with what follows the dropped one.
+      run.splice(i + found, found);
     }
-    previous = { text: m[0], end: m.index + m[0].length };
   }
   return ranges;
 }

@@ -1,3 +1,4 @@
+import { blankCode } from '../code-spans.ts';
 import { excerpt, plural, type TextRule, spanOf, wordsOf } from '../rule.ts';
 import { dropBackToBackRepeats } from './quality.ts';
 
@@ -161,9 +162,11 @@ function ngramRepetition(list: string[]): string | null {
       let chars = 0;
       for (let i = 0; i < list.length; i++) if (covered[i]) chars += (list[i] ?? '').length;
       const share = chars / totalChars;
-      if (share > (DUPLICATE_LIMITS[n - 5] ?? 1)) {
-        return `${Math.round(share * 100)}% of the words are in repeated ${n}-word phrases`;
-      }
+      // Structured answers (plans, outlines, lyrics) repeat short phrases on purpose:
+      // a text is judged by both ends of the range, its 5-grams and its 10-grams.
+      if (share <= (DUPLICATE_LIMITS[n - 5] ?? 1)) return null;
+      if (n === 10)
+        return `${Math.round(share * 100)}% of the words are in repeated 10-word phrases`;
     }
     prefixIds = next;
   }
@@ -178,7 +181,7 @@ export const repeatedNgramsRule: TextRule = {
   describe: (f) => `one phrase makes up much of the text: "${f.example ?? ''}"`,
   detect: (text) => {
     if (text.length < 500) return null;
-    const list = words(text);
+    const list = words(text.includes('`') ? blankCode(text) : text);
     if (list.length < 100) return null;
     const found = ngramRepetition(list);
     return found === null ? null : { count: 1, example: found };

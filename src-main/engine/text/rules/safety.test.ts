@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailRule, secretRule } from './safety.ts';
+import { emailRule, profanityRule, secretRule } from './safety.ts';
 
 describe('secret', () => {
   it('reports keys, which look generated', () => {
@@ -51,6 +51,37 @@ describe('pii_email', () => {
   it('reports real-looking addresses', () => {
     for (const address of ['maria.lopez@gmail.com', 'me@examples.com', 'j.doe@acme-corp.co.uk']) {
       expect(emailRule.detect(`Write to ${address} today.`), address).not.toBeNull();
+    }
+  });
+});
+
+describe('profanity in context', () => {
+  it('does not read clinical, anatomical or ordinary senses as profanity', () => {
+    for (const text of [
+      'Upper motor neuron lesions cause spastic paralysis of the limbs.',
+      'The muscles become spastic after the injury.',
+      'The cervix, the anal canal and the rectum were examined.',
+      'Erection of the penis is caused by blood filling the erectile tissue.',
+      'Semen carries sperm; orgasm and ejaculation are reflexes.',
+      "Dick's ligament was described in the breast tissue.",
+      'She graduated magna cum laude in 1998.',
+      'The blue tit and the great tit visited the feeder; it was tit for tat.',
+      'Pussy willow blooms in early spring.',
+      'Salt can retard the growth of bacteria; the fabric is flame retardant.',
+      'The defendant was charged with rape.',
+    ]) {
+      expect(profanityRule.detect(text), text).toBeNull();
+    }
+  });
+
+  it('still reports profanity, also beside a clinical word', () => {
+    for (const text of [
+      'What the fuck is this?',
+      'This is shit.',
+      'You spastic idiot.',
+      'The muscles are spastic, you twat.',
+    ]) {
+      expect(profanityRule.detect(text), text).not.toBeNull();
     }
   });
 });
