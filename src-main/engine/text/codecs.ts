@@ -25,9 +25,17 @@ export interface CodePage {
    * them as controls, such as ISO-8859-2) did the mis-decoding.
    */
   printsC1: ReadonlySet<string>;
+  /**
+   * A regional page (Central European, Baltic, Cyrillic): text mis-decoded with
+   * it was written in its own languages, so a short repair must give letters
+   * the page itself has ("ВІКІ" is Ukrainian, not "²ʲ").
+   */
+  regional: boolean;
+  /** Byte 0xA0 reads as a no-break space, which programs often turn into a space. */
+  spaceIsA0: boolean;
 }
 
-function buildCodePage(name: string, strongLeads: string): CodePage {
+function buildCodePage(name: string, strongLeads: string, regional = false): CodePage {
   const toByte = new Map<string, number>();
   const charOf: string[] = [];
   for (let byte = 0x80; byte <= 0xff; byte++) {
@@ -64,20 +72,24 @@ function buildCodePage(name: string, strongLeads: string): CodePage {
     continuation,
     strongLeads,
     printsC1,
+    regional,
+    spaceIsA0: charOf[0xa0] === '\u00a0',
   };
 }
 
 /** In order of how often they occur in the wild. */
 export const CODE_PAGES: readonly CodePage[] = [
-  buildCodePage('windows-1252', 'ÃÂÅÄÐÑÎÏÌØâãäåæçèéêëìíîïð'),
-  buildCodePage('windows-1251', 'РСвЂ'),
+  buildCodePage('windows-1252', 'ÃÂÅÄÈÐÑÎÏÌØâãäåæçèéêëìíîïð'),
+  buildCodePage('windows-1251', 'РСвЂГВДЕ', true),
   buildCodePage('macintosh', '¬√ƒ≈‚'),
-  buildCodePage('windows-1250', 'ĂÄĹÅâ'),
+  buildCodePage('windows-1250', 'ĂÄĹÅâ', true),
   // Windows-1250's ISO twin (Czech, Polish): the same leads, C1 controls where 1250 prints.
-  buildCodePage('iso-8859-2', 'ĂÄĹÅâ'),
+  buildCodePage('iso-8859-2', 'ĂÄĹÅâ', true),
   // Baltic (Lithuanian, Latvian): "ÄÆ" for "į", "Å³" for "ų".
-  buildCodePage('windows-1257', 'ÄÅ'),
-  buildCodePage('cp437', '╨╤'),
+  buildCodePage('windows-1257', 'ÄÅĆ', true),
+  // DOS: the box-drawing leads ("─îe┼ítina" for "Čeština"), strong only inside words,
+  // and the Greek leads of 3-byte sequences ("ΓÇª" for "…").
+  buildCodePage('cp437', '┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδφε'),
 ];
 
 export const WINDOWS_1252 = CODE_PAGES[0] as CodePage;

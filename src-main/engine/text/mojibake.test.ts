@@ -1,36 +1,28 @@
-import iconv from 'iconv-lite';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ftfyCases } from '../testing/real-data.ts';
 import { fixEncoding } from './mojibake.ts';
+import { type CodePageName, lossyOriginal, misdecode, misdecodeLossy } from './mojibake-inject.ts';
+import { leftoverMojibake } from './mojibake-leftovers.ts';
+import { CLEAN_MULTILINGUAL } from './mojibake-samples.ts';
 import { mojibakeRule } from './rules/encoding.ts';
 
 const { wild, knownFailures, negative } = ftfyCases();
-
-/** What a program does that reads UTF-8 bytes with a single-byte code page (undefined bytes kept as C1). */
-function misdecode(text: string, codePage = 'windows-1252'): string {
-  return [...Buffer.from(text, 'utf8')]
-    .map((byte) => {
-      const char = iconv.decode(Buffer.from([byte]), codePage);
-      return char === '\ufffd' ? String.fromCharCode(byte) : char;
-    })
-    .join('');
-}
 const nfc = (s: string) => s.normalize('NFC');
 const matches = (got: string, c: { fixed: string; 'fixed-encoding'?: string }) =>
   nfc(got) === nfc(c['fixed-encoding'] ?? c.fixed) || nfc(got) === nfc(c.fixed);
 
 describe('fixEncoding on ftfy test cases', () => {
-  it('repairs most in-the-wild mojibake exactly as ftfy does (63 of 70 measured)', () => {
-    const fixed = wild.filter((c) => matches(fixEncoding(c.original).text, c));
-    expect(fixed.length).toBeGreaterThanOrEqual(63);
+  it('repairs every in-the-wild case exactly as ftfy does (70 of 70)', () => {
+    const missed = wild.filter((c) => !matches(fixEncoding(c.original).text, c));
+    expect(missed.map((c) => c.original)).toEqual([]);
   });
 
-  it('reports what it cannot repair exactly (all but one, which holds U+FFFD)', () => {
-    const left = wild.filter((c) => !matches(fixEncoding(c.original).text, c));
-    const unreported = left.filter(
-      (c) => mojibakeRule.detect(fixEncoding(c.original).text) === null,
-    );
-    expect(unreported.map((c) => c.original.includes('\ufffd'))).toEqual([true]);
+  it('reports every in-the-wild case that holds mojibake (the rest is C1 controls, entities)', () => {
+    const mojibake = wild.filter((c) => fixEncoding(c.original).layers > 0);
+    expect(mojibake.length).toBeGreaterThanOrEqual(65);
+    const unreported = mojibake.filter((c) => mojibakeRule.detect(c.original) === null);
+    expect(unreported.map((c) => c.original)).toEqual([]);
   });
 
   it.each(negative.map((c, i) => [81 + i, c] as const))(
@@ -108,5 +100,136 @@ describe('fixEncoding on ftfy test cases', () => {
     ]) {
       expect(fixEncoding(text)).toEqual({ text, layers: 0 });
     }
+  });
+});
+
+describe('fixEncoding on the kinds ftfy repairs', () => {
+  it('reads a lone "Ã" before a space as "à" after a lowercase letter, and before "™" as "Ù"', () => {
+    expect(fixEncoding('Il habite lÃ  depuis dix ans').text).toBe('Il habite là depuis dix ans');
+    expect(fixEncoding('Il habite lÃ depuis dix ans').text).toBe('Il habite là depuis dix ans');
+    expect(fixEncoding('Ã  la maison').text).toBe('à la maison');
+    expect(fixEncoding('OÃ™ VAS-TU ?').text).toBe('OÙ VAS-TU ?');
+    expect(fixEncoding('AN CÃ™L').text).toBe('AN CÙL');
+    // Portuguese capitals end words in "Ã"; a capital's plural is not "Ò"
+    for (const text of ['AMANHÃ E DEPOIS', 'A IRMÃ VAI', 'two Ã’s in a row', 'NICIODATĂ™']) {
+      expect(fixEncoding(text).text, text).toBe(text);
+      expect(mojibakeRule.detect(text), text).toBeNull();
+    }
+  });
+
+  it('repairs cp437 box-drawing mojibake inside words, and leaves box art alone', () => {
+    expect(fixEncoding(misdecode('Slovenčina', 'cp437')).text).toBe('Slovenčina');
+    expect(fixEncoding('Ma┼éopolska i Sloven─ìina').text).toBe('Małopolska i Slovenčina');
+    expect(fixEncoding(misdecode('Tromsø, 12 m², 5 €…', 'cp437')).text).toBe('Tromsø, 12 m², 5 €…');
+    for (const art of ['┌──┐\n│ok│\n└──┘', '╔═╗ ║x║ ╚═╝ ├─┤ ░▒▓', '├┤a┼┐a┼┐a']) {
+      expect(fixEncoding(art).text, art).toBe(art);
+    }
+  });
+
+  it('repairs layered mojibake in Cyrillic, Hindi and Tamil all the way', () => {
+    for (const text of ['Русский язык и футбол', 'हिन्दी भाषा बहुत सुंदर है', 'தமிழ் மொழி இனிமையானது']) {
+      expect(fixEncoding(misdecode(misdecode(text))).text).toBe(text);
+      expect(fixEncoding(misdecode(misdecode(misdecode(text)))).text).toBe(text);
+      expect(fixEncoding(misdecode(misdecode(text, 'latin1'))).text).toBe(text);
+      expect(fixEncoding(misdecode(misdecode(text, 'windows-1251'))).text).toBe(text);
+    }
+  });
+
+  it('repairs lossy mojibake, each sequence that lost a byte becoming one U+FFFD', () => {
+    // Undefined bytes read as U+FFFD, the no-break space as a space ("Ð Ñƒ" for "Ру").
+    for (const text of ['Русский язык', 'हिन्दी', 'தமிழ்', 'Slovenčina', '“lossy” quotes']) {
+      const lossy = misdecodeLossy(text);
+      expect(lossy).not.toBe(text);
+      expect(fixEncoding(lossy).text, lossy).toBe(lossyOriginal(text));
+    }
+    expect(fixEncoding('the â€œbestâ€? one, and â€œtheirsâ€?').text).toBe(
+      'the “best� one, and “theirs�',
+    );
+  });
+
+  it('leaves Cyrillic capitals, Scandinavian and Sami words alone', () => {
+    for (const text of [
+      'ВІКІ — ЗАСІДАННЯ, СЄРІЯ, ПЕРІОД',
+      'Гёте и Гёльдерлин',
+      'ÅRHUS, Øresund, Ålesund, HÅØYA ER BLÅØYD',
+      'Áltá, Čohkkiras, Ánde, ČÁHCI, ŊUORAT',
+    ]) {
+      expect(fixEncoding(text).text, text).toBe(text);
+      expect(mojibakeRule.detect(text), text).toBeNull();
+    }
+  });
+
+  it('leaves clean text in many scripts alone, and reports none of it', () => {
+    const touched = CLEAN_MULTILINGUAL.filter(
+      (text) => fixEncoding(text).text !== text || mojibakeRule.detect(text) !== null,
+    );
+    expect(touched).toEqual([]);
+  });
+
+  it('leaves a word that stays garbled around a decodable sequence as it is, but reports it', () => {
+    const garble = 'ã†â€™ãƒâ€ ã¢â‚¬â„¢ãƒæ’ã‚â¢';
+    expect(fixEncoding(garble).text).toBe(garble);
+    expect(leftoverMojibake(garble).length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * Real words of many scripts, for sentences made up by the properties below;
+ * but no word of one non-ASCII letter: "Î—" alone among ASCII words is as
+ * likely a capital and a dash as a mis-decoded "Η".
+ */
+const WORDS = [...new Set(CLEAN_MULTILINGUAL.flatMap((line) => line.split(/\s+/)))].filter(
+  (word) => word !== '' && !/^[\p{P}]*[^\p{P}\u0000-\u007f][\p{P}]*$/u.test(word),
+);
+const sentence = fc
+  .array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 10 })
+  .map((words) => words.join(' '));
+const KINDS: Record<string, (text: string) => string> = {
+  'Windows-1252': (t) => misdecode(t),
+  'Latin-1': (t) => misdecode(t, 'latin1'),
+  'Windows-1252 twice': (t) => misdecode(misdecode(t)),
+  'Latin-1 then Windows-1252': (t) => misdecode(misdecode(t, 'latin1')),
+  'Windows-1252 three times': (t) => misdecode(misdecode(misdecode(t))),
+  cp437: (t) => misdecode(t, 'cp437' satisfies CodePageName),
+};
+
+describe('fixEncoding properties', () => {
+  it.each(Object.entries(KINDS))(
+    'UTF-8 text mis-decoded as %s comes back exactly',
+    (_kind, mangle) => {
+      fc.assert(
+        fc.property(sentence, (text) => {
+          expect(fixEncoding(mangle(text)).text).toBe(text);
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
+
+  it('never changes or reports clean text made of real words in many scripts, in capitals too', () => {
+    fc.assert(
+      fc.property(sentence, fc.boolean(), (words, capitals) => {
+        const text = capitals ? words.toUpperCase() : words;
+        expect(fixEncoding(text)).toEqual({ text, layers: 0 });
+        expect(mojibakeRule.detect(text)).toBeNull();
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('is idempotent on any string: repairing a repair changes nothing', () => {
+    const any = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 60 }),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      sentence.map((t) => misdecode(t)),
+      fc.string({ unit: 'grapheme', maxLength: 30 }).map((t) => misdecodeLossy(misdecode(t))),
+    );
+    fc.assert(
+      fc.property(any, (text) => {
+        const once = fixEncoding(text).text;
+        expect(fixEncoding(once).text).toBe(once);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -1,7 +1,14 @@
 /**
+ * Stands for a byte that a lossy decoding lost (shown as U+FFFD, or as "?"):
+ * a sequence holding one decodes to U+FFFD as a whole, as ftfy does.
+ */
+export const LOST_BYTE = -1;
+
+/**
  * A strict UTF-8 decoder that also accepts CESU-8 surrogate pairs (emoji
  * written as two 3-byte surrogates, common in mojibake from Java and MySQL),
- * but never a lone surrogate. Returns null for anything invalid.
+ * but never a lone surrogate. Returns null for anything invalid. A
+ * continuation byte may be `LOST_BYTE`: its sequence becomes U+FFFD.
  */
 export function decodeUtf8Lenient(bytes: readonly number[]): string | null {
   const units: number[] = [];
@@ -26,13 +33,19 @@ export function decodeUtf8Lenient(bytes: readonly number[]): string | null {
       return null;
     }
     if (i + length > bytes.length) return null;
+    let lost = false;
     for (let k = 1; k < length; k++) {
       const b = bytes[i + k] ?? 0;
+      if (b === LOST_BYTE) {
+        lost = true;
+        continue;
+      }
       if ((b & 0xc0) !== 0x80) return null;
       codePoint = (codePoint << 6) | (b & 0x3f);
     }
     const minimum = [0, 0, 0x80, 0x800, 0x10000][length] ?? 0;
-    if (codePoint < minimum || codePoint > 0x10ffff) return null;
+    if (lost) codePoint = 0xfffd;
+    else if (codePoint < minimum || codePoint > 0x10ffff) return null;
     units.push(codePoint);
     i += length;
   }
