@@ -1,10 +1,12 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumExecutable } from './e2e/support/chromium.ts';
 
 /**
- * End-to-end tests run Debian's Chromium (Playwright's own browsers cannot be
- * downloaded here) against `svc serve` started by the fixtures in e2e/.
+ * End-to-end tests run a Chromium found on the machine, or installed when
+ * there is none (e2e/support/chromium.ts), against `svc serve` started by
+ * the fixtures in e2e/.
  */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = chromiumExecutable();
 
 export default defineConfig({
   testDir: 'e2e',
