@@ -9,7 +9,13 @@ import iconv from 'iconv-lite';
  */
 
 export type CodePageName =
-  'windows-1252' | 'latin1' | 'cp437' | 'macintosh' | 'windows-1251' | 'windows-1250';
+  | 'windows-1252'
+  | 'latin1'
+  | 'cp437'
+  | 'macintosh'
+  | 'windows-1251'
+  | 'windows-1250'
+  | 'iso-8859-2';
 
 const tables = new Map<string, string[]>();
 
