@@ -122,20 +122,29 @@ function isStrong(
   // "Ã" never stands before "™" in real text: "OÃ™ ET" is "OÙ ET" ("AHÅ™" is a name).
   if (lead === 'Ã' && cont === '™' && page === WINDOWS_1252) return true;
   if (cont === '’' && !isLetterOrDigit(before) && APOSTROPHE_SUFFIX.test(after)) return false;
+  // A regional page's capital before a sign, alone, that reads "×" or "÷" ("Г·" in Windows-1251).
+  if (page.regional && !isLetter(before) && /^[×÷]$/u.test(decoded)) return true;
   // "MARQUÉ…", "NESTLÉ®": a capital after capitals, then punctuation ending the word, is typography.
   // "Ã" and "Â" alone are no word: "Â»" and "Ã¨" between spaces are "»" and "è".
   const afterLowercase = /\p{Ll}/u.test(before);
   const wordEnd = TRAILING_PUNCTUATION.has(cont) && !isLetterOrDigit(after[0]) && !afterLowercase;
   if (wordEnd && (isLetter(before) || !'ÃÂ'.includes(lead) || page !== WINDOWS_1252)) return false;
   // "SELKÄ EDELLÄ": a letter before a no-break space is spacing, except the classic "Ã " / "Â ".
-  if (cont === '\u00a0') return 'ÃÂ'.includes(lead);
+  // A no-break space glued to the word before ("cookies,В " in Windows-1251) is one too.
+  if (cont === '\u00a0') {
+    return (
+      'ÃÂ'.includes(lead) || (lead === page.lead2.charAt(0) && /[\p{L}\p{N},.;:!?]/u.test(before))
+    );
+  }
   // "Ã" and "Â" never stand before a sign in real text: "Â½", "Ã¸" alone are "½", "ø";
-  // nor do "Ð" and "Ñ" ("Ð¸" is the Russian word "и").
-  if (page === WINDOWS_1252 && 'ÃÂÐÑ'.includes(lead)) return true;
+  // nor do "Ð" and "Ñ" ("Ð¸" is the Russian word "и"), "Î" and "Ï" ("Î±" is "α").
+  if (page === WINDOWS_1252 && 'ÃÂÐÑÎÏ'.includes(lead)) return true;
   // A box-drawing lead before an accented letter or a sign is no DOS art ("├¿" is "è").
-  // "┬" (0xC2) leads the Latin-1 signs, "╨╤" Cyrillic: "┬╜", "╨╕" away from box drawing are "½", "и".
-  if (page.name === 'cp437' && BOX.test(lead) && (!BOX.test(cont) || '┬╨╤'.includes(lead))) {
-    return true;
+  // "┬" (0xC2) leads the Latin-1 signs, "╨╤" Cyrillic: "┬╜", "╨╕" away from box drawing are "½", "и";
+  // "╬╧" Greek ("╬▒" is "α"), "├" before a box char a sign ("├╖" is "÷"; "├┤a" is no "ôa").
+  if (page.name === 'cp437' && BOX.test(lead)) {
+    if (!BOX.test(cont) || '┬╨╤╬╧'.includes(lead)) return true;
+    if (lead === '├' && !isLetter(decoded)) return true;
   }
   // "√π" in a formula stands alone; mojibake sits inside words ("wei√ü", "r√©gime").
   return isLetterOrDigit(before) || isLetterOrDigit(after[0]);
