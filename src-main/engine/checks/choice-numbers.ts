@@ -145,6 +145,7 @@ export function mangledNumbers(
   stem: string,
 ): MangledNumber[] {
   const option = choices[index] ?? '';
+  if (!/\d/.test(option)) return [];
   const date = spreadsheetDate(option, choices, stem);
   if (date) return [date];
   return lostExponents(option, choices, stem);

@@ -27,23 +27,27 @@ const ALL_OR_NONE =
  */
 export function normalizeChoice(choice: string): string {
   const lower = choice.normalize('NFKC').toLowerCase();
-  const text = lower
-    .replace(/\p{P}/gu, (mark, at: number) => {
-      const before = lower[at - 1] ?? ' ';
-      const after = lower[at + 1] ?? ' ';
-      // inside a number: a decimal point, a fraction bar, a time, a range; thousands commas go
-      if (/\d/.test(before) && /\d/.test(after)) return mark === ',' ? '' : mark;
-      if (/['’]/.test(mark) && /\p{L}/u.test(before) && /\p{L}/u.test(after)) return "'";
-      // a minus sign before a number
-      if (/[-–]/.test(mark) && /\d/.test(after) && /\s/.test(before)) return '-';
-      return ' ';
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = (PUNCTUATION.test(lower) ? marksRead(lower) : lower).replace(/\s+/g, ' ').trim();
   // Nothing but punctuation ("?", "!"): the marks are the option.
   if (text === '') return lower.replace(/\s+/g, '');
   const allOrNone = ALL_OR_NONE.exec(text);
   return allOrNone ? `(${allOrNone[1] ?? ''} of the above)` : text;
+}
+
+const PUNCTUATION = /\p{P}/u;
+
+/** Punctuation as a space, but for what makes words and numbers differ. */
+function marksRead(lower: string): string {
+  return lower.replace(/\p{P}/gu, (mark, at: number) => {
+    const before = lower[at - 1] ?? ' ';
+    const after = lower[at + 1] ?? ' ';
+    // inside a number: a decimal point, a fraction bar, a time, a range; thousands commas go
+    if (/\d/.test(before) && /\d/.test(after)) return mark === ',' ? '' : mark;
+    if (/['’]/.test(mark) && /\p{L}/u.test(before) && /\p{L}/u.test(after)) return "'";
+    // a minus sign before a number
+    if (/[-–]/.test(mark) && /\d/.test(after) && /\s/.test(before)) return '-';
+    return ' ';
+  });
 }
 
 /**
