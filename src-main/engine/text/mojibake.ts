@@ -38,8 +38,9 @@ function compile(page: CodePage): CompiledPage {
   if (page.spaceIsA0) {
     alternatives.push(`${l3} ${c}|${l4} ${c}{2}|${l4}${c} ${c}`);
     // Not at the end of a word: "AMANHÃ Å—" is Portuguese capitals and an ångström sign.
-    const free = `(?:(?<!\\p{L})|(?<=${c}))`;
-    alternatives.push(`${free}(?:${l2}|${l3}${c}|${l4}${c}{2}) (?=${plain})`);
+    // (The test sits after the lead, so that every alternative starts with a char class: fast.)
+    const free = (lead: string): string => `${lead}(?<=(?:^|\\P{L}|${c})${lead})`;
+    alternatives.push(`(?:${free(l2)}|${free(l3)}${c}|${free(l4)}${c}{2}) (?=${plain})`);
   }
   if (page.name === 'windows-1252') {
     const [c2 = '', c3 = ''] = [...page.lead2];
@@ -51,6 +52,10 @@ function compile(page: CodePage): CompiledPage {
 }
 
 const COMPILED = CODE_PAGES.map(compile);
+/** The pages a middle layer is read with: Windows-1252 (and Latin-1), Windows-1251, cp437. */
+const LAYERED = COMPILED.filter((c) =>
+  ['windows-1252', 'windows-1251', 'cp437'].includes(c.page.name),
+);
 
 /** Continuation chars that, right before the end of a word, are ordinary punctuation after a capital. */
 const TRAILING_PUNCTUATION = new Set([...'…’”“‘´¨®©™¿¡«»°×¬']);
@@ -264,7 +269,7 @@ function isCapitalsWord(
 function decodesAgain(decoded: string, before: string, after: string): boolean {
   const nonAscii = decoded.replace(/[\u0000-\u007f]+/g, '').length;
   if (nonAscii === 0) return false;
-  for (const compiled of COMPILED) {
+  for (const compiled of LAYERED) {
     let covered = 0;
     let plausible = true;
     for (const match of decoded.matchAll(compiled.runs)) {
@@ -529,7 +534,10 @@ function fixOneLayer(text: string): string | null {
   for (const compiled of COMPILED) {
     const replacements = findReplacements(text, compiled);
     if (compiled.page === WINDOWS_1252) replacements.push(...wordFinalARepairs(text));
-    const noBreakSpaces = lostNoBreakSpaceRepairs(text, compiled.page);
+    // Only "Ã " is evidence of its own among the repairs of a lost no-break space.
+    const mayUse =
+      replacements.some((r) => r.strong) || (compiled.page === WINDOWS_1252 && text.includes('Ã '));
+    const noBreakSpaces = mayUse ? lostNoBreakSpaceRepairs(text, compiled.page) : [];
     const all = [...replacements, ...noBreakSpaces];
     // A 3- or 4-byte sequence ("â€”") is worth two pieces of evidence; a 2-byte one ("Ã¥") one.
     const strong = all
