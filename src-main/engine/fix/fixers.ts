@@ -18,6 +18,7 @@ import {
 } from '../checks/worked-solution.ts';
 import type { Conventions } from '../conventions.ts';
 import { TEXT_RULES } from '../text/rules/index.ts';
+import { repairMangledNumbers } from '../checks/choice-numbers.ts';
 import { PatchBuilder } from './patch-builder.ts';
 import type { FixPlan } from './plan.ts';
 import { fixTextField } from './text-field.ts';
@@ -27,6 +28,8 @@ export const FIXABLE_CODES: ReadonlySet<string> = new Set([
   ...TEXT_RULES.filter((rule) => rule.fix).map((rule) => rule.code),
   'duplicate_choice',
   'empty_choice',
+  'lost_exponent',
+  'spreadsheet_date',
   'label_incorrect',
   'annotation_wrong',
   'visible_result_mismatch',
@@ -69,6 +72,18 @@ function fixMultipleChoice(
   const field = { freeText: false, conventions, plan, checkOf: structuredCheckFor };
   fixTextField(builder, '/context', field);
   sample.choices.forEach((_, i) => fixTextField(builder, `/choices/${i}`, field));
+
+  // Numbers a spreadsheet or a lost superscript mangled ("14-May", "9.3 x 1013"), read in the
+  // context of the other options, repaired before duplicates are looked for.
+  if (can('lost_exponent') || can('spreadsheet_date')) {
+    const current = builder.sample as MultipleChoiceSample;
+    const repaired = current.choices.map((_, i) =>
+      repairMangledNumbers(i, current.choices, current.context),
+    );
+    repaired.forEach((choice, i) => {
+      if (choice !== current.choices[i]) builder.replace(`/choices/${i}`, choice, 'choices');
+    });
+  }
 
   // Drop duplicate and empty choices from the end, re-pointing the label to the kept twin.
   const working = builder.sample as MultipleChoiceSample;
