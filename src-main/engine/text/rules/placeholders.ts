@@ -91,22 +91,23 @@ function wholeFieldPlaceholder(key: string, context: RuleContext | undefined): b
   return true;
 }
 
-/** The input paragraph that ends a prompt ("Classify this.\n\nNoinput"). */
-const LAST_PARAGRAPH = /\n[ \t]*\n\s*([^\n]*)\s*$/;
-
-function trailingPlaceholder(text: string): RegExpExecArray | null {
-  if (!text.includes('\n')) return null;
-  const last = LAST_PARAGRAPH.exec(text);
-  if (!last) return null;
-  const key = placeholderKey(last[1] ?? '');
-  if (key === '' || key.length > 30) return null;
-  if (text.slice(0, last.index).trim() === '') return null;
-  return UNMISTAKABLE.has(key) ||
+/** The input paragraph that ends a prompt ("Classify this.\n\nNoinput"): where its blank line starts, and it. */
+function trailingPlaceholder(text: string): { index: number; found: string } | null {
+  const end = text.trimEnd();
+  const at = end.lastIndexOf('\n');
+  if (at < 0) return null;
+  const found = end.slice(at + 1).trim();
+  if (found === '' || found.length > 40) return null;
+  const before = end.slice(0, at);
+  const blank = before.search(/\n[ \t]*$/);
+  if (blank < 0 || before.slice(0, blank).trim() === '') return null;
+  const key = placeholderKey(found);
+  const placeholder =
+    UNMISTAKABLE.has(key) ||
     NOT_AN_ANSWER.has(key) ||
     EMPTY_WORDS.has(key) ||
-    /^(?:no ?input|noinput)\b/.test(key)
-    ? last
-    : null;
+    /^(?:no ?input|noinput)\b/.test(key);
+  return placeholder ? { index: blank, found } : null;
 }
 
 export const placeholderRule: TextRule = {
@@ -130,7 +131,7 @@ export const placeholderRule: TextRule = {
     if (context?.freeText !== false) {
       const last = trailingPlaceholder(text);
       if (last) {
-        const found = (last[1] ?? '').trim();
+        const { found } = last;
         const at = text.lastIndexOf(found);
         return { count: 1, example: found, span: [at, at + found.length] };
       }

@@ -60,8 +60,8 @@ function repeatedBlocks(
   return ranges;
 }
 
-/** A sentence: up to its end mark (and closing quotes or brackets), followed by a space or the line end. */
-const SENTENCE = /[^\s.!?…](?:[^\n.!?…]|[.!?…](?=[^\s.!?…]))*?[.!?…]+["'”’)\]]*(?= |$)/gm;
+/** A sentence end: end marks (and closing quotes or brackets) before a space or the line end. */
+const SENTENCE_END = /[.!?…]+["'”’)\]]*(?= |\n|$)/g;
 /** A list marker before a line's first sentence is not part of it. */
 const LIST_MARKER = /^(?:[-*+•]|\d+[.)])\s+/;
 /** Runs of up to this many sentences are compared ("A. B. A. B." is a loop too). */
@@ -73,22 +73,32 @@ interface Sentence {
   end: number;
 }
 
-/** Runs of sentences on one line, separated by spaces only. */
+/**
+ * Runs of sentences on one line, separated by spaces only. Sentences are cut
+ * at their end marks in one linear pass (a sentence regex backtracks on long
+ * lines without end marks).
+ */
 function sentenceRuns(masked: string): Sentence[][] {
   const runs: Sentence[][] = [];
   let run: Sentence[] = [];
-  for (const m of masked.matchAll(SENTENCE)) {
-    const previous = run.at(-1);
-    if (previous && !/^ +$/.test(masked.slice(previous.end, m.index))) {
+  let cursor = 0;
+  for (const m of masked.matchAll(SENTENCE_END)) {
+    const end = m.index + m[0].length;
+    const piece = masked.slice(cursor, end);
+    const newline = piece.lastIndexOf('\n');
+    const lead = piece.slice(newline + 1).search(/\S/);
+    const atLineStart = newline >= 0 || cursor === 0;
+    if (newline >= 0 || (run.length > 0 && !/^ +$/.test(piece.slice(0, lead)))) {
       runs.push(run);
       run = [];
     }
-    const marker = run.length === 0 ? (LIST_MARKER.exec(m[0])?.[0] ?? '') : '';
-    run.push({
-      text: m[0].slice(marker.length),
-      start: m.index + marker.length,
-      end: m.index + m[0].length,
-    });
+    let start = cursor + newline + 1 + Math.max(lead, 0);
+    if (atLineStart || run.length === 0) {
+      const marker = LIST_MARKER.exec(masked.slice(start, end))?.[0] ?? '';
+      start += marker.length;
+    }
+    if (start < end) run.push({ text: masked.slice(start, end), start, end });
+    cursor = end;
   }
   runs.push(run);
   return runs;
@@ -209,20 +219,29 @@ const BOILERPLATE_LINE = new RegExp(
     String.raw`this (?:web)?site uses cookies`,
     String.raw`we use cookies`,
     String.raw`(?:accept|allow) (?:all )?cookies`,
-    String.raw`(?:cookie policy|privacy policy|terms of (?:use|service)|terms (?:and|&) conditions)(?:\s*[|·•,-]\s*(?:cookie policy|privacy policy|terms of (?:use|service)|terms (?:and|&) conditions|contact us|about us|sitemap))*[.]?`,
-    String.raw`(?:copyright )?(?:©|\(c\))?\s*(?:\d{4}\s*)?(?:[\w .,&-]{0,40} )?all rights reserved\.?`,
+    String.raw`(?:cookie policy|privacy policy|terms of (?:use|service)|terms (?:and|&) conditions)(?: ?[|·•,-] ?(?:cookie policy|privacy policy|terms of (?:use|service)|terms (?:and|&) conditions|contact us|about us|sitemap))*[.]?`,
+    String.raw`(?:copyright ?)?(?:© ?|\(c\) ?)?(?:\d{4} ?)?(?:[\w.,&-]+ ){0,6}all rights reserved\.?`,
     String.raw`click here to (?:read more|subscribe|download|continue)`,
     String.raw`(?:subscribe|sign up) (?:to|for) (?:our|the) newsletter`,
     String.raw`(?:share (?:this|on) (?:facebook|twitter)|follow us on (?:facebook|twitter|instagram))`,
     String.raw`(?:you must be )?logged in to (?:post a )?comment`,
   ]
-    .map((p) => `^\\s*(?:${p})\\s*$`)
+    .map((p) => `^[ \\t]*(?:${p})[ \\t]*$`)
     .join('|'),
   'im',
 );
+/** The words every boilerplate line holds: a cheap test before the anchored alternation. */
+const BOILERPLATE_WORDS =
+  /javascript|cookies|policy|terms|reserved|click here|newsletter|facebook|twitter|instagram|comment/i;
 const LIST_OR_HEADING = /^\s*(?:[-*+•#>|]|\d+[.)]|[a-z][.)]\s|\p{Extended_Pictographic})/iu;
 const END_MARK = /[.!?…:;"'”’)\]]$/;
-const LEAKED_BRACES = /\{[^{}\n]*:[^{}\n]*;\s*\}|\{\s*\n?[^{}]*;\s*\n?\s*\}/;
+/** A brace block of statements (`{ color: red; }`, `{ x = 1; }`), bounded so that the search stays linear. */
+const BRACE_BLOCK = /\{([^{}]{1,300})\}/g;
+const STATEMENTS = /[:=][^;]*;\s*$/;
+const leakedBraces = (prose: string): number => {
+  for (const m of prose.matchAll(BRACE_BLOCK)) if (STATEMENTS.test(m[1] ?? '')) return m.index;
+  return -1;
+};
 
 export const boilerplateRule: TextRule = {
   code: 'boilerplate',
@@ -233,19 +252,19 @@ export const boilerplateRule: TextRule = {
   detect: (text, context?: RuleContext) => {
     if (context && !context.freeText) return null;
     if (text.length < 12) return null;
-    const prose = blankCode(text);
-    const line = BOILERPLATE_LINE.exec(prose);
+    const prose = blankCode(text, CODE_FILLER);
+    const line = BOILERPLATE_WORDS.test(prose) ? BOILERPLATE_LINE.exec(prose) : null;
     if (line) {
       const at = line.index + (line[0].length - line[0].trimStart().length);
       const found = line[0].trim();
       return { count: 1, example: `"${found.slice(0, 40)}"`, span: [at, at + found.length] };
     }
-    if (prose.includes('{') && prose.includes(';') && LEAKED_BRACES.test(prose)) {
-      const at = prose.indexOf('{');
+    const at = prose.includes('{') && prose.includes(';') ? leakedBraces(prose) : -1;
+    if (at >= 0) {
       return { count: 1, example: `code braces in prose: ${excerpt(text, at)}` };
     }
     // FineWeb: under 12% of lines ending in punctuation. Lists, headings and code lines do not count.
-    if (!prose.includes('\n')) return null;
+    if ((prose.match(/\n/g)?.length ?? 0) < 7) return null;
     const lines = prose
       .split('\n')
       .map((l) => l.trim())

@@ -104,6 +104,8 @@ export const repeatedWordsRule: TextRule = {
 const TOP_LIMITS = [0.2, 0.18, 0.16] as const;
 const DUPLICATE_LIMITS = [0.15, 0.14, 0.13, 0.12, 0.11, 0.1] as const;
 const ID_SPACE = 2 ** 21;
+/** Below this many words, keys `prefix * words + id` stay small integers, which Maps hash fastest. */
+const SMALL_KEYS = 2 ** 15;
 
 function ngramRepetition(list: string[]): string | null {
   const wordIds = new Map<string, number>();
@@ -117,6 +119,7 @@ function ngramRepetition(list: string[]): string | null {
   });
   const totalChars = list.reduce((sum, w) => sum + w.length, 0);
   const covered = new Uint8Array(list.length);
+  const space = list.length < SMALL_KEYS ? list.length : ID_SPACE;
   // prefixIds[i]: dense id of the (n-1)-gram starting at i, refined one word per round
   let prefixIds = ids.slice();
   for (let n = 2; n <= 10; n++) {
@@ -124,7 +127,7 @@ function ngramRepetition(list: string[]): string | null {
     const counts: number[] = [];
     const next: number[] = [];
     for (let i = 0; i + n <= ids.length; i++) {
-      const key = (prefixIds[i] ?? 0) * ID_SPACE + (ids[i + n - 1] ?? 0);
+      const key = (prefixIds[i] ?? 0) * space + (ids[i + n - 1] ?? 0);
       let id = gramIds.get(key);
       if (id === undefined) {
         id = gramIds.size;
@@ -143,30 +146,28 @@ function ngramRepetition(list: string[]): string | null {
           topId = id;
         }
       }
-      if (topId >= 0) {
-        const at = next.indexOf(topId);
-        const gram = list.slice(at, at + n);
-        const share = (topCount * gram.join('').length) / totalChars;
-        if (share > (TOP_LIMITS[n - 2] ?? 1)) return gram.join(' ');
-      }
-    } else {
-      covered.fill(0);
-      let any = false;
-      for (let i = 0; i < next.length; i++) {
-        if ((counts[next[i] ?? 0] ?? 0) < 2) continue;
-        any = true;
-        covered.fill(1, i, i + n);
-      }
       // No repeated n-gram means no repeated longer one either.
-      if (!any) return null;
+      if (topId < 0) return null;
+      const at = next.indexOf(topId);
+      const gram = list.slice(at, at + n);
+      const share = (topCount * gram.join('').length) / totalChars;
+      if (share > (TOP_LIMITS[n - 2] ?? 1)) return gram.join(' ');
+    }
+    if (n >= 4) {
+      // Words inside repeated n-grams; those of 4-grams bound those of 5-grams (and so on).
+      covered.fill(0);
+      for (let i = 0; i < next.length; i++) {
+        if ((counts[next[i] ?? 0] ?? 0) >= 2) covered.fill(1, i, i + n);
+      }
       let chars = 0;
       for (let i = 0; i < list.length; i++) if (covered[i]) chars += (list[i] ?? '').length;
       const share = chars / totalChars;
       // Structured answers (plans, outlines, lyrics) repeat short phrases on purpose:
       // a text is judged by both ends of the range, its 5-grams and its 10-grams.
-      if (share <= (DUPLICATE_LIMITS[n - 5] ?? 1)) return null;
-      if (n === 10)
+      if (share <= (DUPLICATE_LIMITS[Math.max(0, n - 5)] ?? 1)) return null;
+      if (n === 10) {
         return `${Math.round(share * 100)}% of the words are in repeated 10-word phrases`;
+      }
     }
     prefixIds = next;
   }
@@ -311,10 +312,10 @@ function cutList(lines: string[]): string | null {
     .map((l) => /^\s*(\d+)[.)]/.exec(l)?.[1])
     .filter((n) => n !== undefined)
     .map(Number);
-  const text = lines.join('\n');
-  const lead = ANNOUNCED.exec(text.slice(0, text.indexOf(items[0] ?? '\u0000') + 1 || undefined));
-  const promised = lead ? (NUMBER_WORDS[(lead[1] ?? '').toLowerCase()] ?? Number(lead[1])) : 0;
   const reached = numbers.at(-1) ?? 0;
+  const firstItem = lines.findIndex((l) => LIST_ITEM.test(l));
+  const lead = reached > 0 && firstItem > 0 ? ANNOUNCED.exec(lines[firstItem - 1] ?? '') : null;
+  const promised = lead ? (NUMBER_WORDS[(lead[1] ?? '').toLowerCase()] ?? Number(lead[1])) : 0;
   if (promised > 0 && reached > 0 && reached < promised && promised <= 30) {
     return `item ${reached} of the ${promised} announced`;
   }
@@ -358,7 +359,7 @@ export const truncatedRule: TextRule = {
       example: `${why}: ${excerpt(trimmed, trimmed.length, 30)}`,
     });
     const lines = trimmed.split('\n').filter((l) => l.trim() !== '');
-    const list = cutList(lines);
+    const list = lines.length > 1 ? cutList(lines) : null;
     if (list) return cut(list);
     if (TERMINAL.test(trimmed)) return null;
     const lastLine = (lines.at(-1) ?? '').trim();
