@@ -103,62 +103,61 @@ export const repeatedWordsRule: TextRule = {
  */
 const TOP_LIMITS = [0.2, 0.18, 0.16] as const;
 const DUPLICATE_LIMITS = [0.15, 0.14, 0.13, 0.12, 0.11, 0.1] as const;
-const ID_SPACE = 2 ** 21;
-/** Below this many words, keys `prefix * words + id` stay small integers, which Maps hash fastest. */
-const SMALL_KEYS = 2 ** 15;
 
+/**
+ * The n-gram statistics from 32-bit hashes of the n-grams, extended one word
+ * per round, counted by sorting a copy (typed-array sorts beat Map lookups
+ * here, and a collision can only overstate a warning's share slightly).
+ */
 function ngramRepetition(list: string[]): string | null {
   const wordIds = new Map<string, number>();
-  const ids = list.map((w) => {
+  const ids = new Int32Array(list.length);
+  list.forEach((w, i) => {
     let id = wordIds.get(w);
     if (id === undefined) {
       id = wordIds.size;
       wordIds.set(w, id);
     }
-    return id;
+    ids[i] = id;
   });
   const totalChars = list.reduce((sum, w) => sum + w.length, 0);
   const covered = new Uint8Array(list.length);
-  const space = list.length < SMALL_KEYS ? list.length : ID_SPACE;
-  // prefixIds[i]: dense id of the (n-1)-gram starting at i, refined one word per round
-  let prefixIds = ids.slice();
+  let hashes = Int32Array.from(ids);
   for (let n = 2; n <= 10; n++) {
-    const gramIds = new Map<number, number>();
-    const counts: number[] = [];
-    const next: number[] = [];
-    for (let i = 0; i + n <= ids.length; i++) {
-      const key = (prefixIds[i] ?? 0) * space + (ids[i + n - 1] ?? 0);
-      let id = gramIds.get(key);
-      if (id === undefined) {
-        id = gramIds.size;
-        gramIds.set(key, id);
-        counts.push(0);
-      }
-      counts[id] = (counts[id] ?? 0) + 1;
-      next.push(id);
+    const count = list.length - n + 1;
+    if (count < 2) return null;
+    const next = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      next[i] =
+        Math.imul((hashes[i] ?? 0) ^ 0x9e3779b9, 0x85ebca6b) + (ids[i + n - 1] ?? 0) * 0x27d4eb2d;
     }
-    if (n <= 4) {
-      let topId = -1;
-      let topCount = 1;
-      for (let id = 0; id < counts.length; id++) {
-        if ((counts[id] ?? 0) > topCount) {
-          topCount = counts[id] ?? 0;
-          topId = id;
-        }
+    hashes = next;
+    const sorted = next.slice().sort();
+    const repeated = new Set<number>();
+    let top = 0;
+    let topHash = 0;
+    for (let i = 0; i < sorted.length;) {
+      let j = i + 1;
+      while (j < sorted.length && sorted[j] === sorted[i]) j++;
+      if (j - i >= 2) repeated.add(sorted[i] ?? 0);
+      if (j - i > top) {
+        top = j - i;
+        topHash = sorted[i] ?? 0;
       }
-      // No repeated n-gram means no repeated longer one either.
-      if (topId < 0) return null;
-      const at = next.indexOf(topId);
+      i = j;
+    }
+    // No repeated n-gram means no repeated longer one either.
+    if (repeated.size === 0) return null;
+    if (n <= 4) {
+      const at = next.indexOf(topHash);
       const gram = list.slice(at, at + n);
-      const share = (topCount * gram.join('').length) / totalChars;
+      const share = (top * gram.join('').length) / totalChars;
       if (share > (TOP_LIMITS[n - 2] ?? 1)) return gram.join(' ');
     }
     if (n >= 4) {
       // Words inside repeated n-grams; those of 4-grams bound those of 5-grams (and so on).
       covered.fill(0);
-      for (let i = 0; i < next.length; i++) {
-        if ((counts[next[i] ?? 0] ?? 0) >= 2) covered.fill(1, i, i + n);
-      }
+      for (let i = 0; i < count; i++) if (repeated.has(next[i] ?? 0)) covered.fill(1, i, i + n);
       let chars = 0;
       for (let i = 0; i < list.length; i++) if (covered[i]) chars += (list[i] ?? '').length;
       const share = chars / totalChars;
@@ -169,7 +168,6 @@ function ngramRepetition(list: string[]): string | null {
         return `${Math.round(share * 100)}% of the words are in repeated 10-word phrases`;
       }
     }
-    prefixIds = next;
   }
   return null;
 }
