@@ -13,6 +13,11 @@ describe('conventions switch checks off', () => {
     ['Duplicate choices are intentional', 'duplicate_choice'],
     ['profanity is acceptable here', 'profanity'],
     ["don't flag answer_leak", 'answer_leak'],
+    ['Repetition is intended (these are chants).', 'repeated_sentences'],
+    ['Placeholders such as N/A are expected.', 'placeholder'],
+    ['Refusals are fine: this is a safety set.', 'refusal'],
+    ['Answers that restate the question are intended.', 'restates_prompt'],
+    ['Scientific notation as written is fine.', 'lost_exponent'],
   ])('"%s" turns off %s', (text, code) => {
     expect(parseConventions(text).off.has(code)).toBe(true);
   });

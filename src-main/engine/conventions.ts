@@ -79,8 +79,17 @@ const TOPICS: readonly [RegExp, readonly string[]][] = [
   [/\b(profan\w*|swear\w*|obscen\w*|curse words?|explicit language|vulgar\w*)\b/, ['profanity']],
   [
     /\b(repeti\w*|repeated|duplicate lines?)\b/,
-    ['repeated_lines', 'repeated_words', 'repeated_ngrams'],
+    ['repeated_lines', 'repeated_words', 'repeated_ngrams', 'repeated_sentences'],
   ],
+  [/\b(placeholders?|n\/a|no ?input|empty inputs?)\b/, ['placeholder']],
+  [/\b(refusals?|refuses?|declines?)\b/, ['refusal']],
+  [/\b(boilerplate|navigation|cookie (notices?|banners?))\b/, ['boilerplate']],
+  [
+    /\b(echo\w*|restat\w*|answers? (repeats?|copies) the (question|instruction|prompt))\b/,
+    ['restates_prompt'],
+  ],
+  [/\b(scientific notation|exponents?)\b/, ['lost_exponent']],
+  [/\b(dates? in (choices|options)|spreadsheet dates?)\b/, ['spreadsheet_date']],
   [/\b(truncat\w*|cut off|incomplete)\b/, ['truncated']],
   [/\b(duplicate (choices|options|answers|endings))\b/, ['duplicate_choice']],
   [/\b(empty (choices|options|endings))\b/, ['empty_choice']],

@@ -2,6 +2,7 @@ import { CONVERSATION_CHECKS } from '../../../src-shared/checks.ts';
 import { CHAT_ROLES, type ConversationSample } from '../../../src-shared/schemas/sample.ts';
 import type { Conventions } from '../conventions.ts';
 import { CheckSet } from './check-set.ts';
+import { restatesPrompt } from '../text/rules/placeholders.ts';
 import { inspectText } from './text-fields.ts';
 import type { SampleVerdicts } from './types.ts';
 
@@ -74,11 +75,28 @@ export function checkConversation(
   for (const i of turnsRead(sample)) {
     const content = messages[i]?.content ?? '';
     if (content.trim() === '') continue; // reported by empty_turns
+    const role = messages[i]?.role;
     for (const hit of inspectText(content, `/messages/${i}/content`, {
       freeText: true,
       conventions,
+      ...(role !== undefined ? { role } : {}),
     })) {
       checks.add(hit.rule.dimension, hit.issue, hit.count);
+    }
+    // An answer that only says its question again (Alpaca outputs echoing the instruction).
+    const prompt = messages[i - 1];
+    if (
+      role === 'assistant' &&
+      prompt?.role === 'user' &&
+      !conventions.off.has('restates_prompt') &&
+      restatesPrompt(prompt.content, content)
+    ) {
+      checks.add('coherence', {
+        code: 'restates_prompt',
+        message: 'the answer only restates the user turn before it',
+        path: `/messages/${i}/content`,
+        severity: 'error',
+      });
     }
   }
   return { checks: checks.verdicts() };

@@ -203,6 +203,9 @@ export function restatesPrompt(prompt: string, reply: string): boolean {
   const a = prompt.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const b = reply.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   if (b.length === 0 || a.length < 3) return false;
+  // A long prompt carries material to work on (a passage to clean, a text to rewrite): an answer
+  // made of its words is the task done, not an echo of the instruction.
+  if (a.length > 50) return false;
   if (a.join(' ') === b.join(' ')) return true;
   if (b.length > a.length + 2 || b.length < 3) return false;
   const inPrompt = new Set(a);
