@@ -273,16 +273,6 @@ async function benchFamilies(): Promise<void> {
         const same = fixed.filter(
           (f, i) => JSON.stringify(withoutFix(f)) === JSON.stringify(clean[i]),
         ).length;
-        if (process.env.BENCH_DEBUG) {
-          fixed
-            .map((f, i) => [f, i] as const)
-            .filter(([f, i]) => JSON.stringify(withoutFix(f)) !== JSON.stringify(clean[i]))
-            .filter(([, i]) => untouched.has(clean[i] as Sample))
-            .slice(0, 3)
-            .forEach(([f, i]) => {
-              console.log(JSON.stringify({ clean: clean[i], dirty: dirty[i], fixed: f }, null, 1));
-            });
-        }
         exact = percent(same, dirty.length);
         const cleanHosts = clean.map((c, i) => [c, i] as const).filter(([c]) => untouched.has(c));
         const sameClean = cleanHosts.filter(

@@ -5,6 +5,7 @@ import { benchEngine } from './engine.ts';
 import { benchHttp } from './http.ts';
 import { benchJudgmentChoice } from './judgment-choice.ts';
 import { benchJudgmentEncoding } from './judgment-encoding.ts';
+import { benchJudgmentText } from './judgment-text.ts';
 import { benchMemory } from './memory.ts';
 import { mib } from './stats.ts';
 
@@ -21,6 +22,7 @@ console.log(`# svc bench: node ${process.version}, ${process.platform}/${process
 await benchEngine(perType);
 await benchHttp();
 await benchMemory(Number(process.env.BENCH_MEMORY_REQUESTS ?? 20_000));
+await benchJudgmentText();
 await benchJudgmentEncoding();
 await benchJudgmentChoice();
 await benchEstimate();
