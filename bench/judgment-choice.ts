@@ -315,7 +315,7 @@ export async function benchJudgmentChoice(): Promise<void> {
   );
   const widths = [26, 8, 10, 16, 18];
   console.log(
-    formatRow(['family', 'samples', 'recall', 'exact repair', 'repair fn (unwired)'], widths),
+    formatRow(['family', 'samples', 'recall', 'exact repair', 'repair function alone'], widths),
   );
   for (const family of families) {
     const samples = family.cases.map((c) => c.sample);

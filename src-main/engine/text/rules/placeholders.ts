@@ -210,5 +210,6 @@ export function restatesPrompt(prompt: string, reply: string): boolean {
   if (b.length > a.length + 2 || b.length < 3) return false;
   const inPrompt = new Set(a);
   const shared = b.filter((w) => inPrompt.has(w)).length;
-  return shared / b.length >= 0.9 && b.length >= a.length * 0.8;
+  // Every word of the reply comes from the prompt: one new word ("... is images") is an answer.
+  return shared === b.length && b.length >= a.length * 0.8;
 }
