@@ -295,7 +295,9 @@ function openAtEnd(paragraph: string): string | null {
   const count = (c: string): number => paragraph.split(c).length - 1;
   if (count('(') > count(')')) return '(';
   if (count('[') > count(']')) return '[';
-  if (count('“') > count('”')) return '“';
+  // German, Czech and Polish quotes open low („) and close with “ or ”; English opens with “.
+  const low = count('„');
+  if (low > 0 ? low > count('“') + count('”') : count('“') > count('”')) return low > 0 ? '„' : '“';
   const straight = count('"');
   if (straight % 2 === 1 && !/\d"/.test(paragraph)) return '"';
   return null;

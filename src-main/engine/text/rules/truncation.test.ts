@@ -11,6 +11,7 @@ describe('truncated', () => {
       `${long} They agreed to postpone the final vote until the`,
       `${long} They agreed to postpone the vote and`,
       `${long} The chair said "we will decide next week`,
+      `${long} Der Vorsitzende sagte „wir entscheiden nächste Woche`,
       `${long} The chair (who had chaired it for years`,
       `${long} They will vote on the proposal once the new figures from the finance office have`,
       'Here are the steps:\n1. Preheat the oven.\n2. Mix the flour and sugar.\n3.',
@@ -34,6 +35,9 @@ describe('truncated', () => {
       'Who is this gift for and when is the party going to start for',
       `${long} Use the following code:\n\n\`\`\`\nfor x in items: print(x)\n\`\`\``,
       'Roses are red\nViolets are blue\nSugar is sweet\nAnd so are you',
+      // German quotes open low and close high: balanced, not an open quote
+      '„Handwerk bringt dich überall hin“: Von der YOU bis nach Monaco',
+      'Er sagte „Wir sehen uns morgen” und ging nach Hause, ohne sich noch einmal umzudrehen.',
     ]) {
       expect(truncatedRule.detect(text), text).toBeNull();
     }
