@@ -1,3 +1,4 @@
+import { UNITS } from '../src-main/engine/number-words.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type {
   MultipleChoiceSample,
@@ -200,27 +201,14 @@ function alteredFinals(items: QuestionAnswerSample[], random: () => number): Inj
   });
 }
 
-const WORDS = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-];
-
 /**
  * Clean variants that must stay clean: the solution concludes in words ("So it
  * takes three days.") what its final line states in digits; and the final
  * stated in cents where the solution ends in dollars ("$0.75" -> "#### 75").
  */
+/** Finals up to twelve, the ones a solution plausibly spells out. */
+const WORDS = UNITS.slice(0, 13);
+
 function numberWords(items: QuestionAnswerSample[]): Sample[] {
   return items.flatMap((s) => {
     const final = /#### (\d+)$/.exec(s.answer)?.[1];

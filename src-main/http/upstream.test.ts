@@ -19,6 +19,7 @@ import { createKey } from '../service/keys.ts';
 import { openDatabase } from '../store/db.ts';
 import { writeSettingsSection } from '../store/settings.ts';
 import { type RunningServer, startServer } from './server.ts';
+import { parseSse } from './testing/sse.ts';
 import { createTestApp } from './testing/test-app.ts';
 
 /**
@@ -72,15 +73,6 @@ const chat = (content: unknown, extra: Record<string, unknown> = {}) => ({
   messages: [{ role: 'user', content: JSON.stringify(content) }],
   ...extra,
 });
-
-function sseEvents(raw: string): ({ comment: string } | { data: string })[] {
-  const events: ({ comment: string } | { data: string })[] = [];
-  for (const line of raw.split('\n')) {
-    if (line.startsWith(':')) events.push({ comment: line.slice(1).trim() });
-    else if (line.startsWith('data:')) events.push({ data: line.slice(5).trim() });
-  }
-  return events;
-}
 
 interface Case {
   name: string;
@@ -172,7 +164,7 @@ describe('upstream faults through /v1/chat/completions', () => {
     const app = createTestApp({ backend: backendFor(upstream.url), keepAliveMs: 30 });
     const res = await app.post('/v1/chat/completions', chat([text], { stream: true }), app.key());
     expect(res.status).toBe(200);
-    const events = sseEvents(await res.text());
+    const events = parseSse(await res.text());
     expect(events.filter((e) => 'comment' in e).length).toBeGreaterThanOrEqual(3);
     const data = events.flatMap((e) => ('data' in e ? [e.data] : []));
     expect(data.at(-1)).toBe('[DONE]');
@@ -191,7 +183,7 @@ describe('upstream faults through /v1/chat/completions', () => {
     const key = app.key();
     const before = balances(app.db, 1);
     const res = await app.post('/v1/chat/completions', chat([text], { stream: true }), key);
-    const data = sseEvents(await res.text()).flatMap((e) => ('data' in e ? [e.data] : []));
+    const data = parseSse(await res.text()).flatMap((e) => ('data' in e ? [e.data] : []));
     expect(data.at(-1)).toBe('[DONE]');
     const { error } = OpenAIErrorBody.parse(JSON.parse(data.at(-2)!));
     expect(error.code).toBe('service_error');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UsageExtensions } from './openai.ts';
 
 /**
  * The subset of OpenAI's Responses API that `/v1/responses` answers: the
@@ -42,8 +43,6 @@ export const ResponseCreateRequest = z
   .meta({ id: 'ResponseCreateRequest' });
 export type ResponseCreateRequest = z.infer<typeof ResponseCreateRequest>;
 
-const ModelTokens = z.object({ prompt_tokens: z.int().min(0), completion_tokens: z.int().min(0) });
-
 export const ResponseUsage = z
   .object({
     input_tokens: z.int().min(0),
@@ -51,16 +50,7 @@ export const ResponseUsage = z
     output_tokens: z.int().min(0),
     output_tokens_details: z.object({ reasoning_tokens: z.int().min(0) }),
     total_tokens: z.int().min(0),
-    cost_usd: z.number().min(0).optional().meta({
-      description: 'svc extension: what the request was charged (rounded up to the cent).',
-    }),
-    by_model: z
-      .partialRecord(z.enum(['svc-audit-1', 'svc-fix-1']), ModelTokens)
-      .optional()
-      .meta({
-        description:
-          'svc extension: the tokens per engine model, each billed at its rate in GET /pricing.',
-      }),
+    ...UsageExtensions,
   })
   .meta({ id: 'ResponseUsage' });
 export type ResponseUsage = z.infer<typeof ResponseUsage>;

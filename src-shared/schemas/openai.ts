@@ -33,21 +33,26 @@ export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
 
 const ModelTokens = z.object({ prompt_tokens: z.int().min(0), completion_tokens: z.int().min(0) });
 
+/** svc's two extensions of OpenAI's usage, in chat completions and responses alike. */
+export const UsageExtensions = {
+  cost_usd: z.number().min(0).optional().meta({
+    description: 'svc extension: what the request was charged (rounded up to the cent).',
+  }),
+  by_model: z
+    .partialRecord(z.enum(['svc-audit-1', 'svc-fix-1']), ModelTokens)
+    .optional()
+    .meta({
+      description:
+        'svc extension: the tokens per engine model, each billed at its rate in GET /pricing.',
+    }),
+};
+
 export const Usage = z
   .object({
     prompt_tokens: z.int().min(0),
     completion_tokens: z.int().min(0),
     total_tokens: z.int().min(0),
-    cost_usd: z.number().min(0).optional().meta({
-      description: 'svc extension: what the request was charged (rounded up to the cent).',
-    }),
-    by_model: z
-      .partialRecord(z.enum(['svc-audit-1', 'svc-fix-1']), ModelTokens)
-      .optional()
-      .meta({
-        description:
-          'svc extension: the tokens per engine model, each billed at its rate in GET /pricing.',
-      }),
+    ...UsageExtensions,
   })
   .meta({ id: 'Usage' });
 export type Usage = z.infer<typeof Usage>;

@@ -8,6 +8,7 @@ import type { EngineBackend } from '../../engine/backend.ts';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
 import { gsm8k } from '../../engine/testing/real-data.ts';
 import { balances, charge, ledgerEntries } from '../../service/billing.ts';
+import { parseSse } from '../testing/sse.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { writeSettingsSection } from '../../store/settings.ts';
 import { DEFAULT_SETTINGS } from '../../../src-shared/schemas/settings.ts';
@@ -25,18 +26,6 @@ const chat = (model: string, content: unknown, extra: Record<string, unknown> = 
 const completionOf = async (res: Response) => ChatCompletion.parse(await res.json());
 const contentOf = (c: ChatCompletion) =>
   JSON.parse(c.choices[0]!.message.content) as Record<string, unknown>[];
-
-/** Parses a raw SSE body into comments and data payloads, in order. */
-function parseSse(raw: string) {
-  const events: ({ comment: string } | { data: string })[] = [];
-  for (const block of raw.split('\n\n')) {
-    for (const line of block.split('\n')) {
-      if (line.startsWith(':')) events.push({ comment: line.slice(1).trim() });
-      else if (line.startsWith('data:')) events.push({ data: line.slice(5).trim() });
-    }
-  }
-  return events;
-}
 
 /** The real builtin backend, slowed down so a stream has time to send keepalives (or to be cut). */
 function slow(ms: number, fail?: Error): EngineBackend {

@@ -10,29 +10,23 @@ import type { EngineBackend } from '../../engine/backend.ts';
 import type { BilledResult } from '../../service/billed-run.ts';
 import { lastUserContent } from '../../service/chat-request.ts';
 import type { ServiceContext } from '../../service/context.ts';
-import { microToUsd } from '../../service/money.ts';
 import type { CallerEnv } from '../caller.ts';
 import { openAIBody } from '../errors.ts';
 import type { Gate } from '../gate.ts';
 import { readBody } from '../json-body.ts';
-import { billedExtras, startV1Operation, streamV1 } from './v1-operation.ts';
+import {
+  startV1Operation,
+  streamV1,
+  usageExtensions,
+  type V1RouteOptions,
+} from './v1-operation.ts';
 
-export interface ChatRouteOptions {
-  /** How often a streamed response sends `: keepalive` while the work runs. */
-  keepAliveMs: number;
-}
-
-/**
- * The whole pipeline's tokens, plus two extensions: the charge, and the
- * tokens per engine model, so a client can reproduce the bill from
- * `GET /pricing` (a refine spends tokens of both models at their own rates).
- */
+/** The whole pipeline's tokens, plus svc's extensions (the charge, the tokens per model). */
 const usageOf = (billed: BilledResult): Usage => ({
   prompt_tokens: billed.input_tokens,
   completion_tokens: billed.output_tokens,
   total_tokens: billed.input_tokens + billed.output_tokens,
-  cost_usd: microToUsd(billed.chargedMicro),
-  ...billedExtras(billed),
+  ...usageExtensions(billed),
 });
 
 /**
@@ -49,7 +43,7 @@ export function v1ChatRoutes(
   backend: () => EngineBackend,
   gate: Gate,
   auth: MiddlewareHandler<CallerEnv>,
-  options: ChatRouteOptions,
+  options: V1RouteOptions,
 ): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.post('/v1/chat/completions', auth, async (c) => {

@@ -7,6 +7,7 @@ import type { EngineBackend } from '../../engine/backend.ts';
 import { openBilling, preflight, type BilledResult } from '../../service/billed-run.ts';
 import { chatOperation } from '../../service/chat-request.ts';
 import type { ServiceContext } from '../../service/context.ts';
+import { microToUsd } from '../../service/money.ts';
 import type { CallerEnv } from '../caller.ts';
 import { asAppError } from '../errors.ts';
 import type { Gate } from '../gate.ts';
@@ -18,6 +19,11 @@ import type { Gate } from '../gate.ts';
  * one-cent hold), then the billed work whose body is rendered before the
  * charge is settled.
  */
+export interface V1RouteOptions {
+  /** How often a streamed response sends `: keepalive` while the work runs. */
+  keepAliveMs: number;
+}
+
 export interface V1Operation {
   model: ChatModel;
   /** Runs the work, renders the body from the result (before the settle) and returns it. */
@@ -63,9 +69,18 @@ export function startV1Operation(
   };
 }
 
-/** The charge and the tokens per engine model, shared by both usage shapes. */
-export function billedExtras(billed: BilledResult) {
+/**
+ * svc's extensions of OpenAI's usage, shared by both usage shapes: the
+ * charge, and the tokens per engine model, so a client can reproduce the
+ * bill from `GET /pricing` (a refine spends tokens of both models at their
+ * own rates).
+ */
+export function usageExtensions(billed: BilledResult): {
+  cost_usd: number;
+  by_model: Record<string, { prompt_tokens: number; completion_tokens: number }>;
+} {
   return {
+    cost_usd: microToUsd(billed.chargedMicro),
     by_model: Object.fromEntries(
       Object.entries(billed.result.usage.byModel()).map(([model, u]) => [
         model,

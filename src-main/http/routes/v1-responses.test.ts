@@ -10,30 +10,11 @@ import { gsm8k } from '../../engine/testing/real-data.ts';
 import { balances, ledgerEntries } from '../../service/billing.ts';
 import { writeSettingsSection } from '../../store/settings.ts';
 import { DEFAULT_SETTINGS } from '../../../src-shared/schemas/settings.ts';
+import { sseEvents } from '../testing/sse.ts';
 import { createTestApp } from '../testing/test-app.ts';
 
 const samplesOf = (r: ResponseObject) =>
   JSON.parse(r.output[0]!.content[0]!.text) as Record<string, unknown>[];
-
-/** Named SSE events of a raw body, in order (comments dropped). */
-function sseEvents(raw: string): { event: string | null; data: string }[] {
-  return raw
-    .split('\n\n')
-    .map((block) => {
-      const lines = block.split('\n');
-      const event =
-        lines
-          .find((l) => l.startsWith('event:'))
-          ?.slice(6)
-          .trim() ?? null;
-      const data = lines
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).trimStart())
-        .join('\n');
-      return { event, data };
-    })
-    .filter((e) => e.data !== '');
-}
 
 function failing(ms: number): EngineBackend {
   return {

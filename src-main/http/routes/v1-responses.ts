@@ -12,13 +12,16 @@ import type { EngineBackend } from '../../engine/backend.ts';
 import type { BilledResult } from '../../service/billed-run.ts';
 import { lastUserInput } from '../../service/chat-request.ts';
 import type { ServiceContext } from '../../service/context.ts';
-import { microToUsd } from '../../service/money.ts';
 import type { CallerEnv } from '../caller.ts';
 import { openAIBody } from '../errors.ts';
 import type { Gate } from '../gate.ts';
 import { readBody } from '../json-body.ts';
-import type { ChatRouteOptions } from './v1-chat.ts';
-import { billedExtras, startV1Operation, streamV1 } from './v1-operation.ts';
+import {
+  startV1Operation,
+  streamV1,
+  usageExtensions,
+  type V1RouteOptions,
+} from './v1-operation.ts';
 
 const usageOf = (billed: BilledResult): ResponseUsage => ({
   input_tokens: billed.input_tokens,
@@ -26,8 +29,7 @@ const usageOf = (billed: BilledResult): ResponseUsage => ({
   output_tokens: billed.output_tokens,
   output_tokens_details: { reasoning_tokens: 0 },
   total_tokens: billed.input_tokens + billed.output_tokens,
-  cost_usd: microToUsd(billed.chargedMicro),
-  ...billedExtras(billed),
+  ...usageExtensions(billed),
 });
 
 /**
@@ -42,7 +44,7 @@ export function v1ResponsesRoutes(
   backend: () => EngineBackend,
   gate: Gate,
   auth: MiddlewareHandler<CallerEnv>,
-  options: ChatRouteOptions,
+  options: V1RouteOptions,
 ): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.post('/v1/responses', auth, async (c) => {

@@ -1,3 +1,4 @@
+import { numberWords } from '../../number-words.ts';
 import { blankCode } from '../code-spans.ts';
 import { excerpt, plural, type TextRule, spanOf, wordsOf } from '../rule.ts';
 import { dropBackToBackRepeats } from './quality.ts';
@@ -273,19 +274,6 @@ const LIST_ITEM = /^\s*(?:[-*+•]|\d+[.)]|[a-z][.)](?=\s))\s*/i;
 const HEADING_OR_QUOTE = /^\s*[#>|]/;
 const CODE_LINE =
   /[=;{}<>[\]]|^\s*(?:return|print|def|end|fi|done|import|from|select|var|let|const)\b/i;
-const NUMBER_WORDS: Record<string, number> = {
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
-};
 /** "Here are 5 tips:" / "the ten steps below": a list that announces its length. */
 const ANNOUNCED =
   /\b(\d{1,2}|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty) (?:[\p{L}-]+ ){0,3}?[\p{L}-]+s\b[^\n]*:\s*$/imu;
@@ -315,7 +303,7 @@ function cutList(lines: string[]): string | null {
   const reached = numbers.at(-1) ?? 0;
   const firstItem = lines.findIndex((l) => LIST_ITEM.test(l));
   const lead = reached > 0 && firstItem > 0 ? ANNOUNCED.exec(lines[firstItem - 1] ?? '') : null;
-  const promised = lead ? (NUMBER_WORDS[(lead[1] ?? '').toLowerCase()] ?? Number(lead[1])) : 0;
+  const promised = lead ? (numberWords(lead[1] ?? '')[0] ?? Number(lead[1])) : 0;
   if (promised > 0 && reached > 0 && reached < promised && promised <= 30) {
     return `item ${reached} of the ${promised} announced`;
   }
