@@ -11,6 +11,7 @@ import { openDatabase } from '../src-main/store/db.ts';
 import { writeSettingsSection } from '../src-main/store/settings.ts';
 import { DEFAULT_SETTINGS } from '../src-shared/schemas/settings.ts';
 import { gsm8k } from '../src-main/engine/testing/real-data.ts';
+import { startPeer } from './http-peer.ts';
 import { formatRow, mib, percentile } from './stats.ts';
 
 interface Scenario {
@@ -151,4 +152,90 @@ export async function benchHttp(): Promise<void> {
   console.log(`memory after the service bench: rss ${mib(rss)}, heap ${mib(heapUsed)}`);
   await server.close();
   db.close();
+  await benchV1VsPeer();
+}
+
+/**
+ * `/v1/chat/completions` with one sample against its bare Hono peer
+ * (bench/http-peer.ts: JSON parse, zod validation, one SQLite write, WAL with
+ * synchronous=FULL like the service's store), each on its own data directory
+ * in the same temporary folder. Rounds alternate between the two so that a
+ * noisy neighbour or a busy disk weighs on both alike; the ratio is the
+ * service's throughput over the peer's (issue 14's goal: at least 50%).
+ */
+export async function benchV1VsPeer(rounds = 6, perRound = 300, concurrency = 4): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-v1-'));
+  const db = openDatabase(join(dataDir, 'service'));
+  const ctx = createServiceContext(db, dataDir, 'bench');
+  writeSettingsSection(db, 'limits', {
+    ...DEFAULT_SETTINGS.limits,
+    requests_per_minute_v1: 100_000,
+  });
+  grant(db, 1, 1_000_000_000, 'bench credit');
+  const key = createKey(db, { name: 'bench' }).key;
+  const server = await startServer({ ctx, host: '127.0.0.1', port: 0, rendererDir: null });
+  const peer = await startPeer(dataDir);
+  const body = JSON.stringify({
+    model: 'svc/audit-1',
+    messages: [{ role: 'user', content: JSON.stringify(gsm8k().slice(0, 1)) }],
+  });
+  const caller = (base: string) => async () => {
+    const res = await fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${base} answered ${res.status}`);
+    return undefined;
+  };
+  const totals = {
+    service: { n: 0, s: 0, lat: [] as number[] },
+    peer: { n: 0, s: 0, lat: [] as number[] },
+  };
+  // one warm-up round each, not counted
+  await measure(caller(server.url), 50, concurrency);
+  await measure(caller(peer.url), 50, concurrency);
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, base] of [
+      ['peer', peer.url],
+      ['service', server.url],
+    ] as const) {
+      const m = await measure(caller(base), perRound, concurrency);
+      totals[name].n += perRound;
+      totals[name].s += perRound / m.rps;
+      totals[name].lat.push(m.p50);
+    }
+  }
+  await server.close();
+  await peer.close();
+  db.close();
+  const rps = (t: { n: number; s: number }) => t.n / t.s;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+  const ratio = rps(totals.service) / rps(totals.peer);
+  const widths = [34, 10, 10, 12];
+  console.log(
+    `\n## /v1, one sample, vs a bare Hono peer (JSON + zod + one FULL-sync SQLite write); ` +
+      `${rounds} alternating rounds of ${perRound}, ${concurrency} clients`,
+  );
+  console.log(formatRow(['server', 'requests', 'req/s', 'median p50 ms'], widths));
+  console.log(
+    formatRow(
+      ['bare Hono peer', totals.peer.n, rps(totals.peer), median(totals.peer.lat).toFixed(2)],
+      widths,
+    ),
+  );
+  console.log(
+    formatRow(
+      [
+        'svc /v1/chat/completions',
+        totals.service.n,
+        rps(totals.service),
+        median(totals.service.lat).toFixed(2),
+      ],
+      widths,
+    ),
+  );
+  console.log(`/v1 throughput = ${(ratio * 100).toFixed(0)}% of the peer's (goal: >= 50%)`);
+  return ratio;
 }

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../src-shared/errors.ts';
+import type { Settings } from '../../src-shared/schemas/settings.ts';
 import type { ServiceContext } from '../service/context.ts';
 import { authenticate } from '../service/keys.ts';
 import { RateLimiter } from '../service/rate-limit.ts';
@@ -9,7 +10,14 @@ export interface KeyCaller {
   accountId: number;
 }
 
-export type CallerEnv = { Variables: { requestId: string; caller: KeyCaller } };
+/**
+ * `settings` are read once per request, here, and handed down (limits, then
+ * the cost cap, the rates and the dedup threshold): one snapshot for the
+ * whole request, and no re-reading on the way.
+ */
+export type CallerEnv = {
+  Variables: { requestId: string; caller: KeyCaller; settings: Settings };
+};
 
 /**
  * The door of the interface's routes: a valid `svc_` key (401 otherwise),
@@ -34,7 +42,8 @@ export function keyAuth(
   };
   return async (c, next) => {
     const caller = authenticate(ctx.db, c.req.header('authorization'));
-    const { limits } = ctx.settings();
+    const settings = ctx.settings();
+    const { limits } = settings;
     const limit =
       family === 'native' ? limits.requests_per_minute_native : limits.requests_per_minute_v1;
     const verdict = limiterFor(limit).check(caller.keyId);
@@ -49,6 +58,7 @@ export function keyAuth(
       );
     }
     c.set('caller', caller);
+    c.set('settings', settings);
     await next();
   };
 }

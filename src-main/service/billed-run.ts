@@ -1,4 +1,5 @@
 import { AppError } from '../../src-shared/errors.ts';
+import type { Settings } from '../../src-shared/schemas/settings.ts';
 import type { EngineBackend } from '../engine/backend.ts';
 import { placeHold, releaseHold, settleHold } from './billing.ts';
 import type { ServiceContext } from './context.ts';
@@ -32,15 +33,19 @@ export interface BilledResult {
   output_tokens: number;
 }
 
-/** Everything that can be refused before a hold or any work. */
+/**
+ * Everything that can be refused before a hold or any work. `settings` are
+ * the request's (read once, when it came in: see http/caller.ts); by default
+ * the ones in force now.
+ */
 export function preflight(
   ctx: ServiceContext,
   request: OperationRequest,
   pointerPrefix = '/data',
+  settings: Settings = ctx.settings(),
 ): void {
   const tokens = sampleTokens(request.samples);
   checkContext(tokens, pointerPrefix);
-  const settings = ctx.settings();
   const cap = usdToMicro(settings.limits.cost_cap_usd_per_request);
   const { maxChargeMicro } = estimate(request, tokens, settings);
   if (maxChargeMicro > cap) {
@@ -76,10 +81,15 @@ export interface RunBilledOptions {
   batchSize?: number | undefined;
 }
 
+/**
+ * `settings` are the request's, read once when it came in (the rates it is
+ * charged at and the dedup threshold); by default the ones in force now.
+ */
 export function openBilling(
   ctx: ServiceContext,
   caller: Caller,
   requestId: string,
+  settings: Settings = ctx.settings(),
 ): BillingSession {
   const holdId = placeHold(ctx.db, {
     accountId: caller.accountId,
@@ -107,10 +117,10 @@ export function openBilling(
           signal: options.signal,
         });
         // Dataset checks look across all of the request's samples, whatever its batches.
-        await applyDatasetChecks(result, request.samples, ctx.settings().dedup.threshold);
+        await applyDatasetChecks(result, request.samples, settings.dedup.threshold);
         if (options.signal?.aborted) throw new AppError('cancelled', 'the client went away');
         byModel = result.usage.byModel();
-        cost = tokenCostMicro(byModel, ctx.settings().rates);
+        cost = tokenCostMicro(byModel, settings.rates);
         billed = { result, chargedMicro: chargeMicro(cost), ...result.usage.total() };
         body = render(billed);
       } catch (error) {
@@ -160,6 +170,7 @@ export async function runBilled<T>(
   request: OperationRequest,
   options: RunBilledOptions,
   render: (billed: BilledResult) => T,
+  settings: Settings = ctx.settings(),
 ): Promise<T> {
-  return openBilling(ctx, caller, requestId).run(request, options, render);
+  return openBilling(ctx, caller, requestId, settings).run(request, options, render);
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../../src-shared/errors.ts';
+import { durable, unsynced } from '../store/commit.ts';
 import type { Db } from '../store/db.ts';
 import {
   appendLedgerRow,
@@ -35,14 +36,21 @@ export {
  * takes SQLite's write lock before reading the balance, so the check and the
  * row it justifies are atomic across connections and processes (no
  * check-then-act race; other writers wait on busy_timeout). The database runs
- * in WAL mode with synchronous=FULL (store/db.ts), so COMMIT returns only once
- * the WAL is on disk: a charge that was committed survives kill -9 and a power
- * cut. What a crash can leave behind is a hold whose request never finished;
- * `releaseOpenHolds` runs at start-up, before the server accepts requests, and
- * closes each with a release, so no credit stays reserved. A request is
- * therefore charged at most once (the hold's closer is unique) and never
- * charged for work whose result was not delivered, as long as the caller
- * settles before it sends the response.
+ * in WAL mode with synchronous=FULL (store/db.ts): a charge, a grant and the
+ * start-up release commit durably (COMMIT returns once the WAL is on disk),
+ * so a settled charge survives kill -9 and a power cut. A hold and a release
+ * commit unsynced (store/commit.ts): written, so they survive kill -9, but
+ * not fsync'd, so a request pays one fsync, at its settle, which carries its
+ * hold to disk with it. A power cut can drop only the unsynced tail of the
+ * WAL: a hold whose request had not settled (nothing was charged or
+ * delivered against it) or a release (its hold is open again).
+ *
+ * What a crash can leave behind is therefore a hold whose request never
+ * finished; `releaseOpenHolds` runs at start-up, before the server accepts
+ * requests, and closes each with a release, so no credit stays reserved. A
+ * request is therefore charged at most once (the hold's closer is unique)
+ * and never charged for work whose result was not delivered, as long as the
+ * caller settles before it sends the response.
  *
  * The start-up pass assumes one server per data directory: a second process
  * running it would release the first one's holds in flight (their settle then
@@ -67,8 +75,6 @@ function assertAmount(micro: number, what: string): void {
   }
 }
 
-const immediate = <T>(db: Db, work: () => T): T => db.transaction(work).immediate();
-
 /** The hold with this id, open; anything else is a bug in the caller, not a user error. */
 function openHold(db: Db, holdId: number): LedgerRow {
   const hold = ledgerRow(db, holdId);
@@ -82,7 +88,7 @@ function openHold(db: Db, holdId: number): LedgerRow {
 
 export function grant(db: Db, accountId: number, micro: number, memo: string): number {
   assertAmount(micro, 'a grant');
-  return immediate(db, () =>
+  return durable(db, () =>
     appendLedgerRow(db, { account_id: accountId, kind: 'grant', amount_micro: micro, memo }),
   );
 }
@@ -98,7 +104,8 @@ export interface HoldRequest {
 /** Reserves `micro` for a request starting now; `insufficient_quota` when it is not available. */
 export function placeHold(db: Db, request: HoldRequest): number {
   assertAmount(request.micro, 'a hold');
-  return immediate(db, () => {
+  // Not fsync'd: see "Crash safety" above. The settle's durable commit carries it to disk.
+  return unsynced(db, () => {
     const { available_micro } = balances(db, request.accountId);
     if (available_micro < request.micro) {
       throw new AppError(
@@ -151,7 +158,7 @@ export function settleHold(db: Db, holdId: number, settlement: Settlement): void
         'enclosing transaction would roll back); pass onCharged for writes that go with the charge',
     );
   }
-  const shortfall = immediate(db, () => {
+  const shortfall = durable(db, () => {
     const hold = openHold(db, holdId);
     const { balance_micro, held_micro } = balances(db, hold.account_id);
     const otherHeld = held_micro - hold.amount_micro;
@@ -196,7 +203,8 @@ export function settleHold(db: Db, holdId: number, settlement: Settlement): void
 
 /** Closes a hold without charging (the request failed or was cancelled). */
 export function releaseHold(db: Db, holdId: number, memo = 'released: the request failed'): void {
-  immediate(db, () => {
+  // Not fsync'd: a release a power cut drops leaves its hold open, and start-up releases it.
+  unsynced(db, () => {
     const hold = openHold(db, holdId);
     appendLedgerRow(db, {
       account_id: hold.account_id,
@@ -225,7 +233,7 @@ export interface DirectCharge {
  */
 export function charge(db: Db, request: DirectCharge): number {
   assertAmount(request.chargeMicro, 'a charge');
-  return immediate(db, () => {
+  return durable(db, () => {
     const { available_micro } = balances(db, request.accountId);
     if (available_micro < request.chargeMicro) {
       throw new AppError(
@@ -251,7 +259,7 @@ export function charge(db: Db, request: DirectCharge): number {
  * transaction, before the server accepts requests. Returns how many.
  */
 export function releaseOpenHolds(db: Db): number {
-  return immediate(db, () => {
+  return durable(db, () => {
     const holds = openHolds(db);
     for (const hold of holds) {
       appendLedgerRow(db, {

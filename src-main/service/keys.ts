@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../src-shared/errors.ts';
+import { unsynced } from '../store/commit.ts';
 import type { Db } from '../store/db.ts';
 import {
   insertKeyRow,
@@ -133,7 +134,8 @@ export function authenticate(
   if (now.getTime() - last >= LAST_USED_RESOLUTION_MS) {
     const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
     try {
-      touchKeyLastUsed(db, row.id, now.toISOString(), staleBefore);
+      // Not fsync'd: a use a power cut forgets costs nothing, an fsync a minute per key does.
+      unsynced(db, () => touchKeyLastUsed(db, row.id, now.toISOString(), staleBefore));
     } catch {
       // `last_used_at` is a convenience: a busy database must not fail the request.
     }

@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { statement } from './statements.ts';
 
 export type HistoryOperation = 'fix' | 'refine';
 export type HistorySource = 'http' | 'v1' | 'app' | 'cli';
@@ -25,14 +26,13 @@ const SUMMARY_COLUMNS =
   'id, account_id, key_id, request_id, operation, source, samples, cost_micro, created_at';
 
 export function insertHistoryRow(db: Db, row: Omit<HistoryRow, 'id'>): number {
-  const result = db
-    .prepare(
-      `INSERT INTO history (account_id, key_id, request_id, operation, source, samples,
+  const result = statement(
+    db,
+    `INSERT INTO history (account_id, key_id, request_id, operation, source, samples,
          input_json, output_json, cost_micro, created_at)
        VALUES (@account_id, @key_id, @request_id, @operation, @source, @samples,
          @input_json, @output_json, @cost_micro, @created_at)`,
-    )
-    .run(row);
+  ).run(row);
   return Number(result.lastInsertRowid);
 }
 
@@ -42,24 +42,23 @@ export function historyRows(
   page: { limit: number; beforeId?: number; accountId?: number; withJson?: boolean },
 ): HistorySummaryRow[] | HistoryRow[] {
   const columns = page.withJson === true ? '*' : SUMMARY_COLUMNS;
-  return db
-    .prepare(
-      `SELECT ${columns} FROM history
+  return statement(
+    db,
+    `SELECT ${columns} FROM history
        WHERE (@before IS NULL OR id < @before) AND (@account IS NULL OR account_id = @account)
        ORDER BY id DESC LIMIT @limit`,
-    )
-    .all({
-      before: page.beforeId ?? null,
-      account: page.accountId ?? null,
-      limit: page.limit,
-    }) as HistorySummaryRow[] | HistoryRow[];
+  ).all({
+    before: page.beforeId ?? null,
+    account: page.accountId ?? null,
+    limit: page.limit,
+  }) as HistorySummaryRow[] | HistoryRow[];
 }
 
 export function historyRow(db: Db, id: number): HistoryRow | undefined {
-  return db.prepare('SELECT * FROM history WHERE id = ?').get(id) as HistoryRow | undefined;
+  return statement(db, 'SELECT * FROM history WHERE id = ?').get(id) as HistoryRow | undefined;
 }
 
 /** Deletes the rows created before `cutoff` (an ISO timestamp); returns how many. */
 export function deleteHistoryBefore(db: Db, cutoff: string): number {
-  return db.prepare('DELETE FROM history WHERE created_at < ?').run(cutoff).changes;
+  return statement(db, 'DELETE FROM history WHERE created_at < ?').run(cutoff).changes;
 }

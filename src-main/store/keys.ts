@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { statement } from './statements.ts';
 
 /** An API key as stored: never the key itself, only its display prefix and SHA-256 hash. */
 export interface KeyRow {
@@ -28,39 +29,38 @@ export function insertKeyRow(
   db: Db,
   row: Pick<KeyRow, 'id' | 'account_id' | 'name' | 'prefix' | 'hash'>,
 ): KeyRecord {
-  return db
-    .prepare(
-      `INSERT INTO api_keys (id, account_id, name, prefix, hash)
+  return statement(
+    db,
+    `INSERT INTO api_keys (id, account_id, name, prefix, hash)
        VALUES (@id, @account_id, @name, @prefix, @hash)
        RETURNING ${RECORD_COLUMNS}`,
-    )
-    .get(row) as KeyRecord;
+  ).get(row) as KeyRecord;
 }
 
 export function keyRowByHash(db: Db, hash: string): KeyRow | undefined {
-  return db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hash) as KeyRow | undefined;
+  return statement(db, 'SELECT * FROM api_keys WHERE hash = ?').get(hash) as KeyRow | undefined;
 }
 
 export function keyRecordById(db: Db, id: string): KeyRecord | undefined {
-  return db.prepare(`SELECT ${RECORD_COLUMNS} FROM api_keys WHERE id = ?`).get(id) as
+  return statement(db, `SELECT ${RECORD_COLUMNS} FROM api_keys WHERE id = ?`).get(id) as
     KeyRecord | undefined;
 }
 
 /** Every key, newest first. */
 export function keyRecords(db: Db): KeyRecord[] {
-  return db
-    .prepare(`SELECT ${RECORD_COLUMNS} FROM api_keys ORDER BY rowid DESC`)
-    .all() as KeyRecord[];
+  return statement(
+    db,
+    `SELECT ${RECORD_COLUMNS} FROM api_keys ORDER BY rowid DESC`,
+  ).all() as KeyRecord[];
 }
 
 /** Marks a key revoked; a key revoked before keeps its first `revoked_at`. */
 export function setKeyRevoked(db: Db, id: string, at: string): KeyRecord | undefined {
-  return db
-    .prepare(
-      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?
+  return statement(
+    db,
+    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?
        RETURNING ${RECORD_COLUMNS}`,
-    )
-    .get(at, id) as KeyRecord | undefined;
+  ).get(at, id) as KeyRecord | undefined;
 }
 
 /**
@@ -69,11 +69,10 @@ export function setKeyRevoked(db: Db, id: string, at: string): KeyRecord | undef
  * Returns whether a row was written.
  */
 export function touchKeyLastUsed(db: Db, id: string, at: string, staleBefore: string): boolean {
-  const result = db
-    .prepare(
-      `UPDATE api_keys SET last_used_at = ?
+  const result = statement(
+    db,
+    `UPDATE api_keys SET last_used_at = ?
        WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)`,
-    )
-    .run(at, id, staleBefore);
+  ).run(at, id, staleBefore);
   return result.changes > 0;
 }

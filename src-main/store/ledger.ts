@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { statement } from './statements.ts';
 
 /** The local owner's account (migration 1): GUI and CLI runs are billed to it. */
 export const OWNER_ACCOUNT_ID = 1;
@@ -43,31 +44,31 @@ export interface NewLedgerRow {
 
 /** Appends one row; the only write the ledger ever takes. Returns its id. */
 export function appendLedgerRow(db: Db, row: NewLedgerRow): number {
-  const result = db
-    .prepare(
-      `INSERT INTO ledger (account_id, kind, amount_micro, hold_id, request_id, key_id, memo, meta)
+  const result = statement(
+    db,
+    `INSERT INTO ledger (account_id, kind, amount_micro, hold_id, request_id, key_id, memo, meta)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      row.account_id,
-      row.kind,
-      row.amount_micro,
-      row.hold_id ?? null,
-      row.request_id ?? null,
-      row.key_id ?? null,
-      row.memo,
-      row.meta === undefined ? null : JSON.stringify(row.meta),
-    );
+  ).run(
+    row.account_id,
+    row.kind,
+    row.amount_micro,
+    row.hold_id ?? null,
+    row.request_id ?? null,
+    row.key_id ?? null,
+    row.memo,
+    row.meta === undefined ? null : JSON.stringify(row.meta),
+  );
   return Number(result.lastInsertRowid);
 }
 
 export function ledgerRow(db: Db, id: number): LedgerRow | undefined {
-  return db.prepare('SELECT * FROM ledger WHERE id = ?').get(id) as LedgerRow | undefined;
+  return statement(db, 'SELECT * FROM ledger WHERE id = ?').get(id) as LedgerRow | undefined;
 }
 
 /** The row that closed a hold (its release or charge), if any. */
 export function closerOf(db: Db, holdId: number): LedgerRow | undefined {
-  return db.prepare('SELECT * FROM ledger WHERE hold_id = ?').get(holdId) as LedgerRow | undefined;
+  return statement(db, 'SELECT * FROM ledger WHERE hold_id = ?').get(holdId) as
+    LedgerRow | undefined;
 }
 
 const toBalances = (balance: number, held: number): Balances => ({
@@ -81,12 +82,11 @@ const toBalances = (balance: number, held: number): Balances => ({
  * step with every ledger row (one indexed lookup, whatever the ledger's size).
  */
 export function balances(db: Db, accountId: number): Balances {
-  const row = db
-    .prepare(
-      `SELECT granted_micro - charged_micro AS balance, held_micro AS held
+  const row = statement(
+    db,
+    `SELECT granted_micro - charged_micro AS balance, held_micro AS held
        FROM ledger_totals WHERE account_id = ?`,
-    )
-    .get(accountId) as { balance: number; held: number } | undefined;
+  ).get(accountId) as { balance: number; held: number } | undefined;
   return row ? toBalances(row.balance, row.held) : toBalances(0, 0);
 }
 
@@ -95,9 +95,9 @@ export function balances(db: Db, accountId: number): Balances {
  * full scan of the account: what `balances` must always equal.
  */
 export function recomputeBalances(db: Db, accountId: number): Balances {
-  const row = db
-    .prepare(
-      `SELECT
+  const row = statement(
+    db,
+    `SELECT
          (SELECT coalesce(sum(amount_micro), 0) FROM ledger
            WHERE account_id = @a AND kind = 'grant')
          - (SELECT coalesce(sum(amount_micro), 0) FROM ledger
@@ -105,21 +105,19 @@ export function recomputeBalances(db: Db, accountId: number): Balances {
          (SELECT coalesce(sum(h.amount_micro), 0) FROM ledger h
            WHERE h.account_id = @a AND h.kind = 'hold'
              AND NOT EXISTS (SELECT 1 FROM ledger c WHERE c.hold_id = h.id)) AS held`,
-    )
-    .get({ a: accountId }) as { balance: number; held: number };
+  ).get({ a: accountId }) as { balance: number; held: number };
   return toBalances(row.balance, row.held);
 }
 
 /** Holds no release or charge has closed yet, oldest first (every account unless one is given). */
 export function openHolds(db: Db, accountId?: number): LedgerRow[] {
-  return db
-    .prepare(
-      `SELECT * FROM ledger h
+  return statement(
+    db,
+    `SELECT * FROM ledger h
        WHERE h.kind = 'hold' AND (@a IS NULL OR h.account_id = @a)
          AND NOT EXISTS (SELECT 1 FROM ledger c WHERE c.hold_id = h.id)
        ORDER BY h.id`,
-    )
-    .all({ a: accountId ?? null }) as LedgerRow[];
+  ).all({ a: accountId ?? null }) as LedgerRow[];
 }
 
 const toEntry = (row: LedgerRow): LedgerEntry => ({
@@ -133,13 +131,12 @@ export function ledgerEntries(
   accountId: number,
   page: { limit: number; beforeId?: number },
 ): LedgerEntry[] {
-  const rows = db
-    .prepare(
-      `SELECT * FROM ledger
+  const rows = statement(
+    db,
+    `SELECT * FROM ledger
        WHERE account_id = @a AND (@before IS NULL OR id < @before)
        ORDER BY id DESC LIMIT @limit`,
-    )
-    .all({ a: accountId, before: page.beforeId ?? null, limit: page.limit }) as LedgerRow[];
+  ).all({ a: accountId, before: page.beforeId ?? null, limit: page.limit }) as LedgerRow[];
   return rows.map(toEntry);
 }
 
@@ -162,18 +159,17 @@ export function spendByDay(db: Db, accountId: number, days: number, now = new Da
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   const first = today - (days - 1) * DAY_MS;
   const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-  const rows = db
-    .prepare(
-      `SELECT substr(created_at, 1, 10) AS day, sum(amount_micro) AS charged_micro
+  const rows = statement(
+    db,
+    `SELECT substr(created_at, 1, 10) AS day, sum(amount_micro) AS charged_micro
        FROM ledger
        WHERE account_id = ? AND kind = 'charge' AND created_at >= ? AND created_at < ?
        GROUP BY day`,
-    )
-    .all(
-      accountId,
-      new Date(first).toISOString(),
-      new Date(today + DAY_MS).toISOString(),
-    ) as DaySpend[];
+  ).all(
+    accountId,
+    new Date(first).toISOString(),
+    new Date(today + DAY_MS).toISOString(),
+  ) as DaySpend[];
   const byDay = new Map(rows.map((r) => [r.day, r.charged_micro]));
   return Array.from({ length: days }, (_, i) => {
     const day = dayOf(first + i * DAY_MS);

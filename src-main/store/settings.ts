@@ -1,6 +1,7 @@
 import { chmodSync } from 'node:fs';
 import { DEFAULT_SETTINGS, Settings } from '../../src-shared/schemas/settings.ts';
 import type { Db } from './db.ts';
+import { plucked, statement } from './statements.ts';
 
 type Section = keyof Settings;
 
@@ -14,7 +15,9 @@ const cache = new WeakMap<Db, { version: number; writes: number; settings: Setti
 let localWrites = 0;
 
 export function readSettings(db: Db): Settings {
-  const version = db.pragma('data_version', { simple: true }) as number;
+  // A cached statement (a `db.pragma` call would prepare one every time): unlike the pragmas
+  // that set a value, data_version is read when the statement runs, not when it is prepared.
+  const version = plucked(db, 'PRAGMA data_version').get() as number;
   const cached = cache.get(db);
   if (cached && cached.version === version && cached.writes === localWrites) return cached.settings;
   const settings = readSettingsFromDb(db);
@@ -24,7 +27,7 @@ export function readSettings(db: Db): Settings {
 
 /** Settings are stored one JSON document per section; missing sections take their defaults. */
 function readSettingsFromDb(db: Db): Settings {
-  const rows = db.prepare('SELECT key, value FROM settings').all() as {
+  const rows = statement(db, 'SELECT key, value FROM settings').all() as {
     key: string;
     value: string;
   }[];
@@ -36,6 +39,7 @@ function readSettingsFromDb(db: Db): Settings {
     server: { ...DEFAULT_SETTINGS.server, ...(stored.server as object | undefined) },
     upstream: { ...DEFAULT_SETTINGS.upstream, ...(stored.upstream as object | undefined) },
     dedup: { ...DEFAULT_SETTINGS.dedup, ...(stored.dedup as object | undefined) },
+    engine: { ...DEFAULT_SETTINGS.engine, ...(stored.engine as object | undefined) },
   };
   return Settings.parse(merged);
 }
@@ -46,7 +50,8 @@ export function writeSettingsSection<S extends Section>(
   value: Settings[S],
 ): void {
   const validated = Settings.shape[section].parse(value);
-  db.prepare(
+  statement(
+    db,
     `INSERT INTO settings (key, value) VALUES (?, ?)
      ON CONFLICT(key) DO UPDATE SET value = excluded.value,
        updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,

@@ -30,7 +30,8 @@ export function nativeRoutes(
         config: SCHEMAS[operation].shape.config.unwrap().parse(body.config ?? {}),
         conventions: body.conventions,
       } as OperationRequest;
-      preflight(ctx, request);
+      const settings = c.get('settings');
+      preflight(ctx, request, '/data', settings);
       const requestId = c.get('requestId');
       const caller = c.get('caller');
       const signal = c.req.raw.signal;
@@ -52,6 +53,7 @@ export function nativeRoutes(
                 output_tokens: billed.output_tokens,
                 request_id: requestId,
               }),
+            settings,
           ),
         signal,
       );

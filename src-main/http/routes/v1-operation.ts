@@ -46,9 +46,15 @@ export function startV1Operation(
     });
   }
   const { request, samplesPointer } = chatOperation(model, content);
-  preflight(ctx, request, samplesPointer);
+  const settings = c.get('settings');
+  preflight(ctx, request, samplesPointer, settings);
   deps.gate.assertRoom();
-  const billing = openBilling(ctx, { ...c.get('caller'), source: 'v1' }, c.get('requestId'));
+  const billing = openBilling(
+    ctx,
+    { ...c.get('caller'), source: 'v1' },
+    c.get('requestId'),
+    settings,
+  );
   return {
     model,
     release: (memo) => billing.release(memo),
