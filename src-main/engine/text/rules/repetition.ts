@@ -78,6 +78,37 @@ export const repeatedLinesRule: TextRule = {
 /** One word of two or more letters, three or more times, single-spaced ("the the the"; not a "T T T" table). */
 const STUTTER = /\b(\p{L}[\p{L}']+)(?: \1\b){2,}/giu;
 
+/** ASCII letters equal but for case, or a non-ASCII char (which case folding may equate: "ſ", "K"). */
+const mayFoldEqual = (a: number, b: number): boolean =>
+  a === b || a >= 128 || b >= 128 || ((a | 32) === (b | 32) && (a | 32) >= 97 && (a | 32) <= 122);
+
+/**
+ * A cheap necessary condition for STUTTER: in "X X X" the middle X lies
+ * between two single spaces, and the same number of chars before the first
+ * space and after the second may equal it. Unicode regexes with a
+ * back-reference try every position of the text; this reads only its spaces.
+ */
+function mayStutter(text: string): boolean {
+  let p = text.indexOf(' ');
+  while (p >= 0) {
+    const q = text.indexOf(' ', p + 1);
+    if (q < 0) return false;
+    const length = q - p - 1;
+    if (length >= 2 && p - length >= 0 && q + length < text.length) {
+      let same = true;
+      for (let k = 0; k < length && same; k++) {
+        const middle = text.charCodeAt(p + 1 + k);
+        same =
+          mayFoldEqual(text.charCodeAt(p - length + k), middle) &&
+          mayFoldEqual(text.charCodeAt(q + 1 + k), middle);
+      }
+      if (same) return true;
+    }
+    p = q;
+  }
+  return false;
+}
+
 /** The same word three or more times in a row ("the the the"): a generation loop or a paste error. */
 export const repeatedWordsRule: TextRule = {
   code: 'repeated_words',
@@ -85,6 +116,7 @@ export const repeatedWordsRule: TextRule = {
   severity: 'error',
   describe: (f) => `a word repeated in a row, e.g. "${f.example ?? ''}"`,
   detect: (text) => {
+    if (!mayStutter(text)) return null;
     const found = text.match(STUTTER);
     if (!found) return null;
     const span = spanOf(text, found[0]);
@@ -106,51 +138,115 @@ const TOP_LIMITS = [0.2, 0.18, 0.16] as const;
 const DUPLICATE_LIMITS = [0.15, 0.14, 0.13, 0.12, 0.11, 0.1] as const;
 
 /**
+ * Word ids in order of first appearance within one text, through one
+ * dataset-wide map (word -> global id) and a per-call stamp, so that a text
+ * costs one Map lookup per word and no Map of its own.
+ */
+const globalIds = new Map<string, number>();
+const MAX_GLOBAL_WORDS = 500_000;
+let localIds = new Int32Array(1024);
+let stamps = new Int32Array(1024);
+let stamp = 0;
+
+function wordIdsOf(list: string[]): Int32Array {
+  if (globalIds.size >= MAX_GLOBAL_WORDS) {
+    globalIds.clear();
+    stamps.fill(0);
+  }
+  stamp++;
+  const ids = new Int32Array(list.length);
+  let next = 0;
+  for (let i = 0; i < list.length; i++) {
+    const word = list[i] as string;
+    let global = globalIds.get(word);
+    if (global === undefined) {
+      global = globalIds.size;
+      globalIds.set(word, global);
+    }
+    if (global >= stamps.length) {
+      const size = Math.max(global + 1, stamps.length * 2);
+      const grownStamps = new Int32Array(size);
+      grownStamps.set(stamps);
+      stamps = grownStamps;
+      const grownIds = new Int32Array(size);
+      grownIds.set(localIds);
+      localIds = grownIds;
+    }
+    if (stamps[global] !== stamp) {
+      stamps[global] = stamp;
+      localIds[global] = next++;
+    }
+    ids[i] = localIds[global] ?? 0;
+  }
+  return ids;
+}
+
+/**
+ * Occurrences of each 32-bit n-gram hash, in an open-addressing table reused
+ * across calls: `slot[i]` is the table slot of position i, `counts[slot]` how
+ * often its hash occurs. (Exactly the runs of equal values a sort would give.)
+ */
+let tableKeys = new Int32Array(1024);
+let tableCounts = new Int32Array(1024);
+
+function countHashes(hashes: Int32Array, length: number, slots: Int32Array): number {
+  let size = 16;
+  while (size < length * 2) size *= 2;
+  if (tableKeys.length < size) {
+    tableKeys = new Int32Array(size);
+    tableCounts = new Int32Array(size);
+  } else tableCounts.fill(0, 0, size);
+  const mask = size - 1;
+  for (let i = 0; i < length; i++) {
+    const key = hashes[i] ?? 0;
+    let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
+    while ((tableCounts[slot] ?? 0) !== 0 && tableKeys[slot] !== key) slot = (slot + 1) & mask;
+    tableKeys[slot] = key;
+    tableCounts[slot] = (tableCounts[slot] ?? 0) + 1;
+    slots[i] = slot;
+  }
+  return size;
+}
+
+/**
  * The n-gram statistics from 32-bit hashes of the n-grams, extended one word
- * per round, counted by sorting a copy (typed-array sorts beat Map lookups
- * here, and a collision can only overstate a warning's share slightly).
+ * per round, counted in a hash table of the hashes (a collision can only
+ * overstate a warning's share slightly). The most frequent n-gram is the
+ * lowest hash among the most frequent ones, at its first position.
  */
 function ngramRepetition(list: string[]): string | null {
-  const wordIds = new Map<string, number>();
-  const ids = new Int32Array(list.length);
-  list.forEach((w, i) => {
-    let id = wordIds.get(w);
-    if (id === undefined) {
-      id = wordIds.size;
-      wordIds.set(w, id);
-    }
-    ids[i] = id;
-  });
+  const ids = wordIdsOf(list);
   const totalChars = list.reduce((sum, w) => sum + w.length, 0);
   const covered = new Uint8Array(list.length);
-  let hashes = Int32Array.from(ids);
+  const slots = new Int32Array(list.length);
+  // Each round's hashes are computed in place from the previous round's (position i only reads i).
+  const next = Int32Array.from(ids);
   for (let n = 2; n <= 10; n++) {
     const count = list.length - n + 1;
     if (count < 2) return null;
-    const next = new Int32Array(count);
     for (let i = 0; i < count; i++) {
       next[i] =
-        Math.imul((hashes[i] ?? 0) ^ 0x9e3779b9, 0x85ebca6b) + (ids[i + n - 1] ?? 0) * 0x27d4eb2d;
+        Math.imul((next[i] ?? 0) ^ 0x9e3779b9, 0x85ebca6b) + (ids[i + n - 1] ?? 0) * 0x27d4eb2d;
     }
-    hashes = next;
-    const sorted = next.slice().sort();
-    const repeated = new Set<number>();
+    const size = countHashes(next, count, slots);
     let top = 0;
     let topHash = 0;
-    for (let i = 0; i < sorted.length;) {
-      let j = i + 1;
-      while (j < sorted.length && sorted[j] === sorted[i]) j++;
-      if (j - i >= 2) repeated.add(sorted[i] ?? 0);
-      if (j - i > top) {
-        top = j - i;
-        topHash = sorted[i] ?? 0;
+    let anyRepeated = false;
+    for (let slot = 0; slot < size; slot++) {
+      const c = tableCounts[slot] ?? 0;
+      if (c === 0) continue;
+      if (c >= 2) anyRepeated = true;
+      const key = tableKeys[slot] ?? 0;
+      if (c > top || (c === top && key < topHash)) {
+        top = c;
+        topHash = key;
       }
-      i = j;
     }
     // No repeated n-gram means no repeated longer one either.
-    if (repeated.size === 0) return null;
+    if (!anyRepeated) return null;
     if (n <= 4) {
-      const at = next.indexOf(topHash);
+      let at = 0;
+      while (next[at] !== topHash) at++;
       const gram = list.slice(at, at + n);
       const share = (top * gram.join('').length) / totalChars;
       if (share > (TOP_LIMITS[n - 2] ?? 1)) return gram.join(' ');
@@ -158,7 +254,9 @@ function ngramRepetition(list: string[]): string | null {
     if (n >= 4) {
       // Words inside repeated n-grams; those of 4-grams bound those of 5-grams (and so on).
       covered.fill(0);
-      for (let i = 0; i < count; i++) if (repeated.has(next[i] ?? 0)) covered.fill(1, i, i + n);
+      for (let i = 0; i < count; i++) {
+        if ((tableCounts[slots[i] ?? 0] ?? 0) >= 2) covered.fill(1, i, i + n);
+      }
       let chars = 0;
       for (let i = 0; i < list.length; i++) if (covered[i]) chars += (list[i] ?? '').length;
       const share = chars / totalChars;

@@ -301,9 +301,7 @@ function ordinaryInContext(word: string, lower: string): boolean {
  * the match covers all of it ("assorted" and "cumin" are not profane).
  */
 const wordVerdicts = new Map<string, boolean>();
-/** English profanity is ASCII (with leetspeak symbols); anything else separates words. */
-const WORD_SEPARATORS = /[^a-z0-9@$*!]+/;
-const HAS_TWO_LETTERS = /[a-z][^a-z]*[a-z]/;
+/** English profanity is ASCII (with leetspeak symbols): a word is a run of [a-z0-9@$*!]. */
 const MAX_CACHED_WORDS = 200_000;
 
 function isProfaneWord(word: string): boolean {
@@ -318,6 +316,44 @@ function isProfaneWord(word: string): boolean {
   return verdict;
 }
 
+/**
+ * The verdicts of the words seen so far, keyed by a 32-bit hash of the word's
+ * characters, each bucket a chain of `{word, profane}` compared character by
+ * character with the text: the scan below reads the words in place, so a
+ * word already judged costs no substring, no string hash and no regex.
+ */
+interface Judged {
+  word: string;
+  profane: boolean;
+  next: Judged | undefined;
+}
+const byHash = new Map<number, Judged>();
+
+const isWordChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 42 || c === 33;
+
+function sameWord(word: string, lower: string, start: number): boolean {
+  for (let i = 0; i < word.length; i++) {
+    if (word.charCodeAt(i) !== lower.charCodeAt(start + i)) return false;
+  }
+  return true;
+}
+
+/** `isProfaneWord` of `lower.slice(start, end)`, through the hash-keyed cache. */
+function profaneAt(lower: string, start: number, end: number, hash: number): boolean {
+  const head = byHash.get(hash);
+  for (let entry = head; entry; entry = entry.next) {
+    if (entry.word.length === end - start && sameWord(entry.word, lower, start)) {
+      return entry.profane;
+    }
+  }
+  const word = lower.slice(start, end);
+  const profane = isProfaneWord(word);
+  if (byHash.size >= MAX_CACHED_WORDS) byHash.clear();
+  byHash.set(hash, { word, profane, next: byHash.get(hash) });
+  return profane;
+}
+
 export const profanityRule: TextRule = {
   code: 'profanity',
   dimension: 'safety',
@@ -327,18 +363,32 @@ export const profanityRule: TextRule = {
     let count = 0;
     let first: string | undefined;
     const lower = text.toLowerCase();
-    for (const word of lower.split(WORD_SEPARATORS)) {
+    // One pass over the char codes: each word is judged in place, hashed as it is read.
+    let start = 0;
+    let letters = 0;
+    let hash = 0x811c9dc5;
+    for (let i = 0; i <= lower.length; i++) {
+      const c = i < lower.length ? lower.charCodeAt(i) : 32;
+      if (isWordChar(c)) {
+        if (c >= 97 && c <= 122) letters++;
+        hash = Math.imul(hash ^ c, 0x01000193);
+        continue;
+      }
+      const length = i - start;
       // Numbers and codes ("1,234", "x86") are never profane and would only fill the cache.
       if (
-        word.length >= 3 &&
-        word.length <= 24 &&
-        HAS_TWO_LETTERS.test(word) &&
-        isProfaneWord(word) &&
-        !ordinaryInContext(word, lower)
+        length >= 3 &&
+        length <= 24 &&
+        letters >= 2 &&
+        profaneAt(lower, start, i, hash) &&
+        !ordinaryInContext(lower.slice(start, i), lower)
       ) {
         count++;
-        first ??= word;
+        first ??= lower.slice(start, i);
       }
+      start = i + 1;
+      letters = 0;
+      hash = 0x811c9dc5;
     }
     if (!count) return null;
     // Lower-casing keeps the length of these words, so the span holds in the text itself.
