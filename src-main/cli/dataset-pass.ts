@@ -1,4 +1,6 @@
 import { writeFile } from 'node:fs/promises';
+import { DUPLICATES_CHECK } from '../../src-shared/checks.ts';
+import type { AuditBlock, Verdict } from '../../src-shared/schemas/blocks.ts';
 import type { DatasetReport } from '../../src-shared/schemas/report.ts';
 import { duplicateWords } from '../engine/dataset/duplicates.ts';
 import { DatasetScan, type ScanResult } from '../engine/dataset/scan.ts';
@@ -49,3 +51,11 @@ export async function writeReport(path: string, report: DatasetReport): Promise<
 export function reportHeadline(report: DatasetReport): string[] {
   return report.findings.map((finding) => `finding: ${finding.message}`);
 }
+
+/** A fix result has no audit: its tally counts the dataset checks alone. */
+export const dedupOnly = (verdict: Verdict): AuditBlock => ({
+  passed: verdict.passed !== false,
+  checks: { [DUPLICATES_CHECK]: verdict },
+  model: 'dataset-checks',
+  votes: 1,
+});

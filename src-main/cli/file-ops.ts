@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { AppError, validationError } from '../../src-shared/errors.ts';
 import {
@@ -16,22 +16,31 @@ import { readSamples, type SampleRow } from '../service/read-samples.ts';
 import { UsageMeter } from '../engine/usage.ts';
 import { describeEngines, resolveEngines, selectBackend } from '../service/backend-select.ts';
 import { createServiceContext } from '../service/context.ts';
+import type { RoleEngine } from '../engine/upstream/backend.ts';
 import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
 import { MAP_FLAGS_USAGE, mappingFromFlags, pathsFromFlags, shapeFromFlags } from './map-flags.ts';
 import { openJsonlSink } from './output.ts';
-import { reportHeadline, scanFile, writeReport } from './dataset-pass.ts';
+import { dedupOnly, reportHeadline, scanFile, writeReport } from './dataset-pass.ts';
 import { assembleReport, VerdictTally } from '../engine/dataset/scan.ts';
 import { duplicatesVerdict } from '../engine/dataset/duplicates.ts';
-import { DUPLICATES_CHECK } from '../../src-shared/checks.ts';
-import { applyDuplicates } from '../service/dataset-checks.ts';
-import type { AuditBlock, Verdict } from '../../src-shared/schemas/blocks.ts';
+import { addCounts, applyDuplicates } from '../service/dataset-checks.ts';
 import { openWriteBack, type WriteBack } from './write-back.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
+import { summaryLines } from './run-summary.ts';
+import {
+  inputFingerprint,
+  openPartWriter,
+  ownsRow,
+  parseShard,
+  rowsOfShard,
+  type PartHeader,
+  type PartWriter,
+} from './shard.ts';
 
 export const FILE_OPS_USAGE = `usage: svc audit|fix|refine IN [--out OUT] [--votes N] [--max-attempts N] [--conventions TEXT]
                     [--task-type TYPE --map ROLE=FIELD ... | --shape ID] [--oasst-paths best|all]
-                    [--write-back] [--report PATH]
+                    [--write-back] [--report PATH] [--shard I/N]
   IN: JSONL, JSON, CSV or Parquet. Rows with task_type are samples; other rows are mapped from
   their dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, HellaSwag, TruthfulQA, Alpaca, ShareGPT,
   OpenAI chat, OpenAssistant, text) or from the field mapping given. Writes JSONL of the samples
@@ -44,17 +53,13 @@ ${MAP_FLAGS_USAGE}
                     (answer-position skew, label imbalance...) and statistics
   --write-back      fix/refine: write the source's own rows instead, in its schema, with each
                     repair in the field it came from (needs --out; its extension picks the
-                    format: .jsonl, .json, .csv, .parquet; unchanged rows stay byte for byte)`;
+                    format: .jsonl, .json, .csv, .parquet; unchanged rows stay byte for byte)
+  --shard I/N       run shard I (0-based) of N: the source rows r with (r - 1) mod N = I, written
+                    as a part (each row with its output position and source row) for svc merge,
+                    which runs the dataset checks on the whole and writes the single run's output
+                    (not with --write-back or --report: those belong to the whole file)`;
 
 const BATCH = 500;
-
-/** A fix result has no audit: its tally counts the dataset checks alone. */
-const dedupOnly = (verdict: Verdict): AuditBlock => ({
-  passed: verdict.passed !== false,
-  checks: { [DUPLICATES_CHECK]: verdict },
-  model: 'dataset-checks',
-  votes: 1,
-});
 
 function parsePositiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -116,11 +121,12 @@ function progressBar(total: number | undefined): cliProgress.SingleBar {
   return bar;
 }
 
-function describeCounts(operation: Operation, counts: Record<string, number>): string {
-  const parts = Object.entries(counts).map(
-    ([name, n]) => `${n.toLocaleString('en-US')} ${name.replace('_', ' ')}`,
-  );
-  return `${operation}: ${parts.join(', ')}`;
+/** What identifies the engine of a model role across the shards of one run (never its key). */
+function engineIdentity(engine: RoleEngine): string {
+  if (engine.kind === 'upstream') {
+    return `upstream ${engine.config.model ?? "(the server's only model)"} at ${engine.config.baseURL}`;
+  }
+  return engine.kind === 'unavailable' ? `unavailable: ${engine.message}` : engine.kind;
 }
 
 /** `svc audit|fix|refine IN`: the operation over a whole file, with the engine in force. */
@@ -140,6 +146,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       'write-back': { type: 'boolean' },
       'oasst-paths': { type: 'string' },
       report: { type: 'string' },
+      shard: { type: 'string' },
     },
     true,
   );
@@ -167,6 +174,19 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       '--write-back needs --out CLEAN (its extension picks the format)',
     );
   }
+  const shard = parseShard(values.shard);
+  if (shard && values['write-back']) {
+    throw new AppError(
+      'invalid_request',
+      '--shard writes a part for svc merge, not the source rows: write back from the merged output, or run without --shard',
+    );
+  }
+  if (shard && values.report !== undefined) {
+    throw new AppError(
+      'invalid_request',
+      '--report is written by svc merge OUT PART... --report PATH: the dataset checks need the whole file',
+    );
+  }
   const conventions = values.conventions;
   if (conventions !== undefined) {
     const parsed = Conventions.safeParse(conventions);
@@ -183,29 +203,50 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   const ownerUsage = new OwnerRunUsage(db, {
     id: runId,
     operation,
-    label: basename(input),
+    label: basename(input) + (shard ? ` (shard ${shard.index}/${shard.of})` : ''),
     source: 'cli',
   });
   // One backend for the whole run; an upstream's failure stops it with its message.
   const backend = selectBackend(ctx);
+  const engines = resolveEngines(settings);
   if (backend.id !== 'builtin') {
-    for (const line of describeEngines(resolveEngines(settings))) console.error(`engine ${line}`);
+    for (const line of describeEngines(engines)) console.error(`engine ${line}`);
   }
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
 
   // The dataset checks look at the whole file first; each batch's results get their verdicts.
+  // A shard leaves them to svc merge, which has the whole file.
   const readOptions = { signal: controller.signal, shape, mapping, paths };
-  const scan = await scanFile(input, readOptions, settings.dedup.threshold);
+  const scan = shard ? undefined : await scanFile(input, readOptions, settings.dedup.threshold);
   const tally = new VerdictTally();
 
-  // Results leave in input order: the JSONL of samples with their result blocks, or the
-  // source's own rows with the repairs written back (--write-back).
+  // Results leave in input order: the JSONL of samples with their result blocks, the source's
+  // own rows with the repairs written back (--write-back), or a shard's part.
   let writeBack: WriteBack | undefined;
-  const sink = values['write-back'] ? undefined : openJsonlSink(values.out);
+  let part: PartWriter | undefined;
+  if (shard) {
+    const header: PartHeader = {
+      svc_part: 1,
+      version: packageVersion(),
+      operation,
+      shard: shard.index,
+      of: shard.of,
+      input: { path: resolve(input), ...(await inputFingerprint(input)) },
+      read: { shape, mapping, paths },
+      config,
+      conventions: conventions ?? null,
+      engines: Object.fromEntries(
+        Object.entries(engines).map(([role, { engine }]) => [role, engineIdentity(engine)]),
+      ),
+    };
+    part = await openPartWriter(values.out, header);
+  }
+  const sink = values['write-back'] || shard ? undefined : openJsonlSink(values.out);
   // Every path of a tree is a sample of its own: the file's lines do not count them.
-  const total = paths === 'all' ? undefined : await countLines(input);
+  const lines = paths === 'all' ? undefined : await countLines(input);
+  const total = shard && lines !== undefined ? rowsOfShard(shard, lines) : lines;
   // Started at the first row, so an unreadable file gets its error without a progress line.
   let bar: cliProgress.SingleBar | undefined;
   const totals: Record<string, number> = {};
@@ -215,17 +256,21 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   let skipped = 0;
   let pending: SampleRow[] = [];
   let batch: Sample[] = [];
+  /** A shard's batch: each sample's position in the whole run's output and its source row. */
+  let places: { position: number; row: number }[] = [];
 
   const flush = async (): Promise<void> => {
     const outputs: ResultSample[] = [];
     if (batch.length > 0) {
       const request = { operation, samples: batch, config, conventions } as OperationRequest;
       const result = await runOperation(request, { backend, signal: controller.signal });
-      applyDuplicates(result, scan.duplicates, done);
-      result.data.forEach((sample, i) => {
-        const verdict = duplicatesVerdict(scan.duplicates.issues.get(done + i));
-        tally.add(sample.audit ?? dedupOnly(verdict));
-      });
+      if (scan) {
+        applyDuplicates(result, scan.duplicates, done);
+        result.data.forEach((sample, i) => {
+          const verdict = duplicatesVerdict(scan.duplicates.issues.get(done + i));
+          tally.add(sample.audit ?? dedupOnly(verdict));
+        });
+      }
       // Recorded (usage, history) before its results are written.
       ownerUsage.recordBatch({
         usage: result.usage.byModel(),
@@ -234,7 +279,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         output: result.data,
       });
       outputs.push(...result.data);
-      for (const [name, n] of Object.entries(result.counts)) totals[name] = (totals[name] ?? 0) + n;
+      addCounts(totals, result.counts);
       usage.merge(result.usage);
       done += batch.length;
     }
@@ -242,13 +287,16 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     for (const item of pending) {
       if ('error' in item) await writeBack?.skipped(item);
       else {
+        const place = places[next];
         const output = outputs[next++] as ResultSample;
         if (writeBack) await writeBack.write(item, output);
+        else if (part && place) await part.row(place.position, place.row, output);
         else await sink?.write(output);
       }
     }
     pending = [];
     batch = [];
+    places = [];
     const rate = (done / ((performance.now() - started) / 1000)).toFixed(0);
     bar?.update(done + skipped, { rate, skipped });
   };
@@ -265,7 +313,12 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         }
       },
     });
+    let position = 0; // of every sample read, in the whole run's output
     for await (const item of rows) {
+      if (shard && !ownsRow(shard, item.row)) {
+        if ('sample' in item) position++;
+        continue;
+      }
       bar ??= progressBar(total);
       pending.push(item);
       if ('error' in item) {
@@ -276,10 +329,19 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         continue;
       }
       batch.push(item.sample);
+      places.push({ position: position++, row: item.row });
       if (batch.length >= BATCH) await flush();
     }
     await flush();
     await sink?.close();
+    await part?.close({
+      samples: done,
+      skipped,
+      counts: totals,
+      usage: usage.byModel(),
+      cost_micro: tokenCostMicro(usage.byModel(), rates),
+      run_id: runId,
+    });
     if (writeBack) {
       const { kept, lost } = await writeBack.close();
       for (const line of kept) console.error(line);
@@ -292,24 +354,25 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     db.close();
   }
 
-  const tokens = usage.total();
-  const cost = tokenCostMicro(usage.byModel(), rates);
   const seconds = (performance.now() - started) / 1000;
-  console.error(describeCounts(operation, totals) + (skipped ? `, ${skipped} rows skipped` : ''));
-  console.error(
-    `tokens: ${tokens.input_tokens.toLocaleString('en-US')} in, ${tokens.output_tokens.toLocaleString('en-US')} out` +
-      Object.entries(usage.byModel())
-        .map(
-          ([model, u]) =>
-            ` | ${model}: ${u.input_tokens} in, ${u.output_tokens} out, ${u.passes} passes`,
-        )
-        .join(''),
-  );
-  console.error(
-    `usage: $${(cost / 1e6).toFixed(6)} at the rates in force, not charged (your own run, ` +
-      `${runId}) | ${seconds.toFixed(1)} s, ${(done / Math.max(seconds, 1e-9)).toFixed(0)} samples/s`,
-  );
+  const summary = summaryLines({
+    operation,
+    counts: totals,
+    skipped,
+    usage: usage.byModel(),
+    costMicro: tokenCostMicro(usage.byModel(), rates),
+    charged: `your own run, ${runId}`,
+    samples: done,
+    seconds,
+  });
+  for (const line of summary) console.error(line);
   if (values.out) console.error(`wrote ${values.out}`);
+  if (!scan) {
+    console.error(
+      `shard ${shard?.index}/${shard?.of}: counts before the dataset checks, which svc merge runs on the whole file`,
+    );
+    return;
+  }
   const report = assembleReport(scan, tally);
   for (const line of reportHeadline(report)) console.error(line);
   if (values.report !== undefined) {

@@ -2,6 +2,7 @@ import { AppError } from '../../src-shared/errors.ts';
 import { creditsCommand } from './credits.ts';
 import { FILE_OPS_USAGE, fileOperationCommand } from './file-ops.ts';
 import { keysCommand } from './keys.ts';
+import { MERGE_USAGE, mergeCommand } from './merge.ts';
 import { packageVersion } from './paths.ts';
 import { SERVE_USAGE, serveCommand } from './serve.ts';
 import { settingsCommand } from './settings.ts';
@@ -11,6 +12,7 @@ const USAGE = `svc: audit and fix training data
 commands:
   svc serve [--host H] [--port P] [--data-dir DIR]   run the localhost service and the app's UI
   svc audit|fix|refine IN [--out OUT] [options]       run an operation over a dataset file
+  svc merge OUT PART...                              merge the parts of a run in shards (--shard I/N)
   svc keys create [--name N] | list | revoke ID       API keys for the localhost service
   svc credits add USD | show                         the local credit ledger
   svc settings get [--json] | set KEY VALUE | unset KEY   rates, limits, upstream models
@@ -19,7 +21,9 @@ commands:
 
 ${SERVE_USAGE}
 
-${FILE_OPS_USAGE}`;
+${FILE_OPS_USAGE}
+
+${MERGE_USAGE}`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   serve: serveCommand,
@@ -29,6 +33,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   audit: (argv) => fileOperationCommand('audit', argv),
   fix: (argv) => fileOperationCommand('fix', argv),
   refine: (argv) => fileOperationCommand('refine', argv),
+  merge: mergeCommand,
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -1,10 +1,12 @@
-import { createWriteStream, renameSync, type WriteStream } from 'node:fs';
+import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 
 /** Where JSONL results go: a file (written beside it, then renamed into place) or stdout. */
 export interface JsonlSink {
   write(value: unknown): Promise<void>;
   close(): Promise<void>;
+  /** Leaves no file behind (a run that failed); stdout keeps what it got. */
+  discard(): void;
 }
 
 async function writeWithBackpressure(stream: NodeJS.WritableStream, line: string): Promise<void> {
@@ -16,6 +18,7 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
     return {
       write: (value) => writeWithBackpressure(process.stdout, `${JSON.stringify(value)}\n`),
       close: () => Promise.resolve(),
+      discard: () => undefined,
     };
   }
   const partial = `${path}.partial`;
@@ -26,6 +29,10 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
       stream.end();
       await once(stream, 'finish');
       renameSync(partial, path);
+    },
+    discard: () => {
+      stream.destroy();
+      rmSync(partial, { force: true });
     },
   };
 }

@@ -42,27 +42,44 @@ export function withDuplicatesVerdict(
   return out;
 }
 
-/** The counts of a result, recounted from its samples after dataset checks changed them. */
-function recount(result: OperationResult): void {
-  const data = result.data;
-  const failed = (audit: AuditBlock | null | undefined): boolean => audit?.passed === false;
-  switch (result.operation) {
+const failedAudit = (audit: AuditBlock | null | undefined): boolean => audit?.passed === false;
+
+/**
+ * What one sample adds to the counts the dataset checks can change (the
+ * others are the engine's own): a result's are the sums over its samples, so
+ * `svc merge` recounts a whole file from its rows as a single run does batch
+ * by batch.
+ */
+export function recountOf(
+  operation: OperationResult['operation'],
+  sample: ResultSample,
+): Record<string, number> {
+  switch (operation) {
     case 'audit': {
-      const bad = data.filter((s) => failed(s.audit)).length;
-      result.counts = { ...result.counts, passed: data.length - bad, failed: bad };
-      break;
+      const failed = failedAudit(sample.audit) ? 1 : 0;
+      return { passed: 1 - failed, failed };
     }
     case 'fix':
-      result.counts = { ...result.counts, flagged: data.filter((s) => s.fix?.flagged).length };
-      break;
+      return { flagged: sample.fix?.flagged ? 1 : 0 };
     case 'refine':
-      result.counts = {
-        ...result.counts,
-        failed_before: data.filter((s) => failed(s.audit)).length,
-        failed_after: data.filter((s) => failed(s.reaudit ?? s.audit)).length,
+      return {
+        failed_before: failedAudit(sample.audit) ? 1 : 0,
+        failed_after: failedAudit(sample.reaudit ?? sample.audit) ? 1 : 0,
       };
-      break;
   }
+}
+
+/** Adds `counts` to `into`, name by name. */
+export function addCounts(into: Record<string, number>, counts: Record<string, number>): void {
+  for (const [name, n] of Object.entries(counts)) into[name] = (into[name] ?? 0) + n;
+}
+
+/** The counts of a result, recounted from its samples after dataset checks changed them. */
+function recount(result: OperationResult): void {
+  const sums: Record<string, number> = {};
+  // An empty result still says 0 for each (its counts already do).
+  for (const sample of result.data) addCounts(sums, recountOf(result.operation, sample));
+  result.counts = { ...result.counts, ...sums };
 }
 
 /**

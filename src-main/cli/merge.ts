@@ -1,0 +1,188 @@
+import { AppError } from '../../src-shared/errors.ts';
+import { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
+import type { ShapeId } from '../engine/shapes/index.ts';
+import type { ModelUsage } from '../engine/usage.ts';
+import { duplicatesVerdict } from '../engine/dataset/duplicates.ts';
+import { assembleReport, VerdictTally } from '../engine/dataset/scan.ts';
+import { createServiceContext } from '../service/context.ts';
+import { addCounts, recountOf, withDuplicatesVerdict } from '../service/dataset-checks.ts';
+import { openDatabase } from '../store/db.ts';
+import { parseCommandArgs } from './args.ts';
+import { dedupOnly, reportHeadline, scanFile, writeReport } from './dataset-pass.ts';
+import { mergeRows } from './merge-rows.ts';
+import { openJsonlSink } from './output.ts';
+import { PartReader } from './part-reader.ts';
+import { checkPartSet } from './part-set.ts';
+import { defaultDataDir, packageVersion } from './paths.ts';
+import { summaryLines } from './run-summary.ts';
+import { inputFingerprint, type PartHeader, type PartTrailer } from './shard.ts';
+
+export const MERGE_USAGE = `usage: svc merge OUT PART... [--input FILE] [--report PATH]
+  Merges the parts of svc audit|fix|refine FILE --shard I/N (all N of them, in any order) into
+  OUT (- for stdout): the output of one run over the whole file, byte for byte. The dataset
+  checks (duplicates, label conflicts) run here, on the whole file, with this data folder's
+  dedup.threshold; the summary adds up the shards' counts and usage.
+  --input FILE      the input file, where it is not at the path the shards read it from (it must
+                    be the same file: its size and SHA-256 are checked)
+  --report PATH     write the dataset report, as svc audit|fix|refine FILE --report does`;
+
+const invalid = (message: string): AppError => new AppError('invalid_request', message);
+
+async function openParts(paths: readonly string[]): Promise<PartReader[]> {
+  const parts: PartReader[] = [];
+  try {
+    for (const path of paths) parts.push(await PartReader.open(path));
+  } catch (error) {
+    for (const part of parts) part.close();
+    throw error;
+  }
+  return parts;
+}
+
+/** The input the shards read: here at `path`, and the same file (size and SHA-256). */
+async function checkInput(header: PartHeader, path: string, given: boolean): Promise<void> {
+  let print: { bytes: number; sha256: string };
+  try {
+    print = await inputFingerprint(path);
+  } catch (error) {
+    const hint = given ? '' : ' (give its path here with --input FILE)';
+    throw invalid(`${(error as Error).message}${hint}`);
+  }
+  if (print.bytes !== header.input.bytes || print.sha256 !== header.input.sha256) {
+    throw invalid(
+      `${path} is not the file the shards read (${header.input.bytes} bytes, SHA-256 ` +
+        `${header.input.sha256.slice(0, 12)}...; this one has ${print.bytes} bytes, ` +
+        `${print.sha256.slice(0, 12)}...): it changed since, or --input names another file`,
+    );
+  }
+}
+
+/** The shards' usage, model by model. */
+function addedUsage(trailers: readonly PartTrailer[]): Record<string, ModelUsage> {
+  const total: Record<string, ModelUsage> = {};
+  for (const { usage } of trailers) {
+    for (const [model, used] of Object.entries(usage)) {
+      const entry = (total[model] ??= { input_tokens: 0, output_tokens: 0, passes: 0 });
+      entry.input_tokens += used.input_tokens;
+      entry.output_tokens += used.output_tokens;
+      entry.passes += used.passes;
+    }
+  }
+  return total;
+}
+
+/** `svc merge OUT PART...`: the parts of a sharded run as the output of one run over the file. */
+export async function mergeCommand(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      input: { type: 'string' },
+      report: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+    true,
+  );
+  const [out, ...paths] = positionals;
+  if (out === undefined || paths.length === 0) {
+    throw invalid(`expected OUT and the parts to merge\n\n${MERGE_USAGE}`);
+  }
+  const started = performance.now();
+  const opened = await openParts(paths);
+  let parts: PartReader[];
+  try {
+    parts = checkPartSet(opened);
+  } catch (error) {
+    for (const part of opened) part.close();
+    throw error;
+  }
+  const header = (parts[0] as PartReader).header;
+  const operation = header.operation;
+  const input = values.input ?? header.input.path;
+
+  const dataDir = values['data-dir'] ?? process.env.SVC_DATA_DIR ?? defaultDataDir();
+  const db = openDatabase(dataDir);
+  const sink = openJsonlSink(out === '-' ? undefined : out);
+  const tally = new VerdictTally();
+  const recounted: Record<string, number> = {};
+  let position = 0;
+  let scan: Awaited<ReturnType<typeof scanFile>>;
+  try {
+    await checkInput(header, input, values.input !== undefined);
+    const threshold = createServiceContext(db, dataDir, packageVersion()).settings().dedup
+      .threshold;
+    // The dataset checks of the whole file, read exactly as the shards (and a single run) read it.
+    const read = {
+      shape: header.read.shape as ShapeId | undefined,
+      mapping:
+        header.read.mapping === undefined ? undefined : FieldMapping.parse(header.read.mapping),
+      paths: header.read.paths === undefined ? undefined : OasstPaths.parse(header.read.paths),
+    };
+    scan = await scanFile(input, read, threshold);
+    const rowsOf = new Map<PartReader, number>();
+    for await (const { row, part } of mergeRows(parts)) {
+      if (row.position !== position) {
+        throw invalid(
+          row.position < position
+            ? `output row ${row.position} is in two parts (${part.path} and another)`
+            : `output row ${position} is in no part (the next is ${row.position}, in ${part.path})`,
+        );
+      }
+      const verdict = duplicatesVerdict(scan.duplicates.issues.get(position));
+      const sample = withDuplicatesVerdict(operation, row.sample, verdict);
+      tally.add(sample.audit ?? dedupOnly(verdict));
+      addCounts(recounted, recountOf(operation, sample));
+      await sink.write(sample);
+      rowsOf.set(part, (rowsOf.get(part) ?? 0) + 1);
+      position++;
+    }
+    if (position !== scan.statistics.samples) {
+      throw invalid(
+        `the parts hold ${position} output rows, the input has ${scan.statistics.samples} samples: ` +
+          'were they written from this file with the same read flags?',
+      );
+    }
+    for (const part of parts) {
+      if (part.trailer?.samples !== (rowsOf.get(part) ?? 0)) {
+        throw invalid(
+          `${part.name} holds ${rowsOf.get(part) ?? 0} rows, its trailer says ${part.trailer?.samples}`,
+        );
+      }
+    }
+    await sink.close();
+  } catch (error) {
+    sink.discard();
+    throw error;
+  } finally {
+    for (const part of parts) part.close();
+    db.close();
+  }
+
+  const trailers = parts.map((part) => part.trailer as PartTrailer);
+  // The engine's counts, as the shards counted them, with those the dataset checks change
+  // recounted over the whole (the names keep the order a single run prints them in).
+  const counts: Record<string, number> = {};
+  for (const trailer of trailers) addCounts(counts, trailer.counts);
+  Object.assign(counts, recounted);
+  const runs = trailers.map((t) => t.run_id);
+  const summary = summaryLines({
+    operation,
+    counts,
+    skipped: trailers.reduce((sum, t) => sum + t.skipped, 0),
+    usage: addedUsage(trailers),
+    costMicro: trailers.reduce((sum, t) => sum + t.cost_micro, 0),
+    charged:
+      `your own runs: ${runs.length} shards, ` +
+      (runs.length <= 8 ? runs.join(', ') : `${runs[0]} ... ${runs.at(-1)}`) +
+      ', each recorded where it ran',
+    samples: position,
+    seconds: (performance.now() - started) / 1000,
+  });
+  for (const line of summary) console.error(line);
+  if (out !== '-') console.error(`wrote ${out}`);
+  const report = assembleReport(scan, tally);
+  for (const line of reportHeadline(report)) console.error(line);
+  if (values.report !== undefined) {
+    await writeReport(values.report, report);
+    console.error(`wrote the report to ${values.report}`);
+  }
+}
