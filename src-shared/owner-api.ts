@@ -29,7 +29,13 @@ import { ModelCard } from './schemas/openai.ts';
 import { FieldMapping, OasstPaths } from './schemas/mapping.ts';
 import { DatasetOverview, DuplicateGroupsPage, DuplicateGroupsQuery } from './owner/overview.ts';
 import { PricingDocument } from './schemas/pricing.ts';
-import { DedupSetting, LimitsSetting, RatesSetting, ServerSetting } from './schemas/settings.ts';
+import {
+  DedupSetting,
+  EngineSetting,
+  LimitsSetting,
+  RatesSetting,
+  ServerSetting,
+} from './schemas/settings.ts';
 
 /**
  * The owner API: every operation the app's UI may ask of main. This one map is
@@ -69,6 +75,7 @@ export const EditableSettings = z.object({
   limits: LimitsSetting,
   server: ServerSetting,
   dedup: DedupSetting,
+  engine: EngineSetting,
 });
 
 export const ownerApi = {

@@ -77,8 +77,26 @@ describe('svc settings', () => {
     expect(stored(dir).rates).toEqual(DEFAULT_SETTINGS.rates);
   });
 
+  it('sets the engine workers, shows the default as one per core, and resets it', async () => {
+    const dir = tempDir();
+    const run = (...args: string[]) => settingsCommand([...args, '--data-dir', dir], capture().io);
+    const shown = async () => {
+      const { io, out } = capture();
+      await settingsCommand(['get', 'engine.workers', '--data-dir', dir], io);
+      return out.join('\n');
+    };
+    expect(await shown()).toBe('engine.workers = (unset: one per core)');
+    await run('set', 'engine.workers', '0');
+    expect(stored(dir).engine).toEqual({ workers: 0 });
+    expect(await shown()).toBe('engine.workers = 0');
+    await run('unset', 'engine.workers');
+    expect(stored(dir).engine).toEqual({ workers: null });
+  });
+
   it.each([
     [['set', 'rates.svc-audit-2.input', '1'], /unknown setting "rates.svc-audit-2.input"/],
+    [['set', 'engine.workers', '1.5'], /workers/],
+    [['set', 'engine.workers', '-1'], /workers/],
     [['set', 'limits.cost_cap_usd_per_request', '-1'], /cost_cap_usd_per_request/],
     [['set', 'limits.cost_cap_usd_per_request', 'lots'], /takes a number/],
     [['set', 'server.port', '70000'], /port/],

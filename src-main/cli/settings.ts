@@ -21,13 +21,15 @@ export const SETTINGS_USAGE = `usage: svc settings get [KEY] [--json] [--data-di
         limits.cost_cap_usd_per_request, limits.requests_per_minute_native, limits.requests_per_minute_v1
         server.enabled, server.port
         dedup.threshold           near duplicates: Jaccard of word pairs, 0.5..1 (default 0.8)
+        engine.workers            builtin engine threads, 0..256 (0: main thread; unset: one per core)
         upstream.audit, upstream.fix                    off: the builtin engine
         upstream.ROLE.base_url    e.g. http://127.0.0.1:11434/v1 (turns the role on)
         upstream.ROLE.model       unset: the server's only model
         upstream.ROLE.api_key     use -: svc settings set upstream.audit.api_key - < key.txt
         upstream.ROLE.timeout_seconds (default ${DEFAULT_UPSTREAM_TIMEOUT_SECONDS}), upstream.ROLE.concurrency (default ${DEFAULT_UPSTREAM_CONCURRENCY})
   env: SVC_DATA_DIR (the flag wins); SVC_UPSTREAM_URL|_MODEL|_KEY|_TIMEOUT|_CONCURRENCY and
-       SVC_AUDIT_UPSTREAM_* / SVC_FIX_UPSTREAM_* override the upstream settings.`;
+       SVC_AUDIT_UPSTREAM_* / SVC_FIX_UPSTREAM_* override the upstream settings;
+       SVC_ENGINE_WORKERS overrides engine.workers.`;
 
 /** What `svc settings` reads and writes; tests inject their own. */
 export interface SettingsIo extends CliIo {
@@ -126,6 +128,11 @@ function changed(
       const value = raw === null ? DEFAULT_SETTINGS.dedup.threshold : parseNumber(key, raw);
       return { section, value: { ...settings.dedup, threshold: value } };
     }
+    case 'engine': {
+      if (a !== 'workers' || b !== undefined) throw unknownKey(key);
+      const value = raw === null ? DEFAULT_SETTINGS.engine.workers : parseNumber(key, raw);
+      return { section, value: { ...settings.engine, workers: value } };
+    }
     case 'upstream': {
       if (!isRole(a)) throw unknownKey(key);
       const current = settings.upstream[a];
@@ -209,6 +216,7 @@ function display(key: string, value: Value): string {
   if (value === null) {
     if (/^upstream\.\w+$/.test(key)) return 'off (builtin)';
     if (key.endsWith('.model')) return "(unset: the server's only model)";
+    if (key === 'engine.workers') return '(unset: one per core)';
     return '(none)';
   }
   return String(value);

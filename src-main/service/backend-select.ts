@@ -16,6 +16,7 @@ import {
   type RoleEngine,
 } from '../engine/upstream/backend.ts';
 import type { ServiceContext } from './context.ts';
+import { configureEngineWorkers } from './engine-pool/pooled.ts';
 import { getSecretBox, maskSecret, openSecret, type SecretBox } from './secret-box.ts';
 
 /**
@@ -195,7 +196,10 @@ function fingerprint(roles: EngineRoles): string {
  * applies to the next request.
  */
 export function selectBackend(ctx: ServiceContext, env: Env = process.env): EngineBackend {
-  const resolved = resolveEngines(ctx.settings(), env);
+  const settings = ctx.settings();
+  // The builtin engine's worker threads follow the setting, as the backend does.
+  configureEngineWorkers(settings.engine.workers);
+  const resolved = resolveEngines(settings, env);
   const roles: EngineRoles = { audit: resolved.audit.engine, fix: resolved.fix.engine };
   const key = fingerprint(roles);
   let backend = cache.get(key);

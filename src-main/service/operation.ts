@@ -6,11 +6,15 @@ import type { EngineBackend } from '../engine/backend.ts';
 import { parseConventions } from '../engine/conventions.ts';
 import { auditSamples, fixSamples, refineSamples } from '../engine/operations.ts';
 import type { UsageMeter } from '../engine/usage.ts';
+import { mergeResults } from './engine-pool/merge.ts';
+import { runPooled, shouldPool } from './engine-pool/pooled.ts';
 
 /**
  * One operation over a list of samples, as every door calls it (native
  * routes, /v1, the CLI, the app): runs the engine and assembles the samples
- * with their result blocks and the counts of the envelope.
+ * with their result blocks and the counts of the envelope. A large enough
+ * batch on the builtin engine runs in slices on the engine's worker threads
+ * (engine-pool/), with the same result as here.
  */
 
 export type OperationRequest =
@@ -61,6 +65,17 @@ export function withoutResults(sample: Sample): Sample {
 }
 
 export async function runOperation(
+  request: OperationRequest,
+  options: OperationOptions,
+): Promise<OperationResult> {
+  if (shouldPool(request, options.backend)) {
+    return runPooled(request, options, runOperationInThread);
+  }
+  return runOperationInThread(request, options);
+}
+
+/** The operation run here, in the calling thread (an engine worker runs its slices so). */
+export async function runOperationInThread(
   request: OperationRequest,
   options: OperationOptions,
 ): Promise<OperationResult> {
@@ -136,24 +151,17 @@ export async function runInBatches(
   if (batchSize === undefined || request.samples.length <= batchSize) {
     return runOperation(request, options);
   }
-  let merged: OperationResult | undefined;
+  const parts: OperationResult[] = [];
   for (let start = 0; start < request.samples.length; start += batchSize) {
-    const part = await runOperation(
-      { ...request, samples: request.samples.slice(start, start + batchSize) },
-      {
-        ...options,
-        onProgress: options.onProgress && ((done) => options.onProgress?.(start + done)),
-      },
+    parts.push(
+      await runOperation(
+        { ...request, samples: request.samples.slice(start, start + batchSize) },
+        {
+          ...options,
+          onProgress: options.onProgress && ((done) => options.onProgress?.(start + done)),
+        },
+      ),
     );
-    if (!merged) {
-      merged = part;
-      continue;
-    }
-    merged.data.push(...part.data);
-    if (merged.operation === 'fix' && part.operation === 'fix') merged.audits.push(...part.audits);
-    merged.usage.merge(part.usage);
-    const counts = merged.counts as unknown as Record<string, number>;
-    for (const [name, n] of Object.entries(part.counts)) counts[name] = (counts[name] ?? 0) + n;
   }
-  return merged as OperationResult;
+  return mergeResults(parts);
 }

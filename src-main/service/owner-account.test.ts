@@ -97,6 +97,7 @@ describe('the settings methods', () => {
       limits: DEFAULT_SETTINGS.limits,
       server: DEFAULT_SETTINGS.server,
       dedup: { threshold: 0.8 },
+      engine: { workers: null },
     });
     expect((await call('updateSettings', { dedup: { threshold: 0.9 } })).dedup.threshold).toBe(0.9);
     const handlers = (await import('./owner-settings.ts')).settingsHandlers(ctx);

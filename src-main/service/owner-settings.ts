@@ -6,17 +6,20 @@ import type { ServiceContext } from './context.ts';
 import type { OwnerHandlers } from './owner-handlers.ts';
 import { promised } from './promised.ts';
 
-/** The owner methods on settings: rates, limits, the server and the dataset checks (the engines have their own). */
+/**
+ * The owner methods on settings: rates, limits, the server, the dataset checks
+ * and the engine's worker threads (the engines have their own).
+ */
 
 type Editable = z.output<typeof EditableSettings>;
-const SECTIONS = ['rates', 'limits', 'server', 'dedup'] as const;
+const SECTIONS = ['rates', 'limits', 'server', 'dedup', 'engine'] as const;
 
 export function settingsHandlers(
   ctx: ServiceContext,
 ): Pick<OwnerHandlers, 'getSettings' | 'updateSettings'> {
   const current = (): Editable => {
-    const { rates, limits, server, dedup } = ctx.settings();
-    return { rates, limits, server, dedup };
+    const { rates, limits, server, dedup, engine } = ctx.settings();
+    return { rates, limits, server, dedup, engine };
   };
   return {
     getSettings: () => promised(current),

@@ -180,6 +180,58 @@ export function SettingsScreen() {
           </p>
         </div>
         <div className="card">
+          <h2>Engine</h2>
+          <dl className="facts">
+            <dt>
+              <label htmlFor="engine-workers-auto">One worker thread per core</label>
+            </dt>
+            <dd>
+              <input
+                id="engine-workers-auto"
+                type="checkbox"
+                checked={settings.engine.workers === null}
+                onChange={(e) => {
+                  setSaved(false);
+                  setInvalid((current) => {
+                    const next = new Set(current);
+                    next.delete('engine.workers');
+                    return next;
+                  });
+                  setSettings({
+                    ...settings,
+                    engine: { workers: e.target.checked ? null : navigator.hardwareConcurrency },
+                  });
+                }}
+              />
+            </dd>
+            {settings.engine.workers !== null && (
+              <>
+                <dt>Worker threads</dt>
+                <dd>
+                  <NumberField
+                    key={`engine-workers-${version}`}
+                    label="Worker threads"
+                    min={0}
+                    max={256}
+                    integer
+                    value={settings.engine.workers}
+                    onChange={(n) =>
+                      edit('engine.workers', n, (s, value) => ({
+                        ...s,
+                        engine: { workers: value },
+                      }))
+                    }
+                  />
+                </dd>
+              </>
+            )}
+          </dl>
+          <p className="muted">
+            The builtin engine runs large batches (runs, the CLI, server requests) on these threads,
+            in parallel; 0 keeps it on the main thread. Results and charges are the same either way.
+          </p>
+        </div>
+        <div className="card">
           <h2>Server (desktop app)</h2>
           <dl className="facts">
             <dt>

@@ -27,6 +27,20 @@ export const DedupSetting = z.object({
     .meta({ description: 'Jaccard similarity of word pairs, 0.5..1 (default 0.8).' }),
 });
 
+/** The builtin engine's worker threads (the engine pool). */
+export const EngineSetting = z.object({
+  workers: z
+    .int()
+    .min(0)
+    .max(256)
+    .nullable()
+    .meta({
+      description:
+        'Worker threads that run the builtin engine on large batches; null: one per core; ' +
+        '0: none, the engine runs on the main thread.',
+    }),
+});
+
 /** The model roles an upstream (OpenAI-compatible) server can take. */
 export const UPSTREAM_ROLES = ['audit', 'fix'] as const;
 export type UpstreamRole = (typeof UPSTREAM_ROLES)[number];
@@ -74,6 +88,7 @@ export const Settings = z.object({
   server: ServerSetting,
   upstream: UpstreamSetting,
   dedup: DedupSetting,
+  engine: EngineSetting,
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -90,4 +105,5 @@ export const DEFAULT_SETTINGS: Settings = {
   server: { enabled: true, port: 7331 },
   upstream: { audit: null, fix: null },
   dedup: { threshold: 0.8 },
+  engine: { workers: null },
 };

@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
+import type { EngineBackend } from '../../engine/backend.ts';
+import { builtinBackend } from '../../engine/builtin/backend.ts';
+import type { OperationOptions, OperationRequest, OperationResult } from '../operation.ts';
+import { mergeResults } from './merge.ts';
+import { EnginePool, PoolUnavailable, SliceFailed } from './pool.ts';
+import { decodeError, decodeResult } from './wire.ts';
+
+/**
+ * When and how a batch runs on the engine pool. Only the builtin engine goes
+ * there: it is deterministic and CPU-bound, so slices of a batch run in
+ * parallel give exactly the results of one run, and the main thread stays
+ * free for other requests meanwhile. An upstream backend waits on a model
+ * server (I/O) and stays on the main thread, where its own concurrency
+ * applies. A batch smaller than MIN_POOLED_SAMPLES runs in the calling
+ * thread: a single sample costs about as much as the hop to a worker and
+ * back, and would wait behind the slices of a large batch in the pool.
+ */
+
+export const MIN_POOLED_SAMPLES = 16;
+/** Slices per worker, so that uneven samples even out across workers. */
+const SLICES_PER_WORKER = 4;
+const MIN_SLICE = 8;
+/** Small enough that another batch waits at most this many samples for a worker. */
+const MAX_SLICE = 128;
+
+let setting: number | null = null;
+let pool: EnginePool | undefined;
+let warned = false;
+
+/** How many engine workers run: the env's SVC_ENGINE_WORKERS, else the setting, else one per core. */
+export function engineWorkers(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SVC_ENGINE_WORKERS?.trim();
+  if (raw) {
+    const n = Number(raw);
+    if (Number.isInteger(n) && n >= 0 && n <= 256) return n;
+    if (!warned) {
+      warned = true;
+      console.error(`SVC_ENGINE_WORKERS must be a whole number from 0 to 256, got ${raw}: ignored`);
+    }
+  }
+  return setting ?? availableParallelism();
+}
+
+/** The `engine.workers` setting in force (null: one per core); applies to the next batch. */
+export function configureEngineWorkers(workers: number | null): void {
+  setting = workers;
+  const size = engineWorkers();
+  if (pool && size > 0 && size !== pool.size) pool.resize(size);
+}
+
+export function shouldPool(request: OperationRequest, backend: EngineBackend): boolean {
+  return (
+    backend === builtinBackend &&
+    isMainThread &&
+    request.samples.length >= MIN_POOLED_SAMPLES &&
+    engineWorkers() > 0 &&
+    !pool?.unavailable
+  );
+}
+
+/**
+ * The worker's script: from source, worker.ts beside this file; in the
+ * desktop app's bundle, `engine-worker.js` in out/main (an entry of its own
+ * in electron.vite.config.ts), while this code may sit in out/main/chunks.
+ * The names are not literals in `new URL(...)` so that the bundler leaves
+ * them alone instead of copying the source as an asset.
+ */
+function workerScript(): URL {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const name = fromSource ? 'worker.ts' : 'engine-worker.js';
+  const candidates = fromSource ? ['./'] : ['./', '../'];
+  const urls = candidates.map((dir) => new URL(dir + name, import.meta.url));
+  return urls.find((url) => existsSync(fileURLToPath(url))) ?? (urls[0] as URL);
+}
+
+function enginePool(): EnginePool {
+  pool ??= new EnginePool(workerScript(), engineWorkers());
+  return pool;
+}
+
+/** Slices run so far per worker thread id (empty before the pool's first batch). */
+export function enginePoolSlices(): ReadonlyMap<number, number> {
+  return pool?.slicesByThread ?? new Map();
+}
+
+/** Stops the pool's workers (tests; a later batch starts new ones). */
+export async function closeEnginePool(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  await closing?.close();
+}
+
+function sliceSize(samples: number, workers: number): number {
+  const even = Math.ceil(samples / (workers * SLICES_PER_WORKER));
+  return Math.min(MAX_SLICE, Math.max(MIN_SLICE, even));
+}
+
+/**
+ * Runs the batch as slices on the pool and puts the result together as one
+ * run would have: slices in order, counts added, usage merged (a sum), a
+ * failing sample named by its place in the batch. Progress is reported as
+ * slices land. If no worker can start here, the batch runs in this thread.
+ */
+export async function runPooled(
+  request: OperationRequest,
+  options: OperationOptions,
+  inThread: (request: OperationRequest, options: OperationOptions) => Promise<OperationResult>,
+): Promise<OperationResult> {
+  const engine = enginePool();
+  const total = request.samples.length;
+  const size = sliceSize(total, engine.size);
+  const slices: OperationRequest[] = [];
+  for (let start = 0; start < total; start += size) {
+    slices.push({ ...request, samples: request.samples.slice(start, start + size) });
+  }
+  let done = 0;
+  try {
+    const results = await engine.run(slices, options.signal, (_, result) => {
+      done += result.data.length;
+      options.onProgress?.(done);
+    });
+    return mergeResults(results.map(decodeResult));
+  } catch (error) {
+    if (error instanceof SliceFailed) throw decodeError(error.error, error.index * size, total);
+    if (error instanceof PoolUnavailable) {
+      console.error(`${error.message}; the engine runs in the main thread`);
+      return inThread(request, options);
+    }
+    throw error;
+  }
+}
