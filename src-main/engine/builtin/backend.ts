@@ -1,4 +1,4 @@
-import type { Issue } from '../../../src-shared/schemas/blocks.ts';
+import type { Issue, Verdict } from '../../../src-shared/schemas/blocks.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { EngineBackend, FixProposal } from '../backend.ts';
 import { runChecks } from '../checks/index.ts';
@@ -16,9 +16,42 @@ import { countTokens } from '../tokens.ts';
 function verdictTokens(verdicts: SampleVerdicts): number {
   let tokens = 2;
   for (const [name, verdict] of Object.entries(verdicts.checks)) {
-    tokens += countTokens(`"${name}":${JSON.stringify(verdict)},`);
+    tokens +=
+      cleanVerdictTokens(name, verdict) ?? countTokens(`"${name}":${JSON.stringify(verdict)},`);
   }
   return tokens;
+}
+
+/**
+ * Most verdicts are `{"passed":…,"score":…,"issues":[]}`: their counts are
+ * kept per check name and (passed, score), so a clean sample's verdicts cost
+ * no JSON and no string hashing. Anything else (issues, an `agreement`) is
+ * counted from its JSON.
+ */
+const CLEAN_KEYS = ['passed', 'score', 'issues'] as const;
+const cleanCounts = new Map<string, Map<number, number>>();
+
+function cleanVerdictTokens(name: string, verdict: Verdict): number | undefined {
+  if (verdict.issues.length > 0 || !Number.isFinite(verdict.score)) return undefined;
+  // JSON.stringify writes the keys in insertion order (as for-in reads them): only this order counts.
+  let keys = 0;
+  for (const key in verdict) {
+    if (key !== CLEAN_KEYS[keys]) return undefined;
+    keys++;
+  }
+  if (keys !== CLEAN_KEYS.length) return undefined;
+  const slot = verdict.score + (verdict.passed === true ? 0 : verdict.passed === false ? 10 : 20);
+  let byName = cleanCounts.get(name);
+  if (!byName) {
+    byName = new Map();
+    cleanCounts.set(name, byName);
+  }
+  let count = byName.get(slot);
+  if (count === undefined) {
+    count = countTokens(`"${name}":${JSON.stringify(verdict)},`);
+    byName.set(slot, count);
+  }
+  return count;
 }
 
 /**

@@ -194,20 +194,35 @@ export const refusalRule: TextRule = {
   },
 };
 
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The lower-cased words of `text`, or null as soon as there are more than `limit` (long replies stop early). */
+function wordsUpTo(text: string, limit: number): string[] | null {
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(lower); m; m = WORD.exec(lower)) {
+    if (out.length === limit) return null;
+    out.push(m[0]);
+  }
+  return out;
+}
+
 /**
  * A reply that only restates its prompt (Alpaca outputs that echo the
  * instruction): the same words, give or take case, punctuation and a few
  * words. For the conversation check, which sees both turns.
  */
 export function restatesPrompt(prompt: string, reply: string): boolean {
-  const a = prompt.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const b = reply.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (b.length === 0 || a.length < 3) return false;
   // A long prompt carries material to work on (a passage to clean, a text to rewrite): an answer
   // made of its words is the task done, not an echo of the instruction.
-  if (a.length > 50) return false;
+  const a = wordsUpTo(prompt, 50);
+  if (a === null || a.length < 3) return false;
+  // A reply of more words than the prompt's and two more neither equals it nor restates it.
+  const b = wordsUpTo(reply, a.length + 2);
+  if (b === null || b.length === 0) return false;
   if (a.join(' ') === b.join(' ')) return true;
-  if (b.length > a.length + 2 || b.length < 3) return false;
+  if (b.length < 3) return false;
   const inPrompt = new Set(a);
   const shared = b.filter((w) => inPrompt.has(w)).length;
   // Every word of the reply comes from the prompt: one new word ("... is images") is an answer.

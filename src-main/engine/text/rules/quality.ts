@@ -1,3 +1,4 @@
+import { isSpaceCode, trimmedEnd } from '../chars.ts';
 import { blankCode, CODE_FILLER, isIndentedCode } from '../code-spans.ts';
 import { excerpt, plural, type RuleContext, type TextRule } from '../rule.ts';
 
@@ -52,8 +53,12 @@ function repeatedBlocks(
     const a = list[i - 1];
     const b = list[i];
     if (!a || !b) continue;
-    const first = masked.slice(a.start, a.end).trimEnd();
-    if (first.trim() === '' || masked.slice(b.start, b.end).trimEnd() !== first) continue;
+    // Equal units have equal lengths once trimmed: most pairs are told apart without a slice.
+    const aEnd = trimmedEnd(masked, a.start, a.end);
+    const bEnd = trimmedEnd(masked, b.start, b.end);
+    if (aEnd - a.start !== bEnd - b.start) continue;
+    const first = masked.slice(a.start, aEnd);
+    if (first.trim() === '' || masked.slice(b.start, bEnd) !== first) continue;
     if (!worth(first)) continue;
     ranges.push([a.end, b.end]);
   }
@@ -64,6 +69,13 @@ function repeatedBlocks(
 const SENTENCE_END = /[.!?…]+["'”’)\]]*(?= |\n|$)/g;
 /** A list marker before a line's first sentence is not part of it. */
 const LIST_MARKER = /^(?:[-*+•]|\d+[.)])\s+/;
+/** `[start, end)` is one or more plain spaces (a sentence follows another on its line). */
+function onlySpaces(text: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) !== 32) return false;
+  return true;
+}
+
 /** Runs of up to this many sentences are compared ("A. B. A. B." is a loop too). */
 const MAX_RUN = 4;
 
@@ -84,15 +96,18 @@ function sentenceRuns(masked: string): Sentence[][] {
   let cursor = 0;
   for (const m of masked.matchAll(SENTENCE_END)) {
     const end = m.index + m[0].length;
-    const piece = masked.slice(cursor, end);
-    const newline = piece.lastIndexOf('\n');
-    const lead = piece.slice(newline + 1).search(/\S/);
+    // The piece since the last sentence: its last line break, and where its text starts after it.
+    let lineStart = end;
+    while (lineStart > cursor && masked.charCodeAt(lineStart - 1) !== 10) lineStart--;
+    const newline = lineStart > cursor ? lineStart - 1 : -1;
+    // The end marks are not spaces, so the piece holds a non-space after its last line break.
+    let start = lineStart;
+    while (isSpaceCode(masked.charCodeAt(start))) start++;
     const atLineStart = newline >= 0 || cursor === 0;
-    if (newline >= 0 || (run.length > 0 && !/^ +$/.test(piece.slice(0, lead)))) {
+    if (newline >= 0 || (run.length > 0 && !onlySpaces(masked, cursor, start))) {
       runs.push(run);
       run = [];
     }
-    let start = cursor + newline + 1 + Math.max(lead, 0);
     if (atLineStart || run.length === 0) {
       const marker = LIST_MARKER.exec(masked.slice(start, end))?.[0] ?? '';
       start += marker.length;
@@ -115,11 +130,12 @@ function repeatedSentences(masked: string): Range[] {
       for (let k = 1; k <= MAX_RUN && i + 2 * k <= run.length && found === 0; k++) {
         let same = true;
         for (let j = 0; j < k && same; j++) same = run[i + j]?.text === run[i + k + j]?.text;
+        if (!same) continue;
         const unit = run
           .slice(i, i + k)
           .map((s) => s.text)
           .join(' ');
-        if (same && comparable(unit)) found = k;
+        if (comparable(unit)) found = k;
       }
       if (found === 0) {
         i++;
