@@ -10,7 +10,7 @@ import {
   oasst,
   truthfulQa,
 } from '../src-main/engine/testing/real-data.ts';
-import { runOperation } from '../src-main/service/operation.ts';
+import { runOperationInThread } from '../src-main/service/operation.ts';
 import { formatRow } from './stats.ts';
 
 /**
@@ -114,7 +114,8 @@ export async function benchEngine(perType: number): Promise<void> {
                       reaudit: { votes: 1 },
                     },
                   };
-          await runOperation(request, { backend: builtinBackend });
+          // One core: the engine's own speed, not the worker pool's (bench/workers.ts).
+          await runOperationInThread(request, { backend: builtinBackend });
         }
       });
       rows.push([operation, seconds]);
