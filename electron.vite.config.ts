@@ -15,6 +15,8 @@ export default defineConfig({
           index: resolve(root, 'src-main/electron/main.ts'),
           // A worker thread's script is a file of its own (see engine/dataset/languages.ts).
           'languages-worker': resolve(root, 'src-main/engine/dataset/languages-worker.ts'),
+          // The engine pool's worker threads (see service/engine-pool/pooled.ts).
+          'engine-worker': resolve(root, 'src-main/service/engine-pool/worker.ts'),
         },
       },
     },
