@@ -150,7 +150,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     }
     await sink.close();
   } catch (error) {
-    sink.discard();
+    await sink.discard();
     throw error;
   } finally {
     for (const part of parts) part.close();

@@ -6,7 +6,7 @@ export interface JsonlSink {
   write(value: unknown): Promise<void>;
   close(): Promise<void>;
   /** Leaves no file behind (a run that failed); stdout keeps what it got. */
-  discard(): void;
+  discard(): Promise<void>;
 }
 
 async function writeWithBackpressure(stream: NodeJS.WritableStream, line: string): Promise<void> {
@@ -18,7 +18,7 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
     return {
       write: (value) => writeWithBackpressure(process.stdout, `${JSON.stringify(value)}\n`),
       close: () => Promise.resolve(),
-      discard: () => undefined,
+      discard: () => Promise.resolve(),
     };
   }
   const partial = `${path}.partial`;
@@ -30,8 +30,12 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
       await once(stream, 'finish');
       renameSync(partial, path);
     },
-    discard: () => {
+    discard: async () => {
+      // Writes still queued fail once it is destroyed: expected, not worth an uncaught error.
+      stream.on('error', () => undefined);
+      const closed = new Promise((resolve) => stream.once('close', resolve));
       stream.destroy();
+      await closed;
       rmSync(partial, { force: true });
     },
   };

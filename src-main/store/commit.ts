@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { statement } from './statements.ts';
 
 /**
  * How a write transaction reaches the disk. The connection runs in WAL mode
@@ -31,20 +32,57 @@ import type { Db } from './db.ts';
  */
 
 export function durable<T>(db: Db, work: () => T): T {
-  return db.transaction(work).immediate();
+  return immediate(db, work);
 }
 
 /** SQLite's numbers for the levels: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA. */
 const NORMAL = 1;
 
+/**
+ * The connection's own level, read at its first unsynced commit: reading the
+ * pragma prepares a statement every time (a cached one would report the level
+ * of when it was prepared). The app sets the level once, at open (store/db.ts).
+ */
+const levels = new WeakMap<Db, number>();
+
 export function unsynced<T>(db: Db, work: () => T): T {
-  if (db.inTransaction) return db.transaction(work).immediate();
-  const level = db.pragma('synchronous', { simple: true }) as number;
-  if (level <= NORMAL) return db.transaction(work).immediate();
+  if (db.inTransaction) return immediate(db, work);
+  let level = levels.get(db);
+  if (level === undefined) {
+    level = db.pragma('synchronous', { simple: true }) as number;
+    levels.set(db, level);
+  }
+  if (level <= NORMAL) return immediate(db, work);
   db.exec(`PRAGMA synchronous = ${NORMAL}`);
   try {
-    return db.transaction(work).immediate();
+    return immediate(db, work);
   } finally {
     db.exec(`PRAGMA synchronous = ${level}`);
+  }
+}
+
+/**
+ * `db.transaction(work).immediate()` without building a new transaction
+ * function (five wrappers and their properties) on every call: BEGIN
+ * IMMEDIATE, the work, COMMIT, or ROLLBACK if it throws; inside a transaction
+ * already, a savepoint, as better-sqlite3 does.
+ */
+function immediate<T>(db: Db, work: () => T): T {
+  const nested = db.inTransaction;
+  statement(db, nested ? 'SAVEPOINT svc_commit' : 'BEGIN IMMEDIATE').run();
+  try {
+    const result = work();
+    statement(db, nested ? 'RELEASE svc_commit' : 'COMMIT').run();
+    return result;
+  } catch (error) {
+    if (db.inTransaction) {
+      if (nested) {
+        statement(db, 'ROLLBACK TO svc_commit').run();
+        statement(db, 'RELEASE svc_commit').run();
+      } else {
+        statement(db, 'ROLLBACK').run();
+      }
+    }
+    throw error;
   }
 }

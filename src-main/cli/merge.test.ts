@@ -1,0 +1,136 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rejection, tempDirs } from './testing/cli-test-kit.ts';
+import { datasets, merge, quietly, shardRuns, singleRun } from './testing/shard-kit.ts';
+import { fileOperationCommand } from './file-ops.ts';
+import { mergeCommand } from './merge.ts';
+import { ownsRow, parseShard, rowsOfShard } from './shard.ts';
+
+/**
+ * `svc audit|fix|refine --shard I/N` and `svc merge OUT PART...` in process
+ * on real rows: the merge equals a single run, and parts that do not make one
+ * run are refused with what is wrong (missing, doubled, another N, another
+ * operation, another input, an unfinished shard).
+ */
+
+const tempDir = tempDirs('svc-merge-');
+
+/** GSM8K's first 24 rows, row 3 again at the end (a duplicate) and an unreadable line. */
+function smallFile(dir: string): string {
+  const lines = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8')
+    .split('\n')
+    .slice(0, 24);
+  lines.splice(10, 0, '{"question": "cut off');
+  lines.push(lines[3] as string);
+  const path = join(dir, 'small.jsonl');
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+const mergeFails = (dir: string, parts: string[], extra: string[] = []) =>
+  rejection(
+    quietly(() =>
+      mergeCommand([join(dir, 'm.jsonl'), ...parts, '--data-dir', join(dir, 'data'), ...extra]),
+    ),
+  );
+
+describe('--shard I/N', () => {
+  it('takes source row r into shard (r - 1) mod N and refuses what is not I/N', () => {
+    expect(parseShard('2/4')).toEqual({ index: 2, of: 4 });
+    expect([1, 2, 3, 4, 5].filter((row) => ownsRow({ index: 1, of: 2 }, row))).toEqual([2, 4]);
+    expect(rowsOfShard({ index: 1, of: 4 }, 10)).toBe(3); // rows 2, 6, 10
+    expect(rowsOfShard({ index: 3, of: 4 }, 3)).toBe(0);
+    for (const bad of ['4/4', '1', '-1/4', '0/0', 'a/b', '1/2/3']) {
+      expect(() => parseShard(bad)).toThrow(/--shard takes I\/N/);
+    }
+  });
+
+  it('is refused with --write-back and with --report, which need the whole file', async () => {
+    const dir = tempDir();
+    const input = smallFile(dir);
+    const run = (...flags: string[]) =>
+      rejection(fileOperationCommand('fix', [input, '--shard', '0/2', ...flags]));
+    expect((await run('--write-back', '--out', join(dir, 'x.jsonl'))).message).toMatch(
+      /--shard writes a part for svc merge/,
+    );
+    expect((await run('--report', join(dir, 'r.json'))).message).toMatch(
+      /--report is written by svc merge/,
+    );
+  });
+});
+
+describe('svc merge OUT PART...', () => {
+  it('writes what one run writes, with its summary and report, from parts in any order', async () => {
+    const dir = tempDir();
+    const run = { operation: 'fix' as const, input: smallFile(dir), dir };
+    const single = await singleRun(run, true);
+    const parts = await shardRuns(run, 3);
+    const merged = await merge(dir, [...parts].reverse());
+    expect(merged.out).toBe(single.out);
+    expect(merged.report).toBe(single.report);
+    // The copy of row 3 is flagged by the merge's duplicates check (no shard saw both).
+    const rows = merged.out.trim().split('\n');
+    expect(rows).toHaveLength(25);
+    expect(rows[24]).toContain('"flagged":true');
+    expect(JSON.parse(merged.report)).toMatchObject({
+      duplicate_groups: [{ kind: 'exact', rows: [3, 24] }],
+    });
+    // The counts and tokens of one run; the dataset checks' flag counted in.
+    const counts = (lines: string[]) => lines.slice(lines.findIndex((l) => l.startsWith('fix:')));
+    expect(counts(merged.summary).slice(0, 2)).toEqual(counts(single.summary).slice(0, 2));
+    expect(merged.summary[0]).toMatch(/^fix: 25 samples, .*, 1 rows skipped$/);
+    expect(merged.summary.join('\n')).toMatch(/your own runs: 3 shards, cli_\w+, cli_\w+, cli_\w+/);
+  });
+
+  it('names a missing shard, a doubled one, another N, another operation', async () => {
+    const dir = tempDir();
+    const input = smallFile(dir);
+    const [a0, a1, a2] = await shardRuns({ operation: 'audit', input, dir }, 3);
+    const [b0, b1] = await shardRuns({ operation: 'audit', input, dir }, 2);
+    const [f0] = await shardRuns({ operation: 'fix', input, dir }, 3);
+    const parts = [a0, a1, a2, b0, b1, f0] as string[];
+    const [, , , , , fix0] = parts;
+    const [p0, p1, p2, q0] = parts;
+    expect((await mergeFails(dir, [p0!, p2!])).message).toBe(
+      'shard 1 of 3 is missing: svc merge needs the parts of all 3 shards',
+    );
+    expect((await mergeFails(dir, [p0!])).message).toMatch(/^shards 1, 2 of 3 are missing/);
+    expect((await mergeFails(dir, [p0!, p1!, p1!, p2!])).message).toBe(
+      `shard 1/3 is given twice: ${p1} and ${p1}`,
+    );
+    expect((await mergeFails(dir, [p0!, p1!, p2!, q0!])).message).toMatch(
+      /are parts of different runs: their number of shards differ \(3 and 2\)/,
+    );
+    expect((await mergeFails(dir, [p0!, p1!, fix0!])).message).toMatch(
+      /are parts of different runs: their operation differ \("audit" and "fix"\)/,
+    );
+  });
+
+  it('refuses an unfinished part, a changed input, and reads a moved one with --input', async () => {
+    const dir = tempDir();
+    const input = smallFile(dir);
+    const run = { operation: 'audit' as const, input, dir };
+    const single = await singleRun(run);
+    const parts = await shardRuns(run, 2);
+    const [p0, p1] = parts as [string, string];
+
+    const cut = join(dir, 'cut.jsonl');
+    const lines = readFileSync(p1, 'utf8').trim().split('\n');
+    writeFileSync(cut, lines.slice(0, -1).join('\n') + '\n');
+    expect((await mergeFails(dir, [p0, cut])).message).toBe(
+      `shard 1/2 (${cut}) ends without its trailer: the shard did not finish (run it again)`,
+    );
+    expect(existsSync(join(dir, 'm.jsonl.partial'))).toBe(false); // nothing half-written left
+    expect((await mergeFails(dir, [p0, join(dir, 'nothing.jsonl')])).message).toMatch(
+      /^cannot read the part/,
+    );
+    expect((await mergeFails(dir, [p0, input])).message).toMatch(/is not a part written by svc/);
+
+    const moved = join(dir, 'moved.jsonl');
+    writeFileSync(moved, readFileSync(input));
+    writeFileSync(input, readFileSync(input, 'utf8') + '{"question": "q", "answer": "#### 1"}\n');
+    expect((await mergeFails(dir, parts)).message).toMatch(/is not the file the shards read/);
+    expect((await merge(dir, parts, ['--input', moved])).out).toBe(single.out);
+  });
+});

@@ -1,0 +1,92 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { svcProcess as svc, tempDirs } from './testing/cli-test-kit.ts';
+import { datasets } from './testing/shard-kit.ts';
+
+/**
+ * The scheduler's view: 4 shards of the real CLI (bin/svc.js) as separate
+ * processes at once, each with its own data folder as on a cluster's nodes,
+ * then `svc merge`; the merged output (and report) equals one run over the
+ * whole file byte for byte. The file is GSM8K's first 300 rows with copies
+ * whose first occurrences are in other shards, so that the merge's dataset
+ * checks decide the result.
+ */
+
+const tempDir = tempDirs('svc-shard-proc-');
+
+function gsm8kWithCopies(dir: string): string {
+  const lines = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
+  const row = JSON.parse(lines[41] as string) as { question: string; answer: string };
+  lines.push(lines[5] as string, lines[17] as string);
+  lines.push(JSON.stringify({ ...row, question: row.question.toUpperCase(), answer: '#### 1' }));
+  const path = join(dir, 'gsm8k.jsonl');
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+async function shards(dir: string, args: string[]): Promise<string[]> {
+  const parts = [0, 1, 2, 3].map((i) => join(dir, `part-${i}.jsonl`));
+  const runs = await Promise.all(
+    parts.map((part, i) =>
+      svc(join(dir, `node-${i}`), ...args, '--shard', `${i}/4`, '--out', part),
+    ),
+  );
+  for (const run of runs) expect(run.code, run.stderr).toBe(0);
+  return parts;
+}
+
+describe('4 shards as processes, merged', () => {
+  it('equal one audit run with --report, byte for byte', async () => {
+    const dir = tempDir();
+    const input = gsm8kWithCopies(dir);
+    const [single, parts] = await Promise.all([
+      svc(
+        dir,
+        'audit',
+        input,
+        '--out',
+        join(dir, 'single.jsonl'),
+        '--report',
+        join(dir, 'single.json'),
+      ),
+      shards(dir, ['audit', input]),
+    ]);
+    expect(single.code, single.stderr).toBe(0);
+    const merged = await svc(
+      dir,
+      'merge',
+      join(dir, 'merged.jsonl'),
+      ...[...parts].reverse(),
+      '--report',
+      join(dir, 'merged.json'),
+    );
+    expect(merged.code, merged.stderr).toBe(0);
+    const out = readFileSync(join(dir, 'merged.jsonl'), 'utf8');
+    expect(out).toBe(readFileSync(join(dir, 'single.jsonl'), 'utf8'));
+    expect(out.split('\n')).toHaveLength(304);
+    const report = readFileSync(join(dir, 'merged.json'), 'utf8');
+    expect(report).toBe(readFileSync(join(dir, 'single.json'), 'utf8'));
+    expect(JSON.parse(report)).toMatchObject({
+      duplicate_groups: expect.arrayContaining([expect.objectContaining({ rows: [5, 300] })]),
+    });
+    expect(merged.stderr).toMatch(/^audit: 303 samples, \d+ passed, \d+ failed$/m);
+    expect(merged.stderr).toMatch(/not charged \(your own runs: 4 shards, cli_/);
+  }, 180_000);
+
+  it('equal one refine run without --report, on stdout', async () => {
+    const dir = tempDir();
+    const input = gsm8kWithCopies(dir);
+    const [single, parts] = await Promise.all([
+      svc(dir, 'refine', input),
+      shards(dir, ['refine', input]),
+    ]);
+    expect(single.code, single.stderr).toBe(0);
+    const merged = await svc(dir, 'merge', '-', ...parts);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toBe(single.stdout);
+    expect(merged.stdout).toContain('"exact_duplicate"');
+  }, 180_000);
+});
