@@ -33,7 +33,7 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
     discard: async () => {
       // Writes still queued fail once it is destroyed: expected, not worth an uncaught error.
       stream.on('error', () => undefined);
-      const closed = new Promise((resolve) => stream.once('close', resolve));
+      const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
       stream.destroy();
       await closed;
       rmSync(partial, { force: true });
