@@ -11,7 +11,12 @@ import {
   oasst,
   truthfulQa,
 } from '../src-main/engine/testing/real-data.ts';
-import { closeEnginePool, configureEngineWorkers } from '../src-main/service/engine-pool/pooled.ts';
+import {
+  closeEnginePool,
+  configureEngineWorkers,
+  MIN_POOLED_SAMPLES,
+  runPooled,
+} from '../src-main/service/engine-pool/pooled.ts';
 import { chargeMicro, tokenCostMicro } from '../src-main/service/money.ts';
 import {
   runOperation,
@@ -132,7 +137,47 @@ async function audit(samples: Sample[], inThread: boolean): Promise<Outcome> {
   };
 }
 
+/**
+ * Where the pool starts to pay: a batch of n samples in the calling thread
+ * vs on the (warm) pool, alternately, median of the repeats. Below
+ * MIN_POOLED_SAMPLES runOperation keeps a batch in the calling thread.
+ */
+async function smallBatches(samples: Sample[], cores: number): Promise<void> {
+  configureEngineWorkers(cores);
+  console.log(
+    `\nsmall batches: ms per batch, calling thread vs the pool (runOperation pools from ` +
+      `${MIN_POOLED_SAMPLES} samples)`,
+  );
+  const widths = [8, 14, 12, 14];
+  console.log(formatRow(['samples', 'in thread ms', 'pooled ms', 'x in thread'], widths));
+  const median = (values: number[]): number =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+  let offset = 0;
+  for (const n of [1, 4, 16, 64, 256]) {
+    const here: number[] = [];
+    const pooled: number[] = [];
+    for (let rep = 0; rep < Math.max(9, Math.ceil(2000 / n)); rep++) {
+      const request = {
+        operation: 'audit' as const,
+        samples: samples.slice(offset, offset + n),
+        config: { votes: 1 },
+      };
+      offset = (offset + n) % (samples.length - 256);
+      let started = performance.now();
+      await runOperationInThread(request, { backend: builtinBackend });
+      here.push(performance.now() - started);
+      started = performance.now();
+      await runPooled(request, { backend: builtinBackend }, runOperationInThread);
+      pooled.push(performance.now() - started);
+    }
+    const [a, b] = [median(here), median(pooled)];
+    console.log(formatRow([n, a.toFixed(2), b.toFixed(2), (a / b).toFixed(2)], widths));
+  }
+}
+
 export async function benchWorkers(count = 100_000): Promise<void> {
+  // The modes set the pool's size themselves: the environment's override would flatten them.
+  delete process.env.SVC_ENGINE_WORKERS;
   const cores = availableParallelism();
   console.log(
     `\n## engine pool: audit of ${count.toLocaleString('en-US')} real samples in batches of ` +
@@ -153,8 +198,6 @@ export async function benchWorkers(count = 100_000): Promise<void> {
     await audit(warmup, inThread);
     outcomes.set(mode.name, await audit(samples, inThread));
   }
-  await closeEnginePool();
-  configureEngineWorkers(null);
 
   const one = outcomes.get('1 worker') as Outcome;
   const widths = [14, 10, 12, 12, 14, 14];
@@ -186,6 +229,9 @@ export async function benchWorkers(count = 100_000): Promise<void> {
       (identical ? 'identical in every mode' : 'DIFFER between modes'),
   );
   if (!identical) process.exitCode = 1;
+  await smallBatches(samples, cores);
+  await closeEnginePool();
+  configureEngineWorkers(null);
 }
 
 // `node bench/workers.ts [COUNT]` runs this part alone.
