@@ -54,7 +54,7 @@ async function measure(run: () => Promise<number | undefined>, total: number, co
  * keep-alive): requests/s and latency for `/v1` with one sample and `/audit`
  * with 100 (real GSM8K items), beside the engine alone doing the same work,
  * so the service's own overhead (HTTP, auth, rate limit, validation, hold and
- * settlement in SQLite with synchronous=FULL) shows as the difference.
+ * settlement in SQLite: one fsync'd commit per request) shows as the difference.
  */
 export async function benchHttp(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -131,7 +131,7 @@ export async function benchHttp(): Promise<void> {
     const engineMs = 1000 / engine.rps;
     // server ms: time inside the server per request (Server-Timing) with one client;
     // service ms = server - engine: HTTP body, auth, rate limit, validation, token
-    // estimate, hold and settlement (fsync'd SQLite commits), response JSON.
+    // estimate, hold (unsynced) and settlement (one fsync'd SQLite commit), response JSON.
     console.log(
       formatRow(
         [
@@ -165,8 +165,9 @@ export async function benchHttp(): Promise<void> {
  */
 export async function benchV1VsPeer(rounds = 6, perRound = 300, concurrency = 4): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-v1-'));
-  const db = openDatabase(join(dataDir, 'service'));
-  const ctx = createServiceContext(db, dataDir, 'bench');
+  const serviceDir = join(dataDir, 'service');
+  const db = openDatabase(serviceDir);
+  const ctx = createServiceContext(db, serviceDir, 'bench');
   writeSettingsSection(db, 'limits', {
     ...DEFAULT_SETTINGS.limits,
     requests_per_minute_v1: 100_000,
