@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rejection, tempDirs } from './testing/cli-test-kit.ts';
 import { datasets, merge, quietly, shardRuns, singleRun } from './testing/shard-kit.ts';
+import { OWNER_ACCOUNT_ID } from '../service/billing.ts';
+import { openDatabase } from '../store/db.ts';
+import { ledgerEntries } from '../store/ledger.ts';
 import { fileOperationCommand } from './file-ops.ts';
 import { mergeCommand } from './merge.ts';
 import { ownsRow, parseShard, rowsOfShard } from './shard.ts';
@@ -81,6 +84,56 @@ describe('svc merge OUT PART...', () => {
     expect(counts(merged.summary).slice(0, 2)).toEqual(counts(single.summary).slice(0, 2));
     expect(merged.summary[0]).toMatch(/^fix: 25 samples, .*, 1 rows skipped$/);
     expect(merged.summary.join('\n')).toMatch(/your own runs: 3 shards, cli_\w+, cli_\w+, cli_\w+/);
+  });
+
+  it("records each shard's usage once as an owner run, the merge none, and charges nothing", async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    const run = { operation: 'refine' as const, input: smallFile(dir), dir, data };
+    await singleRun(run);
+    const usage = () => {
+      const db = openDatabase(data);
+      try {
+        return db
+          .prepare(
+            `SELECT run_id, label, model, samples, input_tokens AS input, output_tokens AS output
+             FROM owner_usage ORDER BY id`,
+          )
+          .all() as {
+          run_id: string;
+          label: string;
+          model: string;
+          samples: number;
+          input: number;
+          output: number;
+        }[];
+      } finally {
+        db.close();
+      }
+    };
+    const single = usage();
+    const parts = await shardRuns(run, 3);
+    const sharded = usage().slice(single.length);
+    await merge(dir, parts);
+    expect(usage().length).toBe(single.length + sharded.length); // the merge records nothing
+    expect(new Set(sharded.map((u) => u.label))).toEqual(
+      new Set([0, 1, 2].map((i) => `small.jsonl (shard ${i}/3)`)),
+    );
+    for (const model of new Set(single.map((u) => u.model))) {
+      const sum = (rows: typeof single, key: 'input' | 'output' | 'samples') =>
+        rows.filter((u) => u.model === model).reduce((n, u) => n + u[key], 0);
+      for (const key of ['input', 'output', 'samples'] as const) {
+        expect(sum(sharded, key)).toBe(sum(single, key));
+      }
+    }
+    const db = openDatabase(data);
+    try {
+      expect(
+        ledgerEntries(db, OWNER_ACCOUNT_ID, { limit: 100 }).filter((e) => e.kind === 'charge'),
+      ).toEqual([]);
+    } finally {
+      db.close();
+    }
   });
 
   it('names a missing shard, a doubled one, another N, another operation', async () => {

@@ -34,6 +34,8 @@ export interface ShardRun {
   input: string;
   dir: string;
   flags?: string[];
+  /** One data folder for every run (by default each shard has its own, as on a cluster). */
+  data?: string;
 }
 
 /** One run over the whole file: its output (and report, with `report`). */
@@ -49,7 +51,7 @@ export async function singleRun(
       '--out',
       out,
       '--data-dir',
-      join(run.dir, 'data'),
+      run.data ?? join(run.dir, 'data'),
       ...(report ? ['--report', reportPath] : []),
       ...(run.flags ?? []),
     ]),
@@ -74,7 +76,7 @@ export async function shardRuns(run: ShardRun, of: number, tag = ''): Promise<st
         '--out',
         part,
         '--data-dir',
-        join(run.dir, `data-${index}`),
+        run.data ?? join(run.dir, `data-${index}`),
         ...(run.flags ?? []),
       ]),
     );
