@@ -57,56 +57,70 @@ export async function* readSamples(
     if (next.done) break;
     head.push(next.value);
   }
+  const mapping = headMapping(path, head, options);
+  if (!mapping) return;
+  options.onMapping?.(mapping);
+  const toSamples = (result: RowResult): SampleRow[] => samplesOfRow(mapping, result);
+  for (const result of head) yield* toSamples(result);
+  for (let next = await rows.next(); !next.done; next = await rows.next()) {
+    yield* toSamples(next.value);
+  }
+}
+
+/**
+ * The mapping for a file from its first rows (see readSamples); undefined
+ * for an empty file; throws naming the file's fields when nothing maps.
+ */
+export function headMapping(
+  path: string,
+  head: readonly RowResult[],
+  options: ReadSamplesOptions,
+): RowMapping | undefined {
   const values = head.flatMap((r) => ('value' in r ? [r.value] : []));
   const mapping = resolveRowMapping(head, {
     shape: options.shape,
     mapping: options.mapping,
     paths: options.paths,
   });
-  if (!mapping) {
-    if (values.length === 0 && head.length === 0) return;
-    if (values.length === 0) {
-      throw new AppError(
-        'invalid_request',
-        `no readable rows in the first ${head.length} of ${path}`,
-      );
-    }
-    const fields = fieldsOf(values);
-    const guess = guessMapping(fields);
+  if (mapping) return mapping;
+  if (values.length === 0 && head.length === 0) return undefined;
+  if (values.length === 0) {
     throw new AppError(
       'invalid_request',
-      `the rows of ${path} match no known dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, ` +
-        `HellaSwag, TruthfulQA, Alpaca, ShareGPT, OpenAI chat, OpenAssistant, plain text, ` +
-        `or samples with task_type); their fields: ${fields.map((f) => f.path).join(', ')}. ` +
-        `Say which fields fill which roles` +
-        (guess ? `, e.g. ${describeMapping(guess)}` : ' with --task-type TYPE --map ROLE=FIELD'),
+      `no readable rows in the first ${head.length} of ${path}`,
     );
   }
-  options.onMapping?.(mapping);
+  const fields = fieldsOf(values);
+  const guess = guessMapping(fields);
+  throw new AppError(
+    'invalid_request',
+    `the rows of ${path} match no known dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, ` +
+      `HellaSwag, TruthfulQA, Alpaca, ShareGPT, OpenAI chat, OpenAssistant, plain text, ` +
+      `or samples with task_type); their fields: ${fields.map((f) => f.path).join(', ')}. ` +
+      `Say which fields fill which roles` +
+      (guess ? `, e.g. ${describeMapping(guess)}` : ' with --task-type TYPE --map ROLE=FIELD'),
+  );
+}
 
-  const toSamples = (result: RowResult): SampleRow[] => {
-    if (!('value' in result)) return [result];
-    try {
-      if (mapping.tree) {
-        const paths = mapping.tree.samplesOf(result.value);
-        return paths.map(({ route, sample }) => ({
-          row: result.row,
-          sample,
-          original: result.value,
-          raw: result.raw,
-          path: { route, of: paths.length },
-        }));
-      }
-      const { mapped, row } = mapRow(result, (row) => mapping.toSample(row));
-      return [{ row: result.row, sample: mapped, original: row, raw: result.raw }];
-    } catch (error) {
-      if (error instanceof AppError)
-        return [{ row: result.row, error: error.message, raw: result.raw }];
-      throw error;
+/** The samples of one row read (several for a tree read along every path), or its error. */
+export function samplesOfRow(mapping: RowMapping, result: RowResult): SampleRow[] {
+  if (!('value' in result)) return [result];
+  try {
+    if (mapping.tree) {
+      const paths = mapping.tree.samplesOf(result.value);
+      return paths.map(({ route, sample }) => ({
+        row: result.row,
+        sample,
+        original: result.value,
+        raw: result.raw,
+        path: { route, of: paths.length },
+      }));
     }
-  };
-  for (const result of head) yield* toSamples(result);
-  for (let next = await rows.next(); !next.done; next = await rows.next()) {
-    yield* toSamples(next.value);
+    const { mapped, row } = mapRow(result, (row) => mapping.toSample(row));
+    return [{ row: result.row, sample: mapped, original: row, raw: result.raw }];
+  } catch (error) {
+    if (error instanceof AppError)
+      return [{ row: result.row, error: error.message, raw: result.raw }];
+    throw error;
   }
 }

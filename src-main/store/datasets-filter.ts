@@ -71,32 +71,127 @@ export function rowWhere(datasetId: string, filter: RowFilter = {}): RowWhere {
   }
   const search = filter.search === undefined ? '' : searchKey(filter.search);
   if (search !== '') {
-    clauses.push('instr(search_text, ?) > 0');
-    params.push(search);
+    // A row stored once (migration 9) has no search text: its line as read is searched.
+    clauses.push(
+      "(CASE WHEN sample_json = '' THEN instr(lower(original_json), ?) ELSE instr(search_text, ?) END) > 0",
+    );
+    params.push(search, search);
   }
   return { sql: clauses.join(' AND '), params, searches: search !== '' };
 }
 
-const SORTS: Record<SortColumn, { key: string; index: string }> = {
-  index: { key: 'row_index', index: 'dataset_rows_by_index' },
-  task_type: { key: 'task_type', index: 'dataset_rows_by_task_type' },
-  score: { key: 'score_key', index: 'dataset_rows_by_score' },
-  status: { key: 'status_rank', index: 'dataset_rows_by_status' },
-};
+const BY_INDEX = 'dataset_rows_by_index';
 
-/** ORDER BY for a sort: the column, then the row index, both in the sort's direction. */
+/** Where a query reads: the named covering index, or the table for a text search. */
+const from = (where: RowWhere, index: string): string =>
+  where.searches ? 'dataset_rows' : `dataset_rows INDEXED BY ${index}`;
+
+/** ORDER BY for a sort: the row index, both in the sort's direction. */
 export function orderBy(sort: RowSort): string {
-  const direction = sort.direction === 'desc' ? 'DESC' : 'ASC';
-  const { key } = SORTS[sort.column];
-  return key === 'row_index'
-    ? `row_index ${direction}`
-    : `${key} ${direction}, row_index ${direction}`;
+  return `row_index ${sort.direction === 'desc' ? 'DESC' : 'ASC'}`;
 }
 
 /**
- * The table expression to read for a query: the sort's covering index when
- * the filter can be answered from it, else the table (a text search).
+ * The table expression to read for a count or a scope: the narrow covering
+ * index of row order when the filter can be answered from it, else the table
+ * (a text search).
  */
-export function source(where: RowWhere, sort: RowSort = { column: 'index', direction: 'asc' }) {
-  return where.searches ? 'dataset_rows' : `dataset_rows INDEXED BY ${SORTS[sort.column].index}`;
+export function source(where: RowWhere): string {
+  return from(where, BY_INDEX);
+}
+
+/** One part of a sorted page: the rows meeting `cond`, ordered by `key` then row. */
+interface Arm {
+  index: string;
+  key: string;
+  cond: string;
+  condParams: unknown[];
+}
+
+/**
+ * The rows of each sort key value set (migration 9). The score and status
+ * orders index only the rows that have a score or a status; the rest share
+ * one key (2.0, 3) and follow in row order. The partial indexes' conditions
+ * are repeated here word for word, so SQLite can use them.
+ */
+function arms(sort: RowSort, taskTypes: readonly string[]): Arm[] {
+  switch (sort.column) {
+    case 'index':
+      return [{ index: BY_INDEX, key: 'row_index', cond: '1', condParams: [] }];
+    case 'score':
+      return [
+        {
+          index: 'dataset_rows_by_score',
+          key: 'score_key',
+          cond: 'score IS NOT NULL',
+          condParams: [],
+        },
+        { index: BY_INDEX, key: 'row_index', cond: 'score IS NULL', condParams: [] },
+      ];
+    case 'status':
+      return [
+        {
+          index: 'dataset_rows_by_status',
+          key: 'status_rank',
+          cond: '(passed IS NOT NULL OR flagged = 1)',
+          condParams: [],
+        },
+        {
+          index: BY_INDEX,
+          key: 'row_index',
+          cond: 'passed IS NULL AND flagged = 0',
+          condParams: [],
+        },
+      ];
+    case 'task_type':
+      // A dataset has a few task types: one part per type, each in row order.
+      return taskTypes.map((type) => ({
+        index: BY_INDEX,
+        key: 'row_index',
+        cond: 'task_type = ?',
+        condParams: [type],
+      }));
+  }
+}
+
+/** One part of a sorted page, read in order from its index (LIMIT ? OFFSET ? follow the params). */
+export interface PageSegment {
+  /** `count(*)` of the part; undefined for the part whose count is the total less the others'. */
+  countSql: string | undefined;
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The parts of a page in a sort's order. Each part is one run of the order
+ * (the scored rows by score, then the rest in row order; one task type after
+ * another) and is read in order from an index, never sorted whole: the
+ * caller counts the parts before the page's offset and reads the part(s) it
+ * falls in.
+ */
+export function pageSegments(
+  where: RowWhere,
+  sort: RowSort,
+  taskTypes: readonly string[],
+): PageSegment[] {
+  const direction = sort.direction === 'desc' ? 'DESC' : 'ASC';
+  const parts = arms(sort, taskTypes);
+  const segments = parts.map((part): PageSegment => {
+    const cond = part.cond === '1' ? '' : ` AND ${part.cond}`;
+    const table = from(where, part.index);
+    const order = part.index === BY_INDEX ? '' : `${part.key} ${direction}, `;
+    return {
+      countSql: `SELECT count(*) FROM ${table} WHERE ${where.sql}${cond}`,
+      sql: `SELECT row_index FROM ${table} WHERE ${where.sql}${cond}
+        ORDER BY ${order}row_index ${direction} LIMIT ? OFFSET ?`,
+      params: [...where.params, ...part.condParams],
+    };
+  });
+  // The rows outside a partial index (no score, no status) are counted as the total less the rest.
+  const last = parts.at(-1);
+  if (last && last.index === BY_INDEX && parts.length === 2) {
+    const rest = segments[1] as PageSegment;
+    segments[1] = { ...rest, countSql: undefined };
+  }
+  return direction === 'DESC' ? segments.reverse() : segments;
 }

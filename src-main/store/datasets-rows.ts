@@ -1,6 +1,6 @@
 import type { RowFilter } from '../../src-shared/owner/datasets.ts';
 import type { Db } from './db.ts';
-import { orderBy, rowWhere, source, type RowSort } from './datasets-filter.ts';
+import { pageSegments, rowWhere, source, type RowSort } from './datasets-filter.ts';
 
 /** The rows of a dataset (`dataset_rows`, migration 3): insert, page, read, update. */
 
@@ -20,6 +20,21 @@ export interface NewRowRecord {
   source_path?: string | null;
 }
 
+/**
+ * Where a row's sample comes from: `sample_json` for rows imported before
+ * migration 9, else (`sample_json` = '') the original as read (`lean_original`)
+ * mapped again; `source_path` picks a tree's path. See service/datasets/row-sample.ts.
+ */
+export interface SampleSource {
+  sample_json: string;
+  lean_original: string | null;
+  source_path: string | null;
+}
+
+/** The columns of a SampleSource, for a SELECT list. */
+export const SAMPLE_SOURCE =
+  "sample_json, CASE WHEN sample_json = '' THEN original_json END AS lean_original, source_path";
+
 /** What the grid shows of a row. */
 export interface GridRowRecord {
   row_index: number;
@@ -37,10 +52,9 @@ export interface GridRowRecord {
   dropped: 0 | 1;
 }
 
-export interface RowRecord extends GridRowRecord {
+export interface RowRecord extends GridRowRecord, SampleSource {
   dupe_json: string | null;
   original_json: string;
-  sample_json: string;
   audit_json: string | null;
   fix_json: string | null;
   reaudit_json: string | null;
@@ -83,6 +97,43 @@ export function insertRows(db: Db, datasetId: string, rows: readonly NewRowRecor
   }
 }
 
+/** A row as an import stores it: the source as read and the narrow columns the grid needs. */
+export interface LeanRowRecord {
+  row_index: number;
+  source_row: number;
+  task_type: string;
+  /** The row as read: a JSON Lines line byte for byte, other formats as JSON. */
+  original_json: string;
+  source_raw: string | null;
+  source_path: string | null;
+}
+
+/**
+ * The import's insert: each row stored once. The sample, the grid's title
+ * and detail and the search text are left empty ('') and derived from the
+ * original when read (see service/datasets/row-sample.ts); rows imported
+ * before migration 9 keep theirs. One statement for the whole import; the
+ * caller wraps each batch in a transaction.
+ */
+export function leanRowInserter(db: Db, datasetId: string): (row: LeanRowRecord) => void {
+  const insert = db.prepare(
+    `INSERT INTO dataset_rows (dataset_id, row_index, source_row, task_type, search_text, title,
+       detail, original_json, sample_json, source_raw, source_path)
+     VALUES (?, ?, ?, ?, '', '', '', ?, '', ?, ?)`,
+  );
+  return (row) => {
+    insert.run(
+      datasetId,
+      row.row_index,
+      row.source_row,
+      row.task_type,
+      row.original_json,
+      row.source_raw,
+      row.source_path,
+    );
+  };
+}
+
 /** How many rows match the filter (the same WHERE as the page). */
 export function countRows(db: Db, datasetId: string, filter?: RowFilter): number {
   const where = rowWhere(datasetId, filter);
@@ -92,20 +143,60 @@ export function countRows(db: Db, datasetId: string, filter?: RowFilter): number
   return row.n;
 }
 
-/** The indices of one page of matching rows, in the sort's order. */
+/**
+ * The indices of one page of matching rows, in the sort's order: the parts
+ * of the order before the offset are counted, the part(s) it falls in read
+ * in order from their index. `total`: the count of matching rows, when known.
+ */
 export function pageIndices(
   db: Db,
   datasetId: string,
-  query: { filter?: RowFilter; sort: RowSort; offset: number; limit: number },
+  query: { filter?: RowFilter; sort: RowSort; offset: number; limit: number; total?: number },
 ): number[] {
   const where = rowWhere(datasetId, query.filter);
-  return db
-    .prepare(
-      `SELECT row_index FROM ${source(where, query.sort)} WHERE ${where.sql}
-       ORDER BY ${orderBy(query.sort)} LIMIT ? OFFSET ?`,
-    )
-    .pluck()
-    .all(...where.params, query.limit, query.offset) as number[];
+  const taskTypes =
+    query.sort.column === 'task_type'
+      ? (JSON.parse(
+          (db.prepare('SELECT task_types FROM datasets WHERE id = ?').pluck().get(datasetId) as
+            string | undefined) ?? '[]',
+        ) as string[])
+      : [];
+  const segments = pageSegments(where, query.sort, taskTypes);
+  const count = (sql: string, params: unknown[]): number =>
+    db
+      .prepare(sql)
+      .pluck()
+      .get(...params) as number;
+  const out: number[] = [];
+  let skip = query.offset;
+  for (const [i, segment] of segments.entries()) {
+    if (out.length >= query.limit) break;
+    const last = i === segments.length - 1;
+    if (skip > 0 && !last) {
+      const n =
+        segment.countSql === undefined
+          ? (query.total ?? countRows(db, datasetId, query.filter)) -
+            segments.reduce(
+              (sum, other) =>
+                other === segment || other.countSql === undefined
+                  ? sum
+                  : sum + count(other.countSql, other.params),
+              0,
+            )
+          : count(segment.countSql, segment.params);
+      if (skip >= n) {
+        skip -= n;
+        continue;
+      }
+    }
+    const rows = db
+      .prepare(segment.sql)
+      .pluck()
+      .all(...segment.params, query.limit - out.length, skip) as number[];
+    out.push(...rows);
+    skip = 0;
+  }
+  return out;
 }
 
 /** Every matching index, ascending (a run's scope). */
@@ -117,15 +208,18 @@ export function matchingIndices(db: Db, datasetId: string, filter?: RowFilter): 
     .all(...where.params) as number[];
 }
 
+/** A grid row as stored: a row imported since migration 9 has its title and detail derived. */
+export type StoredGridRow = GridRowRecord & SampleSource;
+
 /** Grid rows by index, in the order asked (missing ones left out). */
-export function gridRows(db: Db, datasetId: string, indices: readonly number[]): GridRowRecord[] {
+export function gridRows(db: Db, datasetId: string, indices: readonly number[]): StoredGridRow[] {
   if (indices.length === 0) return [];
   const rows = db
     .prepare(
-      `SELECT ${GRID_COLUMNS} FROM dataset_rows
+      `SELECT ${GRID_COLUMNS}, ${SAMPLE_SOURCE} FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
     )
-    .all(datasetId, JSON.stringify(indices)) as GridRowRecord[];
+    .all(datasetId, JSON.stringify(indices)) as StoredGridRow[];
   const byIndex = new Map(rows.map((row) => [row.row_index, row]));
   return indices.flatMap((index) => byIndex.get(index) ?? []);
 }
@@ -133,8 +227,8 @@ export function gridRows(db: Db, datasetId: string, indices: readonly number[]):
 export function rowRecord(db: Db, datasetId: string, index: number): RowRecord | undefined {
   return db
     .prepare(
-      `SELECT ${GRID_COLUMNS}, original_json, sample_json, audit_json, fix_json, reaudit_json,
-         fixed_json, dupe_json
+      `SELECT ${GRID_COLUMNS}, original_json, ${SAMPLE_SOURCE}, audit_json, fix_json,
+         reaudit_json, fixed_json, dupe_json
        FROM dataset_rows WHERE dataset_id = ? AND row_index = ?`,
     )
     .get(datasetId, index) as RowRecord | undefined;
@@ -144,7 +238,7 @@ export function rowRecord(db: Db, datasetId: string, index: number): RowRecord |
 export type RunInputRecord = Pick<
   RowRecord,
   | 'row_index'
-  | 'sample_json'
+  | keyof SampleSource
   | 'audit_json'
   | 'fix_json'
   | 'reaudit_json'
@@ -157,8 +251,8 @@ export function runInputs(db: Db, datasetId: string, indices: readonly number[])
   if (indices.length === 0) return [];
   return db
     .prepare(
-      `SELECT row_index, sample_json, audit_json, fix_json, reaudit_json, fixed_json, decision,
-         dupe_json
+      `SELECT row_index, ${SAMPLE_SOURCE}, audit_json, fix_json, reaudit_json, fixed_json,
+         decision, dupe_json
        FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
        ORDER BY row_index`,
@@ -333,13 +427,13 @@ export function samplesPage(
   db: Db,
   datasetId: string,
   indices: readonly number[],
-): { row_index: number; sample_json: string }[] {
+): ({ row_index: number } & SampleSource)[] {
   if (indices.length === 0) return [];
   return db
     .prepare(
-      `SELECT row_index, sample_json FROM dataset_rows
+      `SELECT row_index, ${SAMPLE_SOURCE} FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
        ORDER BY row_index`,
     )
-    .all(datasetId, JSON.stringify(indices)) as { row_index: number; sample_json: string }[];
+    .all(datasetId, JSON.stringify(indices)) as ({ row_index: number } & SampleSource)[];
 }

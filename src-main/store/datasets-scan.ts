@@ -1,5 +1,5 @@
 import type { Db } from './db.ts';
-import type { VerdictRecord } from './datasets-rows.ts';
+import { SAMPLE_SOURCE, type SampleSource, type VerdictRecord } from './datasets-rows.ts';
 
 /**
  * What the dataset scan reads and writes (migration 6): each row's current
@@ -8,10 +8,9 @@ import type { VerdictRecord } from './datasets-rows.ts';
  */
 
 /** What the scan reads of each row. */
-export interface ScanRowRecord {
+export interface ScanRowRecord extends SampleSource {
   row_index: number;
   source_row: number;
-  sample_json: string;
   fixed_json: string | null;
   decision: 'accepted' | 'rejected' | null;
   dedup_sig: Buffer | null;
@@ -31,7 +30,7 @@ export function scanPage(
 ): ScanRowRecord[] {
   return db
     .prepare(
-      `SELECT row_index, source_row, sample_json, fixed_json, decision, dedup_sig, dropped,
+      `SELECT row_index, source_row, ${SAMPLE_SOURCE}, fixed_json, decision, dedup_sig, dropped,
          dupe_json IS NOT NULL AS has_dupe, source_path IS NOT NULL AS in_tree
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
        ORDER BY row_index LIMIT ?`,
@@ -39,22 +38,24 @@ export function scanPage(
     .all(datasetId, afterIndex, limit) as ScanRowRecord[];
 }
 
+export type CurrentSampleRecord = Pick<
+  ScanRowRecord,
+  'row_index' | keyof SampleSource | 'fixed_json' | 'decision'
+>;
+
 /** The current sample of rows: what their export holds (an accepted fix, else the import). */
 export function currentSamples(
   db: Db,
   datasetId: string,
   indices: readonly number[],
-): Pick<ScanRowRecord, 'row_index' | 'sample_json' | 'fixed_json' | 'decision'>[] {
+): CurrentSampleRecord[] {
   if (indices.length === 0) return [];
   return db
     .prepare(
-      `SELECT row_index, sample_json, fixed_json, decision FROM dataset_rows
+      `SELECT row_index, ${SAMPLE_SOURCE}, fixed_json, decision FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
     )
-    .all(datasetId, JSON.stringify(indices)) as Pick<
-    ScanRowRecord,
-    'row_index' | 'sample_json' | 'fixed_json' | 'decision'
-  >[];
+    .all(datasetId, JSON.stringify(indices)) as CurrentSampleRecord[];
 }
 
 export function saveSignatures(

@@ -153,11 +153,12 @@ describe('dataset checks in the app', () => {
         .pluck()
         .get(ds.id) as number;
     expect(hashed()).toBe(62);
+    const row5 = await h.call('datasetRow', { dataset_id: ds.id, index: 5 });
     h.db
       .prepare(
-        `UPDATE dataset_rows SET fixed_json = sample_json, changed = 1 WHERE dataset_id = ? AND row_index = 5`,
+        `UPDATE dataset_rows SET fixed_json = ?, changed = 1 WHERE dataset_id = ? AND row_index = 5`,
       )
-      .run(ds.id);
+      .run(JSON.stringify(row5.sample), ds.id);
     await h.call('decide', { dataset_id: ds.id, indices: [5], decision: 'accepted' });
     expect(hashed()).toBe(61);
     await h.scanned(ds.id);

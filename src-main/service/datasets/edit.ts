@@ -10,6 +10,7 @@ import type { ServiceContext } from '../context.ts';
 import { runOperation, withoutResults } from '../operation.ts';
 import { OwnerRunUsage } from '../owner-run-usage.ts';
 import { newId } from './ids.ts';
+import { sampleReader } from './row-sample.ts';
 import { displayedVerdict, verdictColumns } from './row-state.ts';
 import { datasetRow } from './rows.ts';
 import { readyDataset } from './summary.ts';
@@ -37,7 +38,7 @@ export async function editRow(
   }
   const parsed = Sample.safeParse(withoutResults(input.sample as Sample));
   if (!parsed.success) throw validationError(parsed.error, 'the edited sample', '/sample');
-  const original = JSON.parse(record.sample_json) as Sample;
+  const original = sampleReader(db, dataset.id)(record);
   const edited = parsed.data;
   if (edited.task_type !== original.task_type) {
     throw new AppError(

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { RunEstimate } from '../../../src-shared/owner/runs.ts';
-import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { samplesPage } from '../../store/datasets-rows.ts';
 import { balances, OWNER_ACCOUNT_ID } from '../billing.ts';
 import type { ServiceContext } from '../context.ts';
@@ -9,6 +8,7 @@ import { microToUsd, tokenCostMicro } from '../money.ts';
 import { runOperation } from '../operation.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { operationFor, type ParsedRunRequest } from './run-request.ts';
+import { sampleReader } from './row-sample.ts';
 import { scopeIndices } from './scope.ts';
 import { readyDataset } from './summary.ts';
 
@@ -54,9 +54,10 @@ export async function estimateRun(
     'svc-fix-1': { input_tokens: 0, output_tokens: 0 },
   };
   let totalTokens = 0;
+  const sampleOf = sampleReader(ctx.db, dataset.id);
   for (let start = 0; start < indices.length; start += ESTIMATE_BATCH_ROWS) {
     const page = samplesPage(ctx.db, dataset.id, indices.slice(start, start + ESTIMATE_BATCH_ROWS));
-    const samples = page.map((row) => JSON.parse(row.sample_json) as Sample);
+    const samples = page.map(sampleOf);
     const tokens = sampleTokens(samples);
     totalTokens += tokens.reduce((a, b) => a + b, 0);
     const part = estimate(operationFor(request, samples), tokens, settings);
@@ -70,7 +71,7 @@ export async function estimateRun(
   let expectedMicro = maxMicro;
   if (backend.id === 'builtin' && indices.length > 0) {
     const trialRows = samplesPage(ctx.db, dataset.id, evenly(indices, TRIAL_ROWS));
-    const trial = trialRows.map((row) => JSON.parse(row.sample_json) as Sample);
+    const trial = trialRows.map(sampleOf);
     const result = await runOperation(operationFor(request, trial), { backend });
     const trialTokens = sampleTokens(trial).reduce((a, b) => a + b, 0);
     const trialCost = tokenCostMicro(result.usage.byModel(), settings.rates);

@@ -10,13 +10,13 @@ import {
   insertImportErrors,
   type ImportErrorRecord,
 } from '../../store/datasets.ts';
-import { insertRows, type NewRowRecord } from '../../store/datasets-rows.ts';
+import { leanRowInserter, type LeanRowRecord } from '../../store/datasets-rows.ts';
 import type { ServiceContext } from '../context.ts';
 import { readLayout } from '../files/layout.ts';
-import { readSamples } from '../read-samples.ts';
 import type { RowMapping } from '../row-mapping.ts';
-import { gridText } from './grid-text.ts';
+import { beginBulk, bulkTransaction, endBulk } from './bulk-writes.ts';
 import { newId } from './ids.ts';
+import { readSampleBatches } from './read-batches.ts';
 import { removeDataset } from './remove.ts';
 import { namingTheFile, resolveSource, type Uploads } from './source.ts';
 import { readyDataset, summaryOf } from './summary.ts';
@@ -79,14 +79,15 @@ export async function importDataset(
   let mapping: RowMapping | undefined;
   const counts = { rows: 0, errors: 0, bytes: 0 };
   const taskTypes = new Set<Sample['task_type']>();
-  let rows: NewRowRecord[] = [];
+  let rows: LeanRowRecord[] = [];
   let errors: ImportErrorRecord[] = [];
+  const insert = leanRowInserter(ctx.db, id);
   const flush = (): void => {
     const [pendingRows, pendingErrors] = [rows, errors];
-    ctx.db.transaction(() => {
-      insertRows(ctx.db, id, pendingRows);
+    bulkTransaction(ctx.db, () => {
+      for (const row of pendingRows) insert(row);
       insertImportErrors(ctx.db, id, pendingErrors);
-    })();
+    });
     rows = [];
     errors = [];
   };
@@ -102,8 +103,9 @@ export async function importDataset(
       done,
     });
 
+  beginBulk(ctx.db);
   try {
-    const samples = readSamples(file.path, {
+    const batches = readSampleBatches(file.path, {
       format: file.format,
       shape: request.mapping ? undefined : request.shape,
       mapping: request.mapping,
@@ -112,27 +114,26 @@ export async function importDataset(
         mapping = chosen;
       },
     });
-    for await (const result of samples) {
-      if ('error' in result) {
-        errors.push({ row: result.row, message: result.error });
-        counts.errors++;
-      } else {
-        const { sample } = result;
-        // A JSON Lines line is kept as it was (it is the row's JSON); other formats as JSON.
+    // A JSON Lines line is kept as it was (it is the row's JSON); other formats as JSON.
+    const keepsLine = file.format === 'jsonl';
+    const keepsRecord = file.format === 'csv';
+    for await (const batch of batches) {
+      for (const result of batch) {
+        if ('error' in result) {
+          errors.push({ row: result.row, message: result.error });
+          counts.errors++;
+          continue;
+        }
         const original =
-          file.format === 'jsonl' && result.raw !== undefined
-            ? result.raw
-            : JSON.stringify(result.original);
-        counts.bytes += Buffer.byteLength(original) + 1;
-        taskTypes.add(sample.task_type);
+          keepsLine && result.raw !== undefined ? result.raw : JSON.stringify(result.original);
+        counts.bytes += original.length + 1;
+        taskTypes.add(result.sample.task_type);
         rows.push({
           row_index: counts.rows,
           source_row: result.row,
-          task_type: sample.task_type,
-          ...gridText(sample),
+          task_type: result.sample.task_type,
           original_json: original,
-          sample_json: JSON.stringify(sample),
-          source_raw: file.format === 'csv' ? (result.raw ?? null) : null,
+          source_raw: keepsRecord ? (result.raw ?? null) : null,
           source_path: result.path ? JSON.stringify(result.path.route) : null,
         });
         counts.rows++;
@@ -161,6 +162,7 @@ export async function importDataset(
     await removeDataset(ctx.db, id);
     throw 'upload_id' in request.source ? namingTheFile(error, file) : error;
   } finally {
+    endBulk(ctx.db);
     emit(true);
   }
   // An uploaded copy has served its purpose: the rows are in the database.

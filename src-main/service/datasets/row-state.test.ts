@@ -27,6 +27,8 @@ const fix = (changes: number, flagged = false): FixBlock => ({
 const before = (overrides: Partial<RunInputRecord> = {}): RunInputRecord => ({
   row_index: 4,
   sample_json: '{"task_type":"text","text":"a"}',
+  lean_original: null,
+  source_path: null,
   audit_json: null,
   fix_json: null,
   reaudit_json: null,

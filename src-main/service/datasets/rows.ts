@@ -15,9 +15,11 @@ import {
   gridRows,
   pageIndices,
   rowRecord,
-  type GridRowRecord,
+  type StoredGridRow,
 } from '../../store/datasets-rows.ts';
+import { gridText } from './grid-text.ts';
 import { displayedVerdict } from './row-state.ts';
+import { sampleReader } from './row-sample.ts';
 import { readyDataset } from './summary.ts';
 
 /** The grid's reads: a page of rows (filtered, sorted) and one row in full. */
@@ -26,13 +28,18 @@ type Json = Record<string, unknown>;
 
 export const failedChecksOf = (stored: string): string[] => stored.split(',').filter(Boolean);
 
-function toGridRow(record: GridRowRecord): GridRow {
+function toGridRow(record: StoredGridRow, sampleOf: ReturnType<typeof sampleReader>): GridRow {
+  // A row stored once (migration 9) shows what its sample says; older rows kept their lines.
+  const text =
+    record.sample_json === ''
+      ? gridText(sampleOf(record))
+      : { title: record.title, detail: record.detail };
   return {
     index: record.row_index,
     source_row: record.source_row,
     task_type: record.task_type as TaskType,
-    title: record.title,
-    detail: record.detail,
+    title: text.title,
+    detail: text.detail,
     passed: record.passed === null ? null : record.passed === 1,
     score: record.score,
     failed_checks: failedChecksOf(record.failed_checks),
@@ -57,8 +64,13 @@ export function datasetRows(db: Db, query: z.output<typeof RowsQuery>): RowsPage
           sort: query.sort,
           offset: query.offset,
           limit: query.limit,
+          total,
         });
-  return { total, rows: gridRows(db, query.dataset_id, indices).map(toGridRow) };
+  const sampleOf = sampleReader(db, query.dataset_id);
+  return {
+    total,
+    rows: gridRows(db, query.dataset_id, indices).map((row) => toGridRow(row, sampleOf)),
+  };
 }
 
 const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
@@ -77,7 +89,7 @@ export function datasetRow(db: Db, input: { dataset_id: string; index: number })
     index: record.row_index,
     source_row: record.source_row,
     original: JSON.parse(record.original_json) as Json,
-    sample: JSON.parse(record.sample_json) as Json,
+    sample: sampleReader(db, input.dataset_id)(record),
     audit: displayedVerdict(audit, null, null, dupe),
     fix: parse(record.fix_json) as FixBlock | null,
     reaudit: reaudit && displayedVerdict(reaudit, null, null, dupe),

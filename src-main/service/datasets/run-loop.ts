@@ -1,6 +1,5 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
-import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { runInputs, updateRowResults } from '../../store/datasets-rows.ts';
 import { finishRun, runRecord, updateRunProgress } from '../../store/datasets-runs.ts';
@@ -9,6 +8,7 @@ import { microToUsd } from '../money.ts';
 import { runOperation } from '../operation.ts';
 import { OwnerRunUsage } from '../owner-run-usage.ts';
 import { readyDataset } from './summary.ts';
+import { sampleReader } from './row-sample.ts';
 import type { ActiveRun } from './run-registry.ts';
 import { ratePerSecond, statusOfRecord } from './run-status.ts';
 import { operationFor, type ParsedRunRequest } from './run-request.ts';
@@ -68,7 +68,7 @@ export async function executeRun(
     for (let start = 0; start < indices.length; start += RUN_BATCH_ROWS) {
       if (signal.aborted) throw new AppError('cancelled', 'the run was cancelled');
       const inputs = runInputs(db, run.datasetId, indices.slice(start, start + RUN_BATCH_ROWS));
-      const samples = inputs.map((row) => JSON.parse(row.sample_json) as Sample);
+      const samples = inputs.map(sampleReader(db, run.datasetId));
       const result = await runOperation(operationFor(request, samples), {
         backend: deps.backend(),
         signal,

@@ -15,9 +15,11 @@ import {
   verdictInputs,
   type ScanRowRecord,
 } from '../../store/datasets-scan.ts';
+import type { SampleSource } from '../../store/datasets-rows.ts';
 import { datasetRecord } from '../../store/datasets.ts';
 import type { ServiceContext } from '../context.ts';
 import { displayedVerdict, verdictColumns } from './row-state.ts';
+import { sampleReader } from './row-sample.ts';
 
 /**
  * The dataset checks of the app: a scan over every row that is not dropped
@@ -48,16 +50,20 @@ export interface StoredScan {
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-const sampleOf = (row: Pick<ScanRowRecord, 'sample_json' | 'fixed_json' | 'decision'>): Sample =>
-  JSON.parse(
-    row.decision === 'accepted' && row.fixed_json !== null ? row.fixed_json : row.sample_json,
-  ) as Sample;
+/** The sample in force: an accepted fix, else the one imported. */
+const currentSample =
+  (imported: (row: SampleSource) => Sample) =>
+  (row: Pick<ScanRowRecord, keyof SampleSource | 'fixed_json' | 'decision'>): Sample =>
+    row.decision === 'accepted' && row.fixed_json !== null
+      ? (JSON.parse(row.fixed_json) as Sample)
+      : imported(row);
 
 /** Scans a dataset now; resolves when its results are stored. */
 export async function scanDataset(ctx: ServiceContext, datasetId: string): Promise<void> {
   const { db } = ctx;
   const threshold = ctx.settings().dedup.threshold;
   const scan = new DatasetScan(threshold);
+  const sampleOf = currentSample(sampleReader(db, datasetId));
   // Position in the scan -> the row's index and its number as the grid shows it.
   const rowIndex: number[] = [];
   const sourceRow: number[] = [];

@@ -1,0 +1,122 @@
+import Database from 'better-sqlite3';
+import { once } from 'node:events';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readJsonl } from '../src-main/engine/testing/real-data.ts';
+import { createServiceContext } from '../src-main/service/context.ts';
+import { importDataset } from '../src-main/service/datasets/import.ts';
+import { openDatabase } from '../src-main/store/db.ts';
+import { formatRow, mib } from './stats.ts';
+
+/**
+ * Import speed against the storage itself: the same generated GSM8K-like
+ * JSON Lines file (real GSM8K rows replicated, each made distinct) imported
+ * through the app's import and through a plain better-sqlite3 insert of
+ * (id, line) in one transaction, on a database with the app's pragmas
+ * (WAL, FULL sync), interleaved, best of `rounds` each. (DuckDB's read_json_auto is not
+ * measured: `@duckdb/node-api` is not a dependency yet.)
+ */
+
+export async function writeGsm8kLike(path: string, rows: number): Promise<void> {
+  const base = readJsonl<{ question: string; answer: string }>('gsm8k_test_first300.jsonl');
+  const out = createWriteStream(path);
+  for (let i = 0; i < rows; i++) {
+    const row = base[i % base.length] as { question: string; answer: string };
+    const line = JSON.stringify({ id: i, question: `${row.question} (#${i})`, answer: row.answer });
+    if (!out.write(`${line}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+/** The peer: every line of the file into (id, line), one transaction, nothing else. */
+async function plainInsert(file: string, dir: string): Promise<number> {
+  const db = new Database(join(dir, 'plain.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE lines (id INTEGER PRIMARY KEY, line TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO lines (id, line) VALUES (?, ?)');
+  const started = performance.now();
+  db.exec('BEGIN');
+  let pending = '';
+  let id = 0;
+  for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
+    pending += chunk;
+    let start = 0;
+    for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n', start)) {
+      insert.run(id++, pending.slice(start, end));
+      start = end + 1;
+    }
+    pending = pending.slice(start);
+  }
+  if (pending !== '') insert.run(id, pending);
+  db.exec('COMMIT');
+  const ms = performance.now() - started;
+  db.close();
+  return ms;
+}
+
+async function appImport(file: string, dir: string): Promise<number> {
+  const db = openDatabase(dir);
+  const ctx = createServiceContext(db, dir, '0.0.0-bench');
+  const started = performance.now();
+  await importDataset(
+    ctx,
+    { uploads: { pathOf: () => file }, emit: () => undefined },
+    { source: { path: file }, shape: 'gsm8k', name: 'bench' },
+  );
+  const ms = performance.now() - started;
+  db.close();
+  return ms;
+}
+
+const fresh = (root: string, name: string): string => {
+  const dir = join(root, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  return dir;
+};
+
+export async function benchImport(rows: number, rounds = 2): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'svc-bench-import-'));
+  const file = join(root, `gsm8k-x${rows}.jsonl`);
+  await writeGsm8kLike(file, rows);
+  const plain: number[] = [];
+  const app: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    plain.push(await plainInsert(file, fresh(root, 'plain')));
+    app.push(await appImport(file, fresh(root, 'app')));
+  }
+  const plainMs = Math.min(...plain);
+  const appMs = Math.min(...app);
+  const appBytes = statSync(join(root, 'app', 'svc.sqlite')).size;
+  const plainBytes = statSync(join(root, 'plain', 'plain.sqlite')).size;
+  console.log(
+    `\n## import: ${rows.toLocaleString('en-US')} GSM8K-like rows (${mib(statSync(file).size)} JSONL), best of ${rounds}`,
+  );
+  const widths = [44, 10, 10, 12];
+  console.log(formatRow(['', 'ms', 'ratio', 'store'], widths));
+  console.log(
+    formatRow(
+      ['plain better-sqlite3 (id, line), one txn', plainMs, '1.00×', mib(plainBytes)],
+      widths,
+    ),
+  );
+  console.log(
+    formatRow(
+      ['app import (importDataset)', appMs, `${(appMs / plainMs).toFixed(2)}×`, mib(appBytes)],
+      widths,
+    ),
+  );
+  rmSync(root, { recursive: true, force: true });
+}
+
+if (import.meta.main) await benchImport(Number(process.env.BENCH_IMPORT_ROWS ?? 200_000));
