@@ -1,5 +1,6 @@
 import { numberWords } from '../../number-words.ts';
 import { blankCode } from '../code-spans.ts';
+import { wordIds, type WordIds } from '../word-ids.ts';
 import { excerpt, plural, type TextRule, spanOf, wordsOf } from '../rule.ts';
 import { dropBackToBackRepeats } from './quality.ts';
 
@@ -138,127 +139,89 @@ const TOP_LIMITS = [0.2, 0.18, 0.16] as const;
 const DUPLICATE_LIMITS = [0.15, 0.14, 0.13, 0.12, 0.11, 0.1] as const;
 
 /**
- * Word ids in order of first appearance within one text, through one
- * dataset-wide map (word -> global id) and a per-call stamp, so that a text
- * costs one Map lookup per word and no Map of its own.
- */
-const globalIds = new Map<string, number>();
-const MAX_GLOBAL_WORDS = 500_000;
-let localIds = new Int32Array(1024);
-let stamps = new Int32Array(1024);
-let stamp = 0;
-
-function wordIdsOf(list: string[]): Int32Array {
-  if (globalIds.size >= MAX_GLOBAL_WORDS) {
-    globalIds.clear();
-    stamps.fill(0);
-  }
-  stamp++;
-  const ids = new Int32Array(list.length);
-  let next = 0;
-  for (let i = 0; i < list.length; i++) {
-    const word = list[i] as string;
-    let global = globalIds.get(word);
-    if (global === undefined) {
-      global = globalIds.size;
-      globalIds.set(word, global);
-    }
-    if (global >= stamps.length) {
-      const size = Math.max(global + 1, stamps.length * 2);
-      const grownStamps = new Int32Array(size);
-      grownStamps.set(stamps);
-      stamps = grownStamps;
-      const grownIds = new Int32Array(size);
-      grownIds.set(localIds);
-      localIds = grownIds;
-    }
-    if (stamps[global] !== stamp) {
-      stamps[global] = stamp;
-      localIds[global] = next++;
-    }
-    ids[i] = localIds[global] ?? 0;
-  }
-  return ids;
-}
-
-/**
  * Occurrences of each 32-bit n-gram hash, in an open-addressing table reused
- * across calls: `slot[i]` is the table slot of position i, `counts[slot]` how
- * often its hash occurs. (Exactly the runs of equal values a sort would give.)
+ * across calls and rounds: `slots[i]` is the slot of position i's hash,
+ * `tableCounts[slot]` how often it occurs (exactly the runs of equal values
+ * that sorting the hashes would give).
  */
 let tableKeys = new Int32Array(1024);
 let tableCounts = new Int32Array(1024);
-
-function countHashes(hashes: Int32Array, length: number, slots: Int32Array): number {
-  let size = 16;
-  while (size < length * 2) size *= 2;
-  if (tableKeys.length < size) {
-    tableKeys = new Int32Array(size);
-    tableCounts = new Int32Array(size);
-  } else tableCounts.fill(0, 0, size);
-  const mask = size - 1;
-  for (let i = 0; i < length; i++) {
-    const key = hashes[i] ?? 0;
-    let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
-    while ((tableCounts[slot] ?? 0) !== 0 && tableKeys[slot] !== key) slot = (slot + 1) & mask;
-    tableKeys[slot] = key;
-    tableCounts[slot] = (tableCounts[slot] ?? 0) + 1;
-    slots[i] = slot;
-  }
-  return size;
-}
+/** The round that last wrote a slot: a slot of an older round is empty (no clearing between rounds). */
+let tableRounds = new Int32Array(1024);
+let round = 0;
 
 /**
  * The n-gram statistics from 32-bit hashes of the n-grams, extended one word
  * per round, counted in a hash table of the hashes (a collision can only
  * overstate a warning's share slightly). The most frequent n-gram is the
- * lowest hash among the most frequent ones, at its first position.
+ * lowest hash among the most frequent ones, at its first position; it is
+ * tracked as the counts grow, so a round is one pass over the text.
  */
-function ngramRepetition(list: string[]): string | null {
-  const ids = wordIdsOf(list);
-  const totalChars = list.reduce((sum, w) => sum + w.length, 0);
-  const covered = new Uint8Array(list.length);
-  const slots = new Int32Array(list.length);
+function ngramRepetition(words: WordIds): string | null {
+  const { ids, lengths, count: total } = words;
+  let totalChars = 0;
+  for (let i = 0; i < total; i++) totalChars += lengths[i] ?? 0;
+  const slots = new Int32Array(total);
+  let size = 16;
+  while (size < total * 2) size *= 2;
+  if (tableKeys.length < size) {
+    tableKeys = new Int32Array(size);
+    tableCounts = new Int32Array(size);
+    tableRounds = new Int32Array(size);
+    round = 0;
+  }
+  const mask = size - 1;
   // Each round's hashes are computed in place from the previous round's (position i only reads i).
-  const next = Int32Array.from(ids);
+  const next = ids.slice(0, total);
   for (let n = 2; n <= 10; n++) {
-    const count = list.length - n + 1;
+    const count = total - n + 1;
     if (count < 2) return null;
-    for (let i = 0; i < count; i++) {
-      next[i] =
-        Math.imul((next[i] ?? 0) ^ 0x9e3779b9, 0x85ebca6b) + (ids[i + n - 1] ?? 0) * 0x27d4eb2d;
+    if (++round === 0x7fffffff) {
+      tableRounds.fill(0);
+      round = 1;
     }
-    const size = countHashes(next, count, slots);
     let top = 0;
     let topHash = 0;
-    let anyRepeated = false;
-    for (let slot = 0; slot < size; slot++) {
-      const c = tableCounts[slot] ?? 0;
-      if (c === 0) continue;
-      if (c >= 2) anyRepeated = true;
-      const key = tableKeys[slot] ?? 0;
+    for (let i = 0; i < count; i++) {
+      // (a + b * c) | 0 with b * c taken modulo 2^32 first: the same int32, without a double product.
+      const key =
+        (Math.imul((next[i] ?? 0) ^ 0x9e3779b9, 0x85ebca6b) +
+          Math.imul(ids[i + n - 1] ?? 0, 0x27d4eb2d)) |
+        0;
+      next[i] = key;
+      let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
+      while (tableRounds[slot] === round && tableKeys[slot] !== key) slot = (slot + 1) & mask;
+      let c = 1;
+      if (tableRounds[slot] === round) c = (tableCounts[slot] ?? 0) + 1;
+      else {
+        tableRounds[slot] = round;
+        tableKeys[slot] = key;
+      }
+      tableCounts[slot] = c;
+      slots[i] = slot;
       if (c > top || (c === top && key < topHash)) {
         top = c;
         topHash = key;
       }
     }
     // No repeated n-gram means no repeated longer one either.
-    if (!anyRepeated) return null;
+    if (top < 2) return null;
     if (n <= 4) {
       let at = 0;
       while (next[at] !== topHash) at++;
-      const gram = list.slice(at, at + n);
-      const share = (top * gram.join('').length) / totalChars;
-      if (share > (TOP_LIMITS[n - 2] ?? 1)) return gram.join(' ');
+      let gramChars = 0;
+      for (let k = at; k < at + n; k++) gramChars += lengths[k] ?? 0;
+      const share = (top * gramChars) / totalChars;
+      if (share > (TOP_LIMITS[n - 2] ?? 1)) return gramText(words, at, n);
     }
     if (n >= 4) {
       // Words inside repeated n-grams; those of 4-grams bound those of 5-grams (and so on).
-      covered.fill(0);
-      for (let i = 0; i < count; i++) {
-        if ((tableCounts[slots[i] ?? 0] ?? 0) >= 2) covered.fill(1, i, i + n);
-      }
       let chars = 0;
-      for (let i = 0; i < list.length; i++) if (covered[i]) chars += (list[i] ?? '').length;
+      let coveredUntil = 0;
+      for (let i = 0; i < total; i++) {
+        if (i < count && (tableCounts[slots[i] ?? 0] ?? 0) >= 2) coveredUntil = i + n;
+        if (i < coveredUntil) chars += lengths[i] ?? 0;
+      }
       const share = chars / totalChars;
       // Structured answers (plans, outlines, lyrics) repeat short phrases on purpose:
       // a text is judged by both ends of the range, its 5-grams and its 10-grams.
@@ -271,6 +234,16 @@ function ngramRepetition(list: string[]): string | null {
   return null;
 }
 
+/** The words of the n-gram at `at`, joined by spaces (as the word list would give them). */
+function gramText(words: WordIds, at: number, n: number): string {
+  const parts: string[] = [];
+  for (let k = at; k < at + n; k++) {
+    const start = words.starts[k] ?? 0;
+    parts.push(words.lower.slice(start, start + (words.lengths[k] ?? 0)));
+  }
+  return parts.join(' ');
+}
+
 export const repeatedNgramsRule: TextRule = {
   code: 'repeated_ngrams',
   dimension: 'coherence',
@@ -279,8 +252,8 @@ export const repeatedNgramsRule: TextRule = {
   describe: (f) => `one phrase makes up much of the text: "${f.example ?? ''}"`,
   detect: (text) => {
     if (text.length < 500) return null;
-    const list = words(text.includes('`') ? blankCode(text) : text);
-    if (list.length < 100) return null;
+    const list = wordIds(text.includes('`') ? blankCode(text) : text);
+    if (list.count < 100) return null;
     const found = ngramRepetition(list);
     return found === null ? null : { count: 1, example: found };
   },
