@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Sample } from '../src-shared/schemas/sample.ts';
@@ -11,31 +11,33 @@ import {
   oasst,
   truthfulQa,
 } from '../src-main/engine/testing/real-data.ts';
+import { EnginePool } from '../src-main/service/engine-pool/pool.ts';
 import {
-  closeEnginePool,
-  configureEngineWorkers,
+  engineWorkerScript,
   MIN_POOLED_SAMPLES,
   runPooled,
 } from '../src-main/service/engine-pool/pooled.ts';
 import { chargeMicro, tokenCostMicro } from '../src-main/service/money.ts';
 import {
-  runOperation,
   runOperationInThread,
+  type OperationRequest,
   type OperationResult,
 } from '../src-main/service/operation.ts';
 import { DEFAULT_SETTINGS } from '../src-shared/schemas/settings.ts';
 import { formatRow } from './stats.ts';
+import { benchV1UnderLoad } from './workers-v1.ts';
 
 /**
  * The engine pool: an audit of `count` real samples (every task type of the
  * shipped datasets, interleaved, each copy made distinct) in batches of
- * 1,000 through runOperation, as the CLI and the app send them, with one
- * worker thread, then with one per core, in the same run; and in the main
- * thread for reference. Every mode must produce the same results, usage and
- * charge (a digest of each is compared). The event loop's p99 delay shows
- * whether the main thread stays free to answer other requests meanwhile
- * (in the main thread the engine yields every ~8 ms; with workers the main
- * thread only hands out slices and puts results together).
+ * 1,000, as the CLI and the app send them to runOperation, on a pool of one
+ * worker thread and on a pool of one per core (runPooled, the path
+ * runOperation takes for such a batch), and in the main thread for
+ * reference. Every mode must produce the same results, usage and charge (a
+ * digest of each is compared). The event loop's p99 delay during the runs
+ * shows whether the main thread stays free to answer other requests (in the
+ * main thread the engine yields every ~8 ms; with workers the main thread
+ * only hands out slices and puts results together).
  */
 
 const BATCH = 1000;
@@ -89,52 +91,47 @@ function replicate(base: Sample[], count: number): Sample[] {
   return out;
 }
 
-interface Outcome {
+type Run = (request: OperationRequest) => Promise<OperationResult>;
+
+interface Mode {
+  name: string;
+  run: Run;
   seconds: number;
-  digest: string;
-  usage: string;
+  hash: Hash;
+  totals: { input_tokens: number; output_tokens: number; passes: number };
   charge: number;
-  loopP99Ms: number;
+  loop: ReturnType<typeof monitorEventLoopDelay>;
 }
 
-async function audit(samples: Sample[], inThread: boolean): Promise<Outcome> {
-  const results: OperationResult[] = [];
-  const loop = monitorEventLoopDelay({ resolution: 5 });
-  loop.enable();
-  const started = performance.now();
-  for (let i = 0; i < samples.length; i += BATCH) {
-    const request = {
-      operation: 'audit' as const,
-      samples: samples.slice(i, i + BATCH),
-      config: { votes: 1 },
-    };
-    const run = inThread ? runOperationInThread : runOperation;
-    results.push(await run(request, { backend: builtinBackend }));
-  }
-  const seconds = (performance.now() - started) / 1000;
-  loop.disable();
-  // Digested after the clock stops, so that the check costs no mode anything.
-  const hash = createHash('sha256');
-  const totals = { input_tokens: 0, output_tokens: 0, passes: 0 };
-  let charge = 0;
-  for (const result of results) {
-    hash.update(JSON.stringify(result.data)).update(JSON.stringify(result.counts));
-    const byModel = result.usage.byModel();
-    for (const usage of Object.values(byModel)) {
-      totals.input_tokens += usage.input_tokens;
-      totals.output_tokens += usage.output_tokens;
-      totals.passes += usage.passes;
-    }
-    // Charged per batch, as the CLI and the app record it.
-    charge += chargeMicro(tokenCostMicro(byModel, DEFAULT_SETTINGS.rates));
-  }
+function mode(name: string, run: Run): Mode {
   return {
-    seconds,
-    digest: hash.digest('hex').slice(0, 12),
-    usage: JSON.stringify(totals),
-    charge,
-    loopP99Ms: loop.percentile(99) / 1e6,
+    name,
+    run,
+    seconds: 0,
+    hash: createHash('sha256'),
+    totals: { input_tokens: 0, output_tokens: 0, passes: 0 },
+    charge: 0,
+    loop: monitorEventLoopDelay({ resolution: 5 }),
   };
+}
+
+/** One batch in one mode: only the run is timed; the digest is taken after. */
+async function batch(m: Mode, samples: Sample[]): Promise<void> {
+  const request: OperationRequest = { operation: 'audit', samples, config: { votes: 1 } };
+  m.loop.enable();
+  const started = performance.now();
+  const result = await m.run(request);
+  m.seconds += (performance.now() - started) / 1000;
+  m.loop.disable();
+  m.hash.update(JSON.stringify(result.data)).update(JSON.stringify(result.counts));
+  const byModel = result.usage.byModel();
+  for (const usage of Object.values(byModel)) {
+    m.totals.input_tokens += usage.input_tokens;
+    m.totals.output_tokens += usage.output_tokens;
+    m.totals.passes += usage.passes;
+  }
+  // Charged per batch, as the CLI and the app record it.
+  m.charge += chargeMicro(tokenCostMicro(byModel, DEFAULT_SETTINGS.rates));
 }
 
 /**
@@ -142,8 +139,7 @@ async function audit(samples: Sample[], inThread: boolean): Promise<Outcome> {
  * vs on the (warm) pool, alternately, median of the repeats. Below
  * MIN_POOLED_SAMPLES runOperation keeps a batch in the calling thread.
  */
-async function smallBatches(samples: Sample[], cores: number): Promise<void> {
-  configureEngineWorkers(cores);
+async function smallBatches(samples: Sample[], pool: EnginePool): Promise<void> {
   console.log(
     `\nsmall batches: ms per batch, calling thread vs the pool (runOperation pools from ` +
       `${MIN_POOLED_SAMPLES} samples)`,
@@ -167,7 +163,7 @@ async function smallBatches(samples: Sample[], cores: number): Promise<void> {
       await runOperationInThread(request, { backend: builtinBackend });
       here.push(performance.now() - started);
       started = performance.now();
-      await runPooled(request, { backend: builtinBackend }, runOperationInThread);
+      await runPooled(request, { backend: builtinBackend }, runOperationInThread, pool);
       pooled.push(performance.now() - started);
     }
     const [a, b] = [median(here), median(pooled)];
@@ -176,63 +172,76 @@ async function smallBatches(samples: Sample[], cores: number): Promise<void> {
 }
 
 export async function benchWorkers(count = 100_000): Promise<void> {
-  // The modes set the pool's size themselves: the environment's override would flatten them.
-  delete process.env.SVC_ENGINE_WORKERS;
   const cores = availableParallelism();
   console.log(
     `\n## engine pool: audit of ${count.toLocaleString('en-US')} real samples in batches of ` +
       `${BATCH.toLocaleString('en-US')}, 1 worker vs ${cores} (one per core)`,
   );
+  console.log(
+    '(the modes take turns batch by batch, so that a busy neighbour weighs on each alike; ' +
+      'only the runs are timed)',
+  );
   const samples = replicate(corpus(), count);
-  const warmup = samples.slice(0, 4 * BATCH);
-  const modes: { name: string; workers: number | 'main' }[] = [
-    { name: 'main thread', workers: 'main' },
-    { name: '1 worker', workers: 1 },
-    { name: `${cores} workers`, workers: cores },
+  const script = engineWorkerScript();
+  const one = new EnginePool(script, 1);
+  const all = new EnginePool(script, cores);
+  const backend = { backend: builtinBackend };
+  const modes = [
+    mode('main thread', (request) => runOperationInThread(request, backend)),
+    mode('1 worker', (request) => runPooled(request, backend, runOperationInThread, one)),
+    mode(`${cores} workers`, (request) => runPooled(request, backend, runOperationInThread, all)),
   ];
-  const outcomes = new Map<string, Outcome>();
-  for (const mode of modes) {
-    const inThread = mode.workers === 'main';
-    if (!inThread) configureEngineWorkers(mode.workers as number);
-    // Workers started and warmed before the clock starts (they stay between batches).
-    await audit(warmup, inThread);
-    outcomes.set(mode.name, await audit(samples, inThread));
+  // Workers started and warmed before the clock starts (they stay between batches).
+  const warm = Math.min(4, Math.ceil(count / BATCH));
+  for (const m of modes) for (let i = 0; i < warm; i++) await m.run(audit(samples, i));
+  for (let i = 0; i * BATCH < samples.length; i++) {
+    const slice = samples.slice(i * BATCH, (i + 1) * BATCH);
+    // Each mode goes first in turn.
+    for (let k = 0; k < modes.length; k++)
+      await batch(modes[(i + k) % modes.length] as Mode, slice);
   }
 
-  const one = outcomes.get('1 worker') as Outcome;
+  const [, single] = modes as [Mode, Mode, Mode];
   const widths = [14, 10, 12, 12, 14, 14];
   console.log(
     formatRow(['mode', 'seconds', 'samples/s', 'x 1 worker', 'loop p99 ms', 'results'], widths),
   );
-  for (const mode of modes) {
-    const o = outcomes.get(mode.name) as Outcome;
+  const digests = modes.map((m) => m.hash.digest('hex').slice(0, 12));
+  modes.forEach((m, i) => {
     console.log(
       formatRow(
         [
-          mode.name,
-          o.seconds.toFixed(1),
-          count / o.seconds,
-          (one.seconds / o.seconds).toFixed(2),
-          o.loopP99Ms.toFixed(1),
-          o.digest,
+          m.name,
+          m.seconds.toFixed(1),
+          count / m.seconds,
+          (single.seconds / m.seconds).toFixed(2),
+          (m.loop.percentile(99) / 1e6).toFixed(1),
+          digests[i] as string,
         ],
         widths,
       ),
     );
-  }
-  const all = [...outcomes.values()];
-  const identical = all.every(
-    (o) => o.digest === one.digest && o.usage === one.usage && o.charge === one.charge,
+  });
+  const usage = JSON.stringify(single.totals);
+  const identical = modes.every(
+    (m, i) =>
+      digests[i] === digests[1] && JSON.stringify(m.totals) === usage && m.charge === single.charge,
   );
   console.log(
-    `results, usage (${one.usage}) and charge (${one.charge} micro-USD): ` +
+    `results, usage (${usage}) and charge (${single.charge} micro-USD): ` +
       (identical ? 'identical in every mode' : 'DIFFER between modes'),
   );
   if (!identical) process.exitCode = 1;
-  await smallBatches(samples, cores);
-  await closeEnginePool();
-  configureEngineWorkers(null);
+  await smallBatches(samples, all);
+  await Promise.all([one.close(), all.close()]);
+  await benchV1UnderLoad(cores);
 }
+
+const audit = (samples: Sample[], i: number): OperationRequest => ({
+  operation: 'audit',
+  samples: samples.slice(i * BATCH, (i + 1) * BATCH),
+  config: { votes: 1 },
+});
 
 // `node bench/workers.ts [COUNT]` runs this part alone.
 if (import.meta.main) await benchWorkers(Number(process.argv[2] ?? 100_000));

@@ -69,7 +69,7 @@ export function shouldPool(request: OperationRequest, backend: EngineBackend): b
  * The names are not literals in `new URL(...)` so that the bundler leaves
  * them alone instead of copying the source as an asset.
  */
-function workerScript(): URL {
+export function engineWorkerScript(): URL {
   const fromSource = import.meta.url.endsWith('.ts');
   const name = fromSource ? 'worker.ts' : 'engine-worker.js';
   const candidates = fromSource ? ['./'] : ['./', '../'];
@@ -78,7 +78,7 @@ function workerScript(): URL {
 }
 
 function enginePool(): EnginePool {
-  pool ??= new EnginePool(workerScript(), engineWorkers());
+  pool ??= new EnginePool(engineWorkerScript(), engineWorkers());
   return pool;
 }
 
@@ -104,14 +104,16 @@ function sliceSize(samples: number, workers: number): number {
  * run would have: slices in order, counts added, usage merged (a sum), a
  * failing sample named by its place in the batch. Progress is reported as
  * slices land. If no worker can start here, the batch runs in this thread.
+ * `engine` is the process's pool unless given (the bench compares sizes).
  */
 export async function runPooled(
   request: OperationRequest,
   options: OperationOptions,
   inThread: (request: OperationRequest, options: OperationOptions) => Promise<OperationResult>,
+  engine: EnginePool = enginePool(),
 ): Promise<OperationResult> {
-  const engine = enginePool();
   const total = request.samples.length;
+  if (total === 0) return inThread(request, options);
   const size = sliceSize(total, engine.size);
   const slices: OperationRequest[] = [];
   for (let start = 0; start < total; start += size) {
