@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { DatasetSummary, GridRow, RowFilter } from '../../src-shared/owner/datasets.ts';
 import type { RunStatus } from '../../src-shared/owner/runs.ts';
 import { api } from '../api/client.ts';
+import { sameFilter } from './same-filter.ts';
 import { newerRun } from './run-merge.ts';
 
 /**
@@ -130,6 +131,8 @@ export const useGrid = create<GridState>()((set, get) => ({
     );
   },
   setFilter: (filter) => {
+    // The same filter again (a search box settling on what is shown) sends no query.
+    if (sameFilter(filter, get().filter)) return;
     // The selection is of row indices, not positions: it survives a change of filter. The row
     // under review may not match the new filter: the review closes.
     set((s) => ({

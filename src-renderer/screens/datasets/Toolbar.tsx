@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { checksFor, DATASET_CHECKS } from '../../../src-shared/checks.ts';
 import type { AppError } from '../../../src-shared/errors.ts';
 import type { DatasetSummary, RowFilter } from '../../../src-shared/owner/datasets.ts';
@@ -9,7 +9,8 @@ import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
 import { count } from '../../format.ts';
 
-const SEARCH_DELAY_MS = 250;
+/** A pause this long in typing settles the search box (shorter pauses fall between keys). */
+const SEARCH_DELAY_MS = 400;
 
 const MORE_FLAGS = ['unverified', 'warned', 'repeats'] as const;
 
@@ -36,11 +37,20 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
     setDone(null);
     setFilter(next);
   };
-  // The search applies as the user types (after a pause), and an emptied box clears it.
+  // One query per settled input: the search applies after a pause in typing, or at once on
+  // Enter (which cancels the pause's), and only when it differs from the search shown.
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const applySearch = (text: string) => {
+    clearTimeout(pending.current);
+    pending.current = undefined;
+    const wanted = text.trim() || undefined;
+    if (wanted === useGrid.getState().filter.search) return;
+    update({ search: wanted });
+  };
   useEffect(() => {
-    if (search === (filter.search ?? '')) return;
-    const timer = setTimeout(() => update({ search: search.trim() || undefined }), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
+    if (search.trim() === (filter.search ?? '')) return;
+    pending.current = setTimeout(() => applySearch(search), SEARCH_DELAY_MS);
+    return () => clearTimeout(pending.current);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only the typed text starts a search
   }, [search]);
 
@@ -88,7 +98,7 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
         value={search}
         onChange={(e) => setSearch(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') update({ search: search.trim() || undefined });
+          if (e.key === 'Enter') applySearch(search);
         }}
       />
       <select
