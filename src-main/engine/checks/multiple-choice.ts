@@ -97,6 +97,9 @@ export function checkMultipleChoice(
       severity: 'error',
     });
   }
+  // Each choice is normalized once (for duplicates, the answer and the leak test).
+  const normalized: (string | undefined)[] = [];
+  const normalizedAt = (i: number): string => (normalized[i] ??= normalizeChoice(choices[i] ?? ''));
   const firstSeen = new Map<string, number>();
   choices.forEach((choice, i) => {
     if (choice.trim() === '') {
@@ -108,7 +111,7 @@ export function checkMultipleChoice(
       });
       return;
     }
-    const key = normalizeChoice(choice);
+    const key = normalizedAt(i);
     const earlier = firstSeen.get(key);
     if (earlier === undefined) firstSeen.set(key, i);
     else {
@@ -156,13 +159,15 @@ export function checkMultipleChoice(
 
   const answer = choices[answerIndex];
   if (answer !== undefined) {
-    const key = normalizeChoice(answer);
-    const context = normalizeChoice(sample.context);
+    const key = normalizedAt(answerIndex);
     const long = key.length >= 12 || key.split(' ').length >= 3;
-    const othersLeak = choices.some(
-      (c, i) => i !== answerIndex && context.includes(normalizeChoice(c)),
-    );
-    if (long && context.includes(key) && !othersLeak) {
+    // The context is read only for an answer long enough to leak.
+    const context = long ? normalizeChoice(sample.context) : '';
+    if (
+      long &&
+      context.includes(key) &&
+      !choices.some((_, i) => i !== answerIndex && context.includes(normalizedAt(i)))
+    ) {
       checks.add('answer_leak', {
         code: 'answer_leak',
         message: 'the labelled answer appears word for word in the context',

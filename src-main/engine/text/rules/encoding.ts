@@ -6,6 +6,8 @@ import { excerpt, plural, type TextRule } from '../rule.ts';
 
 const C0_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 const C1_CONTROLS = /[\u0080-\u009f]/g;
+/** Either kind, in one scan of the text: most texts have none. */
+const ANY_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export const mojibakeRule: TextRule = {
@@ -40,6 +42,7 @@ export const controlCharsRule: TextRule = {
   severity: 'error',
   describe: (f) => plural(f.count, 'control character'),
   detect: (text) => {
+    if (!ANY_CONTROL.test(text)) return null;
     const count = (text.match(C0_CONTROLS)?.length ?? 0) + (text.match(C1_CONTROLS)?.length ?? 0);
     return count > 0 ? { count } : null;
   },
@@ -54,9 +57,10 @@ export const replacementCharRule: TextRule = {
   describe: (f) =>
     `${plural(f.count, 'replacement character')} (U+FFFD): the original characters are lost`,
   detect: (text) => {
-    const count = text.split('\ufffd').length - 1;
     const at = text.indexOf('\ufffd');
-    return count > 0 ? { count, example: excerpt(text, at), span: [at, at + 1] } : null;
+    if (at < 0) return null;
+    const count = text.split('\ufffd').length - 1;
+    return { count, example: excerpt(text, at), span: [at, at + 1] };
   },
 };
 

@@ -191,8 +191,13 @@ export function dropBackToBackRepeats(text: string): string {
   return out;
 }
 
-/** A cheap test: a repeat needs at least two units of three words. */
-const mayRepeat = (text: string): boolean => text.length >= 12 && /[.!?…\n]/.test(text);
+/**
+ * A cheap test: a repeat needs at least two units of three words, so a line
+ * break or two sentence ends (code masked later only removes marks).
+ */
+const TWO_END_MARKS = /[.!?…][^]*[.!?…]/;
+const mayRepeat = (text: string): boolean =>
+  text.length >= 12 && (text.includes('\n') || TWO_END_MARKS.test(text));
 
 export const backToBackRule: TextRule = {
   code: 'repeated_sentences',
