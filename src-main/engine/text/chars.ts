@@ -23,3 +23,27 @@ export function trimmedEnd(text: string, start: number, end: number): number {
   while (at > start && isSpaceCode(text.charCodeAt(at - 1))) at--;
   return at;
 }
+
+const LETTER = /\p{L}/u;
+/** `\p{L}` per BMP code unit, filled in as code units are first seen (-1: not yet known). */
+const bmpLetters = new Int8Array(65536).fill(-1);
+const astralLetters = new Map<number, boolean>();
+
+/** Whether a code point is a letter (`\p{L}`); lone surrogates are not. */
+export function isLetterCodePoint(codePoint: number): boolean {
+  if (codePoint < 0x10000) {
+    let known = bmpLetters[codePoint] ?? -1;
+    if (known < 0) {
+      const surrogate = codePoint >= 0xd800 && codePoint <= 0xdfff;
+      known = !surrogate && LETTER.test(String.fromCharCode(codePoint)) ? 1 : 0;
+      bmpLetters[codePoint] = known;
+    }
+    return known === 1;
+  }
+  let is = astralLetters.get(codePoint);
+  if (is === undefined) {
+    is = LETTER.test(String.fromCodePoint(codePoint));
+    astralLetters.set(codePoint, is);
+  }
+  return is;
+}

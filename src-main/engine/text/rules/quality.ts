@@ -264,6 +264,16 @@ const leakedBraces = (prose: string): number => {
   return -1;
 };
 
+/** At least `count` line breaks (counted only that far). */
+function hasLineBreaks(text: string, count: number): boolean {
+  let at = -1;
+  for (let found = 0; found < count; found++) {
+    at = text.indexOf('\n', at + 1);
+    if (at < 0) return false;
+  }
+  return true;
+}
+
 export const boilerplateRule: TextRule = {
   code: 'boilerplate',
   dimension: 'coherence',
@@ -285,16 +295,17 @@ export const boilerplateRule: TextRule = {
       return { count: 1, example: `code braces in prose: ${excerpt(text, at)}` };
     }
     // FineWeb: under 12% of lines ending in punctuation. Lists, headings and code lines do not count.
-    if ((prose.match(/\n/g)?.length ?? 0) < 7) return null;
+    if (!hasLineBreaks(prose, 7)) return null;
     const lines = prose
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l !== '' && !LIST_OR_HEADING.test(l) && !isIndentedCode(l));
     if (lines.length < 8) return null;
     const ended = lines.filter((l) => END_MARK.test(l)).length;
+    if (ended / lines.length >= 0.12) return null;
     const words = lines.reduce((n, l) => n + wordCount(l), 0);
     // Lines of prose length without end marks (a word list, a menu or a poem has shorter ones).
-    if (ended / lines.length < 0.12 && words / lines.length >= 8) {
+    if (words / lines.length >= 8) {
       return {
         count: 1,
         example: `${lines.length - ended} of ${lines.length} lines without an end mark`,

@@ -1,7 +1,8 @@
 import { numberWords } from '../../number-words.ts';
+import { isLetterCodePoint, isSpaceCode, trimmedEnd } from '../chars.ts';
 import { blankCode } from '../code-spans.ts';
 import { wordIds, type WordIds } from '../word-ids.ts';
-import { excerpt, plural, type TextRule, spanOf, wordsOf } from '../rule.ts';
+import { excerpt, type Finding, plural, type TextRule, spanOf, wordsOf } from '../rule.ts';
 import { dropBackToBackRepeats } from './quality.ts';
 
 /**
@@ -48,6 +49,39 @@ function duplicateShare(parts: string[]): {
   return { count, share: count / parts.length, chars: total ? chars / total : 0, example };
 }
 
+function repeatedParagraphs(text: string): Finding | null {
+  if (!text.includes('\n\n')) return null;
+  const paragraphs = text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p.length >= 20);
+  if (paragraphs.length < 3) return null;
+  const d = duplicateShare(paragraphs);
+  return d.share > 0.3 || d.chars > 0.2 ? { count: d.count, example: d.example } : null;
+}
+
+/**
+ * Whether two lines of 20 or more chars (trimmed) have the same length: two
+ * equal lines must, so most texts are cleared without a string per line.
+ */
+function twoEqualLengths(text: string): boolean {
+  const seen = new Set<number>();
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    let from = start;
+    while (from < end && isSpaceCode(text.charCodeAt(from))) from++;
+    const length = trimmedEnd(text, from, end) - from;
+    if (length >= 20) {
+      if (seen.has(length)) return true;
+      seen.add(length);
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
 export const repeatedLinesRule: TextRule = {
   code: 'repeated_lines',
   dimension: 'coherence',
@@ -56,6 +90,7 @@ export const repeatedLinesRule: TextRule = {
   describe: (f) => `${plural(f.count, 'repeated line')}, e.g. "${f.example ?? ''}"`,
   detect: (text) => {
     if (!text.includes('\n')) return null;
+    if (!twoEqualLengths(text)) return repeatedParagraphs(text);
     const lines = text
       .split('\n')
       .map((l) => l.trim())
@@ -64,14 +99,7 @@ export const repeatedLinesRule: TextRule = {
       const d = duplicateShare(lines);
       if (d.share > 0.3 || d.chars > 0.2) return { count: d.count, example: d.example };
     }
-    if (!text.includes('\n\n')) return null;
-    const paragraphs = text
-      .split(/\n\s*\n/)
-      .map((p) => p.trim())
-      .filter((p) => p.length >= 20);
-    if (paragraphs.length < 3) return null;
-    const d = duplicateShare(paragraphs);
-    return d.share > 0.3 || d.chars > 0.2 ? { count: d.count, example: d.example } : null;
+    return repeatedParagraphs(text);
   },
   fix: dropBackToBackRepeats,
 };
@@ -455,6 +483,51 @@ export const truncatedRule: TextRule = {
   },
 };
 
+/**
+ * In one pass over the char codes: the runs of non-space chars, those holding
+ * a letter (the matches of "non-spaces, a letter, non-spaces", one per such
+ * run), and the matches of "#", "..." or "…" (non-overlapping, left to
+ * right). Three regex matches built three arrays of strings for this.
+ */
+function tokenCounts(text: string): { tokens: number; withLetters: number; symbols: number } {
+  let tokens = 0;
+  let withLetters = 0;
+  let symbols = 0;
+  let inToken = false;
+  let hasLetter = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isSpaceCode(code)) {
+      if (inToken && hasLetter) withLetters++;
+      inToken = false;
+      continue;
+    }
+    if (!inToken) {
+      tokens++;
+      inToken = true;
+      hasLetter = false;
+    }
+    if (code === 35 || code === 0x2026) symbols++;
+    else if (code === 46 && text.charCodeAt(i + 1) === 46 && text.charCodeAt(i + 2) === 46) {
+      symbols++;
+      i += 2;
+      continue;
+    }
+    if (hasLetter) continue;
+    if (code < 128) {
+      hasLetter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+    } else if (code >= 0xd800 && code <= 0xdbff) {
+      const low = text.charCodeAt(i + 1);
+      hasLetter =
+        low >= 0xdc00 && low <= 0xdfff
+          ? isLetterCodePoint(((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000)
+          : false;
+    } else hasLetter = isLetterCodePoint(code);
+  }
+  if (inToken && hasLetter) withLetters++;
+  return { tokens, withLetters, symbols };
+}
+
 /** Gopher: too many symbols per word, or too few words with letters, is not natural language. */
 export const wordSaladRule: TextRule = {
   code: 'not_natural_language',
@@ -464,13 +537,12 @@ export const wordSaladRule: TextRule = {
   describe: (f) => `the text reads as symbols or noise more than language (${f.example ?? ''})`,
   detect: (text) => {
     if (text.length < 200 || text.includes('```')) return null;
-    const tokens = text.match(/\S+/g) ?? [];
-    if (tokens.length < 50) return null;
-    const withLetters = text.match(/\S*\p{L}\S*/gu)?.length ?? 0;
-    const alphabetic = withLetters / tokens.length;
+    const { tokens, withLetters, symbols: marks } = tokenCounts(text);
+    if (tokens < 50) return null;
+    const alphabetic = withLetters / tokens;
     if (alphabetic < 0.8)
       return { count: 1, example: `${Math.round(alphabetic * 100)}% of words have letters` };
-    const symbols = (text.match(/#|\.\.\.|…/g)?.length ?? 0) / tokens.length;
+    const symbols = marks / tokens;
     if (symbols > 0.1) return { count: 1, example: `${symbols.toFixed(2)} symbols per word` };
     return null;
   },

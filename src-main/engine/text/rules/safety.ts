@@ -328,11 +328,45 @@ const wordVerdicts = new Map<string, boolean>();
 /** English profanity is ASCII (with leetspeak symbols): a word is a run of [a-z0-9@$*!]. */
 const MAX_CACHED_WORDS = 200_000;
 
+/**
+ * A first test for a new word: all of obscenity's blacklist patterns as one
+ * regex, on the word as the matcher transforms it (leetspeak, confusables,
+ * repeats). No match of it means no match of any pattern, so most words skip
+ * the matcher's pattern-by-pattern pass. It reads two of the matcher's
+ * internals; without them (another obscenity version) every word takes the
+ * full pass.
+ */
+interface MatcherInternals {
+  blacklistedTerms?: { regExp?: RegExp }[];
+  blacklistMatcherTransformers?: unknown;
+  applyTransformers?: (input: string, transformers: unknown) => [number[], string];
+}
+const internals = matcher as unknown as MatcherInternals;
+const ANY_BLACKLISTED: RegExp | null =
+  internals.blacklistedTerms?.every((t) => t.regExp instanceof RegExp) &&
+  typeof internals.applyTransformers === 'function'
+    ? new RegExp(
+        internals.blacklistedTerms.map((t) => `(?:${t.regExp?.source ?? ''})`).join('|'),
+        's',
+      )
+    : null;
+
+export function mayBeBlacklisted(word: string): boolean {
+  if (!ANY_BLACKLISTED || !internals.applyTransformers) return true;
+  const [, transformed] = internals.applyTransformers.call(
+    matcher,
+    word,
+    internals.blacklistMatcherTransformers,
+  );
+  return ANY_BLACKLISTED.test(transformed);
+}
+
 function isProfaneWord(word: string): boolean {
   let verdict = wordVerdicts.get(word);
   if (verdict === undefined) {
     verdict =
       !ORDINARY.has(word) &&
+      mayBeBlacklisted(word) &&
       matcher.getAllMatches(word).some((m) => m.startIndex === 0 && m.endIndex >= word.length - 2);
     if (wordVerdicts.size >= MAX_CACHED_WORDS) wordVerdicts.clear();
     wordVerdicts.set(word, verdict);
@@ -353,8 +387,10 @@ interface Judged {
 }
 const byHash = new Map<number, Judged>();
 
-const isWordChar = (c: number): boolean =>
-  (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 42 || c === 33;
+/** [a-z0-9@$*!] by char code (1 for a letter, 2 for the others), as a table. */
+const WORD_CHAR = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) WORD_CHAR[c] = 1;
+for (const c of '0123456789@$*!') WORD_CHAR[c.charCodeAt(0)] = 2;
 
 function sameWord(word: string, lower: string, start: number): boolean {
   for (let i = 0; i < word.length; i++) {
@@ -393,8 +429,9 @@ export const profanityRule: TextRule = {
     let hash = 0x811c9dc5;
     for (let i = 0; i <= lower.length; i++) {
       const c = i < lower.length ? lower.charCodeAt(i) : 32;
-      if (isWordChar(c)) {
-        if (c >= 97 && c <= 122) letters++;
+      const kind = c < 128 ? (WORD_CHAR[c] ?? 0) : 0;
+      if (kind !== 0) {
+        if (kind === 1) letters++;
         hash = Math.imul(hash ^ c, 0x01000193);
         continue;
       }
