@@ -1,5 +1,6 @@
 import { AppError } from '../../src-shared/errors.ts';
 import type { EngineBackend } from '../engine/backend.ts';
+import { builtinBackend } from '../engine/builtin/backend.ts';
 
 /**
  * What an API-key holder reads when an upstream engine fails. The engine's
@@ -37,8 +38,14 @@ function withPublicMessage(error: unknown): unknown {
   });
 }
 
-/** The backend with every failure it reports given a key holder's text. */
+/**
+ * The backend with every failure it reports given a key holder's text. The
+ * builtin engine names no model server, so it is returned as it is: that
+ * keeps it recognisable as the builtin engine, which runs large batches on
+ * the engine's worker threads (engine-pool/pooled.ts).
+ */
 export function withPublicErrors(backend: EngineBackend): EngineBackend {
+  if (backend === builtinBackend) return backend;
   return {
     id: backend.id,
     ...(backend.concurrency !== undefined ? { concurrency: backend.concurrency } : {}),

@@ -180,7 +180,7 @@ export function SettingsScreen() {
           </p>
         </div>
         <div className="card">
-          <h2>Engine</h2>
+          <h2>Engine threads</h2>
           <dl className="facts">
             <dt>
               <label htmlFor="engine-workers-auto">One worker thread per core</label>

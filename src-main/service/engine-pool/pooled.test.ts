@@ -14,6 +14,7 @@ import {
   truthfulQa,
 } from '../../engine/testing/real-data.ts';
 import { chargeMicro, tokenCostMicro } from '../money.ts';
+import { withPublicErrors } from '../public-errors.ts';
 import {
   runOperation,
   runOperationInThread,
@@ -148,6 +149,8 @@ describe('the engine pool behind runOperation', () => {
     expect(shouldPool(large, builtinBackend)).toBe(true);
     const other: EngineBackend = { ...builtinBackend, id: 'upstream' };
     expect(shouldPool(large, other)).toBe(false);
+    // The server's routes hand key holders' requests a wrapped backend: the builtin stays itself.
+    expect(shouldPool(large, withPublicErrors(builtinBackend))).toBe(true);
     configureEngineWorkers(0);
     expect(shouldPool(large, builtinBackend)).toBe(false);
     process.env.SVC_ENGINE_WORKERS = '3';
