@@ -13,7 +13,8 @@ import { removeDataset } from './remove.ts';
 import { runRegistry } from './run-registry.ts';
 import { cancelRun, listRuns, startRun } from './runs.ts';
 import { datasetOverview, duplicateGroups } from './overview.ts';
-import { datasetRow, datasetRows } from './rows.ts';
+import { gridQueries } from './grid-queries.ts';
+import { datasetRow } from './rows.ts';
 import { datasetScanner, type StoredScan } from './scan.ts';
 import { readyDataset, summaryOf } from './summary.ts';
 
@@ -69,7 +70,7 @@ export function datasetHandlers(
       await removeDataset(db, dataset.id);
       return { updated: 1 };
     },
-    datasetRows: (input) => promised(() => datasetRows(db, input)),
+    datasetRows: (input) => gridQueries(db).rows(input),
     datasetRow: (input) => promised(() => datasetRow(db, input)),
     importErrors: ({ dataset_id }) =>
       promised(() => importErrorRecords(db, readyDataset(db, dataset_id).id, IMPORT_ERRORS_LISTED)),

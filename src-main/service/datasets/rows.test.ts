@@ -2,14 +2,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RowsPage, type GridRow, type RowFilter } from '../../../src-shared/owner/datasets.ts';
+import { gridQueries } from './grid-queries.ts';
 import { createHarness, dataset, type Harness } from './testing/harness.ts';
 
-/** GSM8K's first 300 rows, every 10th from row 3 with a wrong final answer, refined. */
+/**
+ * GSM8K's first 300 rows, every 10th from row 3 with a wrong final answer,
+ * refined; in a database on disk, so the grid's pages come from its worker
+ * thread (see grid-queries.ts).
+ */
 let h: Harness;
 let id: string;
 
 beforeAll(async () => {
-  h = createHarness();
+  h = createHarness({ onDisk: true });
   const rows = readFileSync(dataset('gsm8k_test_first300.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
@@ -48,8 +53,9 @@ type GridRowSort = {
 const all = async (): Promise<GridRow[]> => (await page()).rows;
 
 describe('datasetRows', () => {
-  it('pages in import order', async () => {
+  it('pages in import order, read on the grid worker', async () => {
     const first = await page({ limit: 50 });
+    expect(gridQueries(h.db).threaded).toBe(true);
     expect(first.total).toBe(300);
     expect(first.rows.map((r) => r.index)).toEqual([...Array(50).keys()]);
     const last = await page({ offset: 250, limit: 100 });

@@ -1,0 +1,110 @@
+import { Worker } from 'node:worker_threads';
+import type { z } from 'zod';
+import { AppError } from '../../../src-shared/errors.ts';
+import type { RowsPage, RowsQuery } from '../../../src-shared/owner/datasets.ts';
+import type { Db } from '../../store/db.ts';
+import { promised } from '../promised.ts';
+import type { GridReply, GridRequest } from './grid-worker.ts';
+import { datasetRows } from './rows.ts';
+
+/**
+ * Where the grid's pages are read: off the main thread, on a worker thread
+ * with its own read-only connection, so no request (an `/v1` call, a
+ * decision) waits behind a long grid query. From source the worker is the
+ * .ts beside this file; in the desktop app's bundle `grid-worker.js` beside
+ * the main chunk. An in-memory database (tests) has no file to share, and a
+ * worker that cannot start or dies leaves the queries to the main thread:
+ * answered all the same, only not off it.
+ */
+export class GridQueries {
+  readonly #db: Db;
+  #worker: Worker | undefined;
+  #broken = false;
+  #next = 0;
+  readonly #pending = new Map<
+    number,
+    {
+      query: z.output<typeof RowsQuery>;
+      resolve: (page: RowsPage | Promise<RowsPage>) => void;
+      reject: (error: Error) => void;
+    }
+  >();
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** A page of the grid (see rows.ts datasetRows). */
+  rows(query: z.output<typeof RowsQuery>): Promise<RowsPage> {
+    const worker = this.#start();
+    if (!worker) return promised(() => datasetRows(this.#db, query));
+    const id = this.#next++;
+    return new Promise<RowsPage>((resolve, reject) => {
+      this.#pending.set(id, { query, resolve, reject });
+      worker.postMessage({ id, query } satisfies GridRequest);
+    });
+  }
+
+  /** Whether the queries run on the worker thread (false before the first). */
+  get threaded(): boolean {
+    return this.#worker !== undefined;
+  }
+
+  /** Stops the worker (the database is closing). */
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    this.#broken = true;
+    await worker?.terminate();
+  }
+
+  #start(): Worker | undefined {
+    if (this.#worker || this.#broken) return this.#worker;
+    if (this.#db.memory || !this.#db.open) return undefined;
+    const fromSource = import.meta.url.endsWith('.ts');
+    const url = new URL(fromSource ? './grid-worker.ts' : './grid-worker.js', import.meta.url);
+    try {
+      const worker = new Worker(url, { name: 'svc-grid', workerData: { file: this.#db.name } });
+      worker.unref();
+      worker.on('message', (reply: GridReply) => {
+        const waiting = this.#pending.get(reply.id);
+        this.#pending.delete(reply.id);
+        if (!waiting) return;
+        if ('page' in reply) waiting.resolve(reply.page);
+        else waiting.reject(new AppError(reply.error.code, reply.error.message));
+      });
+      const fail = (error: Error): void => {
+        console.error('grid queries: the worker stopped, reading on the main thread:', error);
+        this.#broken = true;
+        this.#worker = undefined;
+        // What it was asked and did not answer is answered here.
+        for (const waiting of this.#pending.values()) {
+          waiting.resolve(promised(() => datasetRows(this.#db, waiting.query)));
+        }
+        this.#pending.clear();
+      };
+      worker.on('error', fail);
+      worker.on('exit', (code) => {
+        if (this.#worker === worker) fail(new Error(`the grid worker exited with ${code}`));
+      });
+      this.#worker = worker;
+      return worker;
+    } catch (error) {
+      console.error('grid queries: no worker, reading on the main thread:', error);
+      this.#broken = true;
+      return undefined;
+    }
+  }
+}
+
+const queries = new WeakMap<Db, GridQueries>();
+
+/** The grid queries of a database (one worker per database). */
+export function gridQueries(db: Db): GridQueries {
+  let found = queries.get(db);
+  if (!found) {
+    found = new GridQueries(db);
+    queries.set(db, found);
+  }
+  return found;
+}
