@@ -12,6 +12,7 @@ import type { SampleVerdicts } from './types.ts';
 
 export { looksLikeQuestion } from './stem-form.ts';
 import { choiceLetter } from '../../../src-shared/letters.ts';
+import { isLetterCodePoint, isSpaceCode } from '../text/chars.ts';
 
 /** "All of the above", "all of these", "none of the options": one option, however it is worded. */
 const ALL_OR_NONE =
@@ -26,7 +27,8 @@ const ALL_OR_NONE =
  * ("a part", "apart"). "All of the above" and "all of these" are one option.
  */
 export function normalizeChoice(choice: string): string {
-  const lower = choice.normalize('NFKC').toLowerCase();
+  // ASCII is its own NFKC form: most choices skip the normalizer.
+  const lower = (NON_ASCII.test(choice) ? choice.normalize('NFKC') : choice).toLowerCase();
   const text = (PUNCTUATION.test(lower) ? marksRead(lower) : lower).replace(/\s+/g, ' ').trim();
   // Nothing but punctuation ("?", "!"): the marks are the option.
   if (text === '') return lower.replace(/\s+/g, '');
@@ -35,17 +37,23 @@ export function normalizeChoice(choice: string): string {
 }
 
 const PUNCTUATION = /\p{P}/u;
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
 /** Punctuation as a space, but for what makes words and numbers differ. */
 function marksRead(lower: string): string {
   return lower.replace(/\p{P}/gu, (mark, at: number) => {
-    const before = lower[at - 1] ?? ' ';
-    const after = lower[at + 1] ?? ' ';
+    // The code units on either side (a space beyond the ends), as the tests below read them.
+    const before = at > 0 ? lower.charCodeAt(at - 1) : 32;
+    const after = at + 1 < lower.length ? lower.charCodeAt(at + 1) : 32;
     // inside a number: a decimal point, a fraction bar, a time, a range; thousands commas go
-    if (/\d/.test(before) && /\d/.test(after)) return mark === ',' ? '' : mark;
-    if (/['’]/.test(mark) && /\p{L}/u.test(before) && /\p{L}/u.test(after)) return "'";
+    if (isDigit(before) && isDigit(after)) return mark === ',' ? '' : mark;
+    if ((mark === "'" || mark === '’') && isLetterCodePoint(before) && isLetterCodePoint(after)) {
+      return "'";
+    }
     // a minus sign before a number
-    if (/[-–]/.test(mark) && /\d/.test(after) && /\s/.test(before)) return '-';
+    if ((mark === '-' || mark === '–') && isDigit(after) && isSpaceCode(before)) return '-';
     return ' ';
   });
 }

@@ -1,3 +1,4 @@
+import { isLetterCodePoint } from '../text/chars.ts';
 /**
  * The form of a multiple-choice stem: a complete question (`qa`) or a stem to
  * be continued (`continuation`). Read from its shape, not its meaning:
@@ -39,8 +40,43 @@ const QUESTION_WORD = /\b(?:what|which|who|whom|whose|why|how|where|when)\b/i;
 /** The stem without the quotes, brackets and spaces after its last word or mark. */
 const tail = (stem: string): string => stem.replace(/[\s"'”’»)\]]+$/u, '');
 
-const lastWord = (stem: string): string =>
-  /([\p{L}']+)[^\p{L}]*$/u.exec(stem)?.[1]?.toLowerCase() ?? '';
+const LAST_WORD = /([\p{L}']+)[^\p{L}]*$/u;
+
+/** The code point ending at `end` (exclusive): its start. */
+const pointStart = (text: string, end: number): number => {
+  const low = text.charCodeAt(end - 1);
+  const high = text.charCodeAt(end - 2);
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? end - 2 : end - 1;
+};
+
+/**
+ * What LAST_WORD captures (the run of letters and apostrophes around the last
+ * letter), read backwards from the end: the regex tries every position of a
+ * long stem. A stem without letters takes the regex.
+ */
+function lastWord(stem: string): string {
+  let end = stem.length;
+  let letterStart = -1;
+  while (end > 0) {
+    const start = pointStart(stem, end);
+    if (isLetterCodePoint(stem.codePointAt(start) ?? 0)) {
+      letterStart = start;
+      break;
+    }
+    end = start;
+  }
+  if (letterStart < 0) return LAST_WORD.exec(stem)?.[1]?.toLowerCase() ?? '';
+  let runEnd = end;
+  while (stem.charCodeAt(runEnd) === 39) runEnd++;
+  let runStart = letterStart;
+  while (runStart > 0) {
+    const start = pointStart(stem, runStart);
+    const code = stem.codePointAt(start) ?? 0;
+    if (code !== 39 && !isLetterCodePoint(code)) break;
+    runStart = start;
+  }
+  return stem.slice(runStart, runEnd).toLowerCase();
+}
 
 /** The stem's last sentence (after the last ". ", "! " or "? "). */
 function lastSentence(stem: string): string {
