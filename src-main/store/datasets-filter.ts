@@ -1,4 +1,5 @@
 import type { RowFilter, SORT_COLUMNS } from '../../src-shared/owner/datasets.ts';
+import type { Db } from './db.ts';
 
 /**
  * The grid's filters and sort orders as SQL over `dataset_rows`. Every filter
@@ -19,6 +20,42 @@ export interface RowWhere {
   params: unknown[];
   /** Whether it reads `search_text` (not in the covering indexes). */
   searches: boolean;
+}
+
+/** The SQL function giving a row's search text from its original (migration 9's rows). */
+const SEARCH_TEXT_FN = 'svc_search_text';
+
+export type SearchTextOf = (
+  db: Db,
+  datasetId: string,
+  original: string,
+  sourcePath: string | null,
+) => string;
+
+let searchTextOf: SearchTextOf | undefined;
+
+/**
+ * How a row's search text is derived: the service's (the grid's text of its
+ * sample, lowercased), set once at start-up; the store only calls it.
+ */
+export function setSearchTextOf(fn: SearchTextOf): void {
+  searchTextOf = fn;
+}
+
+const withSearchFunction = new WeakSet<Db>();
+
+/** Registers the search text function on a connection before a query that searches. */
+export function ensureSearchFunction(db: Db): void {
+  if (withSearchFunction.has(db)) return;
+  db.function(
+    SEARCH_TEXT_FN,
+    { deterministic: true },
+    (datasetId: unknown, original: unknown, sourcePath: unknown) => {
+      if (!searchTextOf) throw new Error('no search text function was set');
+      return searchTextOf(db, datasetId as string, original as string, sourcePath as string | null);
+    },
+  );
+  withSearchFunction.add(db);
 }
 
 /** The text a search compares against `search_text` (which is stored lowercased). */
@@ -71,9 +108,10 @@ export function rowWhere(datasetId: string, filter: RowFilter = {}): RowWhere {
   }
   const search = filter.search === undefined ? '' : searchKey(filter.search);
   if (search !== '') {
-    // A row stored once (migration 9) has no search text: its line as read is searched.
+    // A row stored once (migration 9) has its search text derived (see ensureSearchFunction).
     clauses.push(
-      "(CASE WHEN sample_json = '' THEN instr(lower(original_json), ?) ELSE instr(search_text, ?) END) > 0",
+      `(CASE WHEN sample_json = '' THEN instr(${SEARCH_TEXT_FN}(dataset_id, original_json, source_path), ?)
+        ELSE instr(search_text, ?) END) > 0`,
     );
     params.push(search, search);
   }

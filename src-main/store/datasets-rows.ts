@@ -1,6 +1,13 @@
 import type { RowFilter } from '../../src-shared/owner/datasets.ts';
 import type { Db } from './db.ts';
-import { pageSegments, rowWhere, source, type RowSort } from './datasets-filter.ts';
+import {
+  ensureSearchFunction,
+  pageSegments,
+  rowWhere as filterWhere,
+  source,
+  type RowSort,
+  type RowWhere,
+} from './datasets-filter.ts';
 
 /** The rows of a dataset (`dataset_rows`, migration 3): insert, page, read, update. */
 
@@ -134,9 +141,16 @@ export function leanRowInserter(db: Db, datasetId: string): (row: LeanRowRecord)
   };
 }
 
+/** The filter's WHERE, with what a text search needs registered on the connection. */
+function rowWhere(db: Db, datasetId: string, filter?: RowFilter): RowWhere {
+  const where = filterWhere(datasetId, filter);
+  if (where.searches) ensureSearchFunction(db);
+  return where;
+}
+
 /** How many rows match the filter (the same WHERE as the page). */
 export function countRows(db: Db, datasetId: string, filter?: RowFilter): number {
-  const where = rowWhere(datasetId, filter);
+  const where = rowWhere(db, datasetId, filter);
   const row = db
     .prepare(`SELECT count(*) AS n FROM ${source(where)} WHERE ${where.sql}`)
     .get(...where.params) as { n: number };
@@ -153,7 +167,7 @@ export function pageIndices(
   datasetId: string,
   query: { filter?: RowFilter; sort: RowSort; offset: number; limit: number; total?: number },
 ): number[] {
-  const where = rowWhere(datasetId, query.filter);
+  const where = rowWhere(db, datasetId, query.filter);
   const taskTypes =
     query.sort.column === 'task_type'
       ? (JSON.parse(
@@ -201,7 +215,7 @@ export function pageIndices(
 
 /** Every matching index, ascending (a run's scope). */
 export function matchingIndices(db: Db, datasetId: string, filter?: RowFilter): number[] {
-  const where = rowWhere(datasetId, filter);
+  const where = rowWhere(db, datasetId, filter);
   return db
     .prepare(`SELECT row_index FROM ${source(where)} WHERE ${where.sql} ORDER BY row_index`)
     .pluck()
@@ -291,7 +305,7 @@ export function decisionTargets(
   target: { indices?: readonly number[] | undefined; filter?: RowFilter | undefined },
   changedOnly: boolean,
 ): number[] {
-  const where = rowWhere(datasetId, target.filter);
+  const where = rowWhere(db, datasetId, target.filter);
   const clauses = [where.sql];
   const params = [...where.params];
   if (target.indices !== undefined) {

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { RowsQuery } from '../../../src-shared/owner/datasets.ts';
 import { datasetRows } from './rows.ts';
+import './search-text.ts';
 
 /**
  * The grid's queries on a thread of their own (see grid-queries.ts): a

@@ -102,6 +102,8 @@ describe('datasetRows', () => {
     const combined = await page({ filter: { search: 'sheep', changed: true } });
     expect(combined.rows.every((r) => r.changed && /sheep/i.test(r.title + r.detail))).toBe(true);
     expect((await page({ filter: { search: 'zebra-unicorn' } })).total).toBe(0);
+    // the row's text is searched, not its line as stored (keys, quotes)
+    expect((await page({ filter: { search: '{"question":' } })).total).toBe(0);
   });
 
   it('sorts by score, status, task type and index, both ways', async () => {
