@@ -67,9 +67,30 @@ function countInPieces(text: string): number {
   return cursor < text.length ? count + countBpeTokens(text.slice(cursor)) : count;
 }
 
+/**
+ * The counts of the last few long strings: a fix reads the sample its audit
+ * just counted, and refine audits again the output its fix just audited.
+ * Kept this short, a count never serves another sample.
+ */
+const recentLong = new Map<string, number>();
+const RECENT_LONG = 16;
+
+function countLong(text: string): number {
+  let count = recentLong.get(text);
+  if (count === undefined) {
+    count = countInPieces(text);
+    if (recentLong.size >= RECENT_LONG) {
+      const oldest = recentLong.keys().next();
+      if (!oldest.done) recentLong.delete(oldest.value);
+    }
+  } else recentLong.delete(text);
+  recentLong.set(text, count);
+  return count;
+}
+
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length > CACHEABLE_LENGTH) return countInPieces(text);
+  if (text.length > CACHEABLE_LENGTH) return countLong(text);
   let count = cache.get(text);
   if (count === undefined) {
     count = countBpeTokens(text);

@@ -1,6 +1,7 @@
 import type { Issue } from '../../../src-shared/schemas/blocks.ts';
 import type { Conventions } from '../conventions.ts';
 import { toIssue, type TextDimension, type TextRule } from '../text/rule.ts';
+import { detectIn, findingsOf } from '../text/findings-memo.ts';
 import { TEXT_RULES } from '../text/rules/index.ts';
 
 /** One rule that fired on one field. */
@@ -22,10 +23,11 @@ export interface InspectOptions {
 export function inspectText(text: string, path: string, options: InspectOptions): Hit[] {
   const hits: Hit[] = [];
   const context = { freeText: options.freeText, path, role: options.role };
+  const found = findingsOf(text, context);
   for (const rule of TEXT_RULES) {
     if (!options.freeText && (rule.freeTextOnly || rule.code === 'empty')) continue;
     if (options.conventions.off.has(rule.code)) continue;
-    const finding = rule.detect(text, context);
+    const finding = detectIn(found, rule, text, context);
     if (finding) hits.push({ rule, issue: toIssue(rule, finding, path), count: finding.count });
   }
   return hits;

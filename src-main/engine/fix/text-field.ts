@@ -1,5 +1,6 @@
 import type { Conventions } from '../conventions.ts';
 import type { TextDimension } from '../text/rule.ts';
+import { detectIn, findingsOf } from '../text/findings-memo.ts';
 import { TEXT_RULES } from '../text/rules/index.ts';
 import type { PatchBuilder } from './patch-builder.ts';
 import type { FixPlan } from './plan.ts';
@@ -43,7 +44,12 @@ function fixTextFieldOnce(builder: PatchBuilder, path: string, options: TextFiel
     if (!options.freeText && rule.freeTextOnly) continue;
     if (options.conventions.off.has(rule.code) || !options.plan.allows(rule.code)) continue;
     const current = builder.get(path);
-    if (typeof current !== 'string' || !rule.detect(current, context)) continue;
+    if (
+      typeof current !== 'string' ||
+      !detectIn(findingsOf(current, context), rule, current, context)
+    ) {
+      continue;
+    }
     const fix = rule.fix;
     builder.rewrite(path, (text) => fix(text, context), options.checkOf(rule.dimension));
   }

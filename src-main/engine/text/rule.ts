@@ -57,7 +57,8 @@ export function toIssue(rule: TextRule, finding: Finding, path: string): Issue {
     path,
     severity: finding.severity ?? rule.severity,
   };
-  if (finding.span) issue.span = finding.span;
+  // A copy: findings are kept and reused (findings-memo.ts), issues travel on.
+  if (finding.span) issue.span = [finding.span[0], finding.span[1]];
   return issue;
 }
 

@@ -1,0 +1,57 @@
+import type { Finding, RuleContext, TextRule } from './rule.ts';
+import { TEXT_RULES } from './rules/index.ts';
+
+/**
+ * What each text rule found in the strings of the last few fields read. A
+ * fix reads a sample's fields again right after its audit (to plan, to repair
+ * until stable, to audit the candidate, and refine once more), and most of
+ * them are unchanged: their findings are taken from here instead of being
+ * detected again. Rules are pure functions of the text and its context, so
+ * this changes no result; only a few fields are kept, so one sample's
+ * findings never serve another sample.
+ */
+const MAX_TEXTS = 64;
+type Findings = (Finding | null | undefined)[];
+const recent = new Map<string, Map<string, Findings>>();
+
+const RULE_INDEX = new Map<TextRule, number>(TEXT_RULES.map((rule, i) => [rule, i]));
+
+/** The findings of every rule on `text` in `context`, filled in as rules are asked. */
+export function findingsOf(text: string, context: RuleContext): Findings {
+  let byContext = recent.get(text);
+  if (byContext) {
+    recent.delete(text);
+  } else {
+    byContext = new Map();
+    if (recent.size >= MAX_TEXTS) {
+      const oldest = recent.keys().next();
+      if (!oldest.done) recent.delete(oldest.value);
+    }
+  }
+  recent.set(text, byContext);
+  // The context is part of the key: placeholders and boilerplate are judged by field and role.
+  const key = `${context.freeText ? 'f' : 's'}${context.path}\u0000${context.role ?? ''}`;
+  let found = byContext.get(key);
+  if (!found) {
+    found = new Array<Finding | null | undefined>(TEXT_RULES.length);
+    byContext.set(key, found);
+  }
+  return found;
+}
+
+/** `rule.detect(text, context)`, through the findings of that field. */
+export function detectIn(
+  found: Findings,
+  rule: TextRule,
+  text: string,
+  context: RuleContext,
+): Finding | null {
+  const index = RULE_INDEX.get(rule);
+  if (index === undefined) return rule.detect(text, context);
+  let finding = found[index];
+  if (finding === undefined) {
+    finding = rule.detect(text, context);
+    found[index] = finding;
+  }
+  return finding;
+}
