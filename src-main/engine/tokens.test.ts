@@ -1,7 +1,7 @@
 import { countTokens as countBpeTokens } from 'gpt-tokenizer';
 import { describe, expect, it, vi } from 'vitest';
 import { gsm8k } from './testing/real-data.ts';
-import { countTokens } from './tokens.ts';
+import { countTextTokens, countTokens } from './tokens.ts';
 
 /** Every text the tokenizer is given. */
 const seen: string[] = vi.hoisted(() => []);
@@ -53,6 +53,21 @@ describe('countTokens', () => {
       const text = `Sequence: ${randomText(12_000, alphabet)} end.`;
       const exact = countBpeTokens(text);
       expect(Math.abs(countTokens(text) - exact) / exact).toBeLessThan(0.01);
+    }
+  });
+
+  it('counts a sample text exactly as countTokens does, short, long or with long runs', () => {
+    const texts = [
+      '',
+      'short',
+      'word '.repeat(200),
+      `x${'a'.repeat(450)} tail`,
+      `DNA: ${randomText(5_000, 'ACGT')} end.`,
+      ...gsm8k().map((s) => s.answer),
+    ];
+    for (const text of texts) {
+      expect(countTextTokens(text)).toBe(countTokens(text));
+      expect(countTextTokens(text)).toBe(countTokens(text));
     }
   });
 });

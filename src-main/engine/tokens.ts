@@ -67,35 +67,43 @@ function countInPieces(text: string): number {
   return cursor < text.length ? count + countBpeTokens(text.slice(cursor)) : count;
 }
 
-/**
- * The counts of the last few long strings: a fix reads the sample its audit
- * just counted, and refine audits again the output its fix just audited.
- * Kept this short, a count never serves another sample.
- */
-const recentLong = new Map<string, number>();
-const RECENT_LONG = 16;
-
-function countLong(text: string): number {
-  let count = recentLong.get(text);
-  if (count === undefined) {
-    count = countInPieces(text);
-    if (recentLong.size >= RECENT_LONG) {
-      const oldest = recentLong.keys().next();
-      if (!oldest.done) recentLong.delete(oldest.value);
-    }
-  } else recentLong.delete(text);
-  recentLong.set(text, count);
-  return count;
-}
+/** The count, exactly as `countTokens` gives it, without its cache. */
+const countUncached = (text: string): number =>
+  text.length > CACHEABLE_LENGTH ? countInPieces(text) : countBpeTokens(text);
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length > CACHEABLE_LENGTH) return countLong(text);
+  if (text.length > CACHEABLE_LENGTH) return countInPieces(text);
   let count = cache.get(text);
   if (count === undefined) {
     count = countBpeTokens(text);
     if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
     cache.set(text, count);
   }
+  return count;
+}
+
+/**
+ * The counts of the last few samples' texts. A fix reads the sample its
+ * audit just counted, and refine audits again the output its fix just
+ * audited; a sample's text rarely recurs in another sample, so it stays out
+ * of the cache above (it only filled it and the heap). Kept this short, a
+ * count never serves another sample.
+ */
+const recentTexts = new Map<string, number>();
+const RECENT_TEXTS = 16;
+
+/** `countTokens` of a sample's text (what a model reads), counted once per pass. */
+export function countTextTokens(text: string): number {
+  if (text.length === 0) return 0;
+  let count = recentTexts.get(text);
+  if (count === undefined) {
+    count = countUncached(text);
+    if (recentTexts.size >= RECENT_TEXTS) {
+      const oldest = recentTexts.keys().next();
+      if (!oldest.done) recentTexts.delete(oldest.value);
+    }
+  } else recentTexts.delete(text);
+  recentTexts.set(text, count);
   return count;
 }

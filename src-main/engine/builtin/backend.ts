@@ -6,7 +6,7 @@ import type { SampleVerdicts } from '../checks/types.ts';
 import { FIXABLE_CODES, proposeFix } from '../fix/fixers.ts';
 import { planAttempts } from '../fix/plan.ts';
 import { textRead } from '../read-text.ts';
-import { countTokens } from '../tokens.ts';
+import { countTextTokens, countTokens } from '../tokens.ts';
 
 /**
  * The tokens of the verdict JSON, counted check by check: each piece is short
@@ -67,7 +67,7 @@ export const builtinBackend: EngineBackend = {
     return Promise.resolve({
       verdicts,
       usage: {
-        input_tokens: countTokens(textRead(sample)) + countTokens(ctx.conventions.text),
+        input_tokens: countTextTokens(textRead(sample)) + countTokens(ctx.conventions.text),
         output_tokens: verdictTokens(verdicts),
       },
     });
@@ -81,7 +81,7 @@ export const builtinBackend: EngineBackend = {
     return Promise.resolve({
       candidate,
       usage: {
-        input_tokens: countTokens(textRead(sample)) + countTokens(JSON.stringify(issues)),
+        input_tokens: countTextTokens(textRead(sample)) + countTokens(JSON.stringify(issues)),
         output_tokens: countTokens(JSON.stringify(candidate.changes.map((c) => c.value ?? null))),
       },
     });
