@@ -42,6 +42,17 @@ export function setSearchTextOf(fn: SearchTextOf): void {
   searchTextOf = fn;
 }
 
+let searchIndexOf: ((db: Db, datasetId: string) => string | undefined) | undefined;
+
+/** Where a connection finds a dataset's complete search index (the grid worker's). */
+export function setSearchIndexOf(fn: (db: Db, datasetId: string) => string | undefined): void {
+  searchIndexOf = fn;
+}
+
+/** The dataset's search index as this connection sees it, if complete. */
+export const searchIndexFor = (db: Db, datasetId: string): string | undefined =>
+  searchIndexOf?.(db, datasetId);
+
 const withSearchFunction = new WeakSet<Db>();
 
 /** Registers the search text function on a connection before a query that searches. */
@@ -61,7 +72,23 @@ export function ensureSearchFunction(db: Db): void {
 /** The text a search compares against `search_text` (which is stored lowercased). */
 export const searchKey = (text: string): string => text.toLowerCase();
 
-export function rowWhere(datasetId: string, filter: RowFilter = {}): RowWhere {
+const codePoints = (text: string): number =>
+  text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+
+/** The shortest search a trigram index answers (shorter ones scan). */
+export const INDEXED_SEARCH_MIN = 3;
+
+/**
+ * The WHERE of a filter. `searchIndex`: the full-text table (trigram) that
+ * holds the dataset's search texts, when complete; a search of at least
+ * three characters is answered from it, and the rest of the filter from the
+ * covering index.
+ */
+export function rowWhere(
+  datasetId: string,
+  filter: RowFilter = {},
+  searchIndex?: string,
+): RowWhere {
   const clauses = ['dataset_id = ?'];
   const params: unknown[] = [datasetId];
   const flag = (column: string, value: boolean | undefined): void => {
@@ -107,6 +134,14 @@ export function rowWhere(datasetId: string, filter: RowFilter = {}): RowWhere {
     clauses.push(filter.repeats ? repeats : `NOT ${repeats}`);
   }
   const search = filter.search === undefined ? '' : searchKey(filter.search);
+  if (search !== '' && searchIndex !== undefined && codePoints(search) >= INDEXED_SEARCH_MIN) {
+    // A phrase of trigrams: the rows whose text holds the search as a substring.
+    // `schema.table` is read; MATCH names the table alone.
+    const table = searchIndex.split('.').at(-1) ?? searchIndex;
+    clauses.push(`row_index IN (SELECT rowid FROM ${searchIndex} WHERE ${table} MATCH ?)`);
+    params.push(`"${search.replaceAll('"', '""')}"`);
+    return { sql: clauses.join(' AND '), params, searches: false };
+  }
   if (search !== '') {
     // A row stored once (migration 9) has its search text derived (see ensureSearchFunction).
     clauses.push(

@@ -4,6 +4,7 @@ import {
   ensureSearchFunction,
   pageSegments,
   rowWhere as filterWhere,
+  searchIndexFor,
   source,
   type RowSort,
   type RowWhere,
@@ -143,7 +144,11 @@ export function leanRowInserter(db: Db, datasetId: string): (row: LeanRowRecord)
 
 /** The filter's WHERE, with what a text search needs registered on the connection. */
 function rowWhere(db: Db, datasetId: string, filter?: RowFilter): RowWhere {
-  const where = filterWhere(datasetId, filter);
+  const index =
+    filter?.search !== undefined && filter.search !== ''
+      ? searchIndexFor(db, datasetId)
+      : undefined;
+  const where = filterWhere(datasetId, filter, index);
   if (where.searches) ensureSearchFunction(db);
   return where;
 }

@@ -41,7 +41,24 @@ export class GridQueries {
     const id = this.#next++;
     return new Promise<RowsPage>((resolve, reject) => {
       this.#pending.set(id, { query, resolve, reject });
-      worker.postMessage({ id, query } satisfies GridRequest);
+      worker.postMessage({ type: 'rows', id, query } satisfies GridRequest);
+    });
+  }
+
+  readonly #indexed = new Set<string>();
+  readonly #onIndexed = new Map<string, (() => void)[]>();
+
+  /** A dataset was imported or deleted: the worker builds or drops its search index. */
+  reindex(): void {
+    this.#start()?.postMessage({ type: 'index' } satisfies GridRequest);
+  }
+
+  /** Resolves once the dataset's search index is complete (never without a worker). */
+  whenIndexed(datasetId: string): Promise<void> {
+    if (this.#indexed.has(datasetId)) return Promise.resolve();
+    this.reindex();
+    return new Promise((resolve) => {
+      this.#onIndexed.set(datasetId, [...(this.#onIndexed.get(datasetId) ?? []), resolve]);
     });
   }
 
@@ -67,6 +84,12 @@ export class GridQueries {
       const worker = new Worker(url, { name: 'svc-grid', workerData: { file: this.#db.name } });
       worker.unref();
       worker.on('message', (reply: GridReply) => {
+        if (reply.type === 'indexed') {
+          this.#indexed.add(reply.dataset_id);
+          this.#onIndexed.get(reply.dataset_id)?.forEach((resolve) => resolve());
+          this.#onIndexed.delete(reply.dataset_id);
+          return;
+        }
         const waiting = this.#pending.get(reply.id);
         this.#pending.delete(reply.id);
         if (!waiting) return;

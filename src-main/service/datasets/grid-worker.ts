@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { RowsQuery } from '../../../src-shared/owner/datasets.ts';
 import { datasetRows } from './rows.ts';
+import { SearchIndex } from './search-index.ts';
 import './search-text.ts';
 
 /**
@@ -13,25 +14,62 @@ import './search-text.ts';
  * thread's requests. WAL lets it read beside the main connection's writes.
  */
 
-export interface GridRequest {
-  id: number;
-  query: z.output<typeof RowsQuery>;
-}
+export type GridRequest =
+  | { type: 'rows'; id: number; query: z.output<typeof RowsQuery> }
+  /** A dataset was imported or deleted: its search index is built or dropped. */
+  | { type: 'index' };
 
 export type GridReply =
-  | { id: number; page: ReturnType<typeof datasetRows> }
-  | { id: number; error: { code: AppError['code']; message: string } };
+  | { type: 'rows'; id: number; page: ReturnType<typeof datasetRows> }
+  | { type: 'rows'; id: number; error: { code: AppError['code']; message: string } }
+  /** The dataset's search index is complete: its searches are answered from it. */
+  | { type: 'indexed'; dataset_id: string };
 
 const { file } = workerData as { file: string };
 const db = new Database(file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 const port = parentPort;
-port?.on('message', ({ id, query }: GridRequest) => {
+
+// The search index is built a slice at a time, queries answered between slices.
+let index: SearchIndex | undefined;
+try {
+  index = new SearchIndex(db);
+} catch (error) {
+  console.error('grid worker: no search index, searches scan the rows:', error);
+}
+let building = false;
+const build = (): void => {
+  const searchIndex = index;
+  if (!searchIndex || building) return;
+  building = true;
+  const step = (): void => {
+    let result: string | null | undefined;
+    try {
+      result = searchIndex.step();
+    } catch (error) {
+      console.error('grid worker: indexing stopped:', error);
+      result = null;
+    }
+    if (typeof result === 'string') port?.postMessage({ type: 'indexed', dataset_id: result });
+    if (result === null) building = false;
+    else setImmediate(step);
+  };
+  setImmediate(step);
+};
+build();
+
+port?.on('message', (request: GridRequest) => {
+  if (request.type === 'index') {
+    build();
+    return;
+  }
+  const { id, query } = request;
   let reply: GridReply;
   try {
-    reply = { id, page: datasetRows(db, query) };
+    reply = { type: 'rows', id, page: datasetRows(db, query) };
   } catch (error) {
     reply = {
+      type: 'rows',
       id,
       error:
         error instanceof AppError

@@ -15,6 +15,7 @@ import type { ServiceContext } from '../context.ts';
 import { readLayout } from '../files/layout.ts';
 import type { RowMapping } from '../row-mapping.ts';
 import { beginBulk, bulkTransaction, endBulk } from './bulk-writes.ts';
+import { gridQueries } from './grid-queries.ts';
 import { newId } from './ids.ts';
 import { readSampleBatches } from './read-batches.ts';
 import { removeDataset } from './remove.ts';
@@ -167,6 +168,8 @@ export async function importDataset(
   }
   // An uploaded copy has served its purpose: the rows are in the database.
   if ('upload_id' in request.source) deps.uploads.release?.(request.source.upload_id);
+  // Its search index is built in the background (the grid worker's).
+  gridQueries(ctx.db).reindex();
   return summaryOf(ctx.db, readyDataset(ctx.db, id));
 }
 

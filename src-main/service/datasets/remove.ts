@@ -1,4 +1,5 @@
 import type { Db } from '../../store/db.ts';
+import { gridQueries } from './grid-queries.ts';
 import { deleteDatasetRecord, deleteRowSlice, setDatasetState } from '../../store/datasets.ts';
 
 /** Rows deleted per statement: big datasets go in slices, yielding between them. */
@@ -15,4 +16,6 @@ export async function removeDataset(db: Db, id: string): Promise<void> {
   setDatasetState(db, id, 'deleting');
   while (deleteRowSlice(db, id, DELETE_SLICE_ROWS) > 0) await nextTick();
   deleteDatasetRecord(db, id);
+  // Its search index goes too (the grid worker's).
+  gridQueries(db).reindex();
 }

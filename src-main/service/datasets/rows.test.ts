@@ -106,6 +106,23 @@ describe('datasetRows', () => {
     expect((await page({ filter: { search: '{"question":' } })).total).toBe(0);
   });
 
+  it('answers a search from the trigram index once built, as from the rows', async () => {
+    const searches: RowFilter[] = [
+      { search: 'JANET’S DUCKS' },
+      { search: '#### 18' },
+      { search: 'sheep', changed: true },
+      { search: 'eggs' },
+      { search: 'zebra-unicorn' },
+      { search: 'a"b' },
+      { search: 'ab' },
+    ];
+    const scanned = await Promise.all(searches.map((filter) => page({ filter })));
+    await gridQueries(h.db).whenIndexed(id);
+    const indexed = await Promise.all(searches.map((filter) => page({ filter })));
+    expect(indexed).toEqual(scanned);
+    expect(scanned[3]?.total).toBeGreaterThan(5);
+  });
+
   it('sorts by score, status, task type and index, both ways', async () => {
     const scoreAsc = (await page({ sort: { column: 'score', direction: 'asc' } })).rows;
     const scores = scoreAsc.map((r) => r.score ?? 2);
