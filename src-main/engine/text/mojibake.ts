@@ -18,6 +18,8 @@ interface CompiledPage {
   runs: RegExp;
   /** One sequence, sticky: splits a run. */
   sequence: RegExp;
+  /** A lead char of this page: every sequence of `runs` starts with one. */
+  anyLead: RegExp;
 }
 
 /**
@@ -48,7 +50,12 @@ function compile(page: CodePage): CompiledPage {
     alternatives.push(`[${escapeClass(c2 + c3)}]\\?|${escapeClass(e2)}(?:${c}\\?|\\?${c})`);
   }
   const one = `(?:${alternatives.join('|')})`;
-  return { page, runs: new RegExp(`${one}+`, 'gu'), sequence: new RegExp(one, 'uy') };
+  return {
+    page,
+    runs: new RegExp(`${one}+`, 'gu'),
+    sequence: new RegExp(one, 'uy'),
+    anyLead: new RegExp(`[${escapeClass(page.lead2 + page.lead3 + page.lead4)}]`, 'u'),
+  };
 }
 
 const COMPILED = CODE_PAGES.map(compile);
@@ -532,6 +539,10 @@ function fixOneLayer(text: string): string | null {
   if (!MAY_HOLD_SEQUENCE.test(text)) return null;
   let best: { text: string; saved: number; contradictions: number } | null = null;
   for (const compiled of COMPILED) {
+    // No lead char of this page (nor, for Windows-1252, an "Ã" of its own repairs): nothing to read.
+    if (!compiled.anyLead.test(text) && (compiled.page !== WINDOWS_1252 || !text.includes('Ã'))) {
+      continue;
+    }
     const replacements = findReplacements(text, compiled);
     if (compiled.page === WINDOWS_1252) replacements.push(...wordFinalARepairs(text));
     // Only "Ã " is evidence of its own among the repairs of a lost no-break space.

@@ -6,6 +6,7 @@ import { excerpt, plural, type TextRule } from '../rule.ts';
 
 const C0_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 const C1_CONTROLS = /[\u0080-\u009f]/g;
+const ANY_SURROGATE = /[\ud800-\udfff]/;
 /** Either kind, in one scan of the text: most texts have none. */
 const ANY_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -70,6 +71,7 @@ export const brokenUnicodeRule: TextRule = {
   severity: 'error',
   describe: (f) => plural(f.count, 'unpaired UTF-16 surrogate'),
   detect: (text) => {
+    if (!ANY_SURROGATE.test(text)) return null;
     const count = text.match(LONE_SURROGATE)?.length ?? 0;
     return count > 0 ? { count } : null;
   },

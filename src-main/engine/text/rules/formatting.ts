@@ -218,9 +218,10 @@ export const invisibleCharsRule: TextRule = {
   severity: 'warning',
   describe: (f) => plural(f.count, 'invisible character'),
   detect: (text) => {
-    const count = text.match(INVISIBLE)?.length ?? 0;
     const at = text.search(INVISIBLE);
-    return count > 0 ? { count, example: excerpt(text, at), span: [at, at + 1] } : null;
+    if (at < 0) return null;
+    const count = text.match(INVISIBLE)?.length ?? 0;
+    return { count, example: excerpt(text, at), span: [at, at + 1] };
   },
   fix: (text) => text.replace(INVISIBLE, ''),
 };

@@ -95,7 +95,18 @@ function phonesIn(window: string): [number, number][] {
   return ranges;
 }
 
+/** At least `count` ASCII digits (a phone candidate has seven): most fields stop here. */
+function hasDigits(text: string, count: number): boolean {
+  let found = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57 && ++found >= count) return true;
+  }
+  return false;
+}
+
 function phones(text: string): { start: number; end: number }[] {
+  if (!hasDigits(text, 7)) return [];
   const found: { start: number; end: number }[] = [];
   for (const match of text.matchAll(PHONE_CANDIDATE)) {
     const digits = match[0].replace(/\D/g, '').length;
