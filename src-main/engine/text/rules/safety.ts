@@ -95,18 +95,11 @@ function phonesIn(window: string): [number, number][] {
   return ranges;
 }
 
-/** At least `count` ASCII digits (a phone candidate has seven): most fields stop here. */
-function hasDigits(text: string, count: number): boolean {
-  let found = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 48 && code <= 57 && ++found >= count) return true;
-  }
-  return false;
-}
+/** Seven ASCII digits anywhere (a phone candidate has seven): most fields stop here. */
+const SEVEN_DIGITS = /\d(?:\D*\d){6}/;
 
 function phones(text: string): { start: number; end: number }[] {
-  if (!hasDigits(text, 7)) return [];
+  if (!SEVEN_DIGITS.test(text)) return [];
   const found: { start: number; end: number }[] = [];
   for (const match of text.matchAll(PHONE_CANDIDATE)) {
     const digits = match[0].replace(/\D/g, '').length;
@@ -411,7 +404,28 @@ function sameWord(word: string, lower: string, start: number): boolean {
 }
 
 /** `isProfaneWord` of `lower.slice(start, end)`, through the hash-keyed cache. */
+/**
+ * A small direct-mapped cache in front of `byHash` (slot = low bits of the
+ * hash): the common words of a text stay in it, close at hand, where the
+ * large map costs a cache miss per word.
+ */
+const RECENT_SLOTS = 4096;
+const recentWords: (string | undefined)[] = new Array<string | undefined>(RECENT_SLOTS);
+const recentProfane = new Uint8Array(RECENT_SLOTS);
+
 function profaneAt(lower: string, start: number, end: number, hash: number): boolean {
+  const slot = hash & (RECENT_SLOTS - 1);
+  const recent = recentWords[slot];
+  if (recent !== undefined && recent.length === end - start && sameWord(recent, lower, start)) {
+    return recentProfane[slot] === 1;
+  }
+  const profane = profaneInMap(lower, start, end, hash);
+  recentWords[slot] = lower.slice(start, end);
+  recentProfane[slot] = profane ? 1 : 0;
+  return profane;
+}
+
+function profaneInMap(lower: string, start: number, end: number, hash: number): boolean {
   const head = byHash.get(hash);
   for (let entry = head; entry; entry = entry.next) {
     if (entry.word.length === end - start && sameWord(entry.word, lower, start)) {
