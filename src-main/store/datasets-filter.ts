@@ -25,12 +25,11 @@ export interface RowWhere {
 /** The SQL function giving a row's search text from its original (migration 9's rows). */
 const SEARCH_TEXT_FN = 'svc_search_text';
 
-export type SearchTextOf = (
-  db: Db,
-  datasetId: string,
-  original: string,
-  sourcePath: string | null,
-) => string;
+export interface SearchTextOf {
+  /** Readies what `text` needs of the dataset: called before the query (which it cannot query). */
+  prepare(db: Db, datasetId: string): void;
+  text(db: Db, datasetId: string, original: string, sourcePath: string | null): string;
+}
 
 let searchTextOf: SearchTextOf | undefined;
 
@@ -56,14 +55,20 @@ export const searchIndexFor = (db: Db, datasetId: string): string | undefined =>
 const withSearchFunction = new WeakSet<Db>();
 
 /** Registers the search text function on a connection before a query that searches. */
-export function ensureSearchFunction(db: Db): void {
+export function ensureSearchFunction(db: Db, datasetId: string): void {
+  searchTextOf?.prepare(db, datasetId);
   if (withSearchFunction.has(db)) return;
   db.function(
     SEARCH_TEXT_FN,
     { deterministic: true },
     (datasetId: unknown, original: unknown, sourcePath: unknown) => {
       if (!searchTextOf) throw new Error('no search text function was set');
-      return searchTextOf(db, datasetId as string, original as string, sourcePath as string | null);
+      return searchTextOf.text(
+        db,
+        datasetId as string,
+        original as string,
+        sourcePath as string | null,
+      );
     },
   );
   withSearchFunction.add(db);

@@ -149,7 +149,7 @@ function rowWhere(db: Db, datasetId: string, filter?: RowFilter): RowWhere {
       ? searchIndexFor(db, datasetId)
       : undefined;
   const where = filterWhere(datasetId, filter, index);
-  if (where.searches) ensureSearchFunction(db);
+  if (where.searches) ensureSearchFunction(db, datasetId);
   return where;
 }
 

@@ -17,7 +17,7 @@ import { resolveRowMapping, type RowMapping } from '../row-mapping.ts';
 const mappings = new WeakMap<Db, Map<string, RowMapping>>();
 
 /** The mapping a dataset's rows were read with, rebuilt from what the dataset keeps. */
-function datasetMapping(db: Db, datasetId: string): RowMapping {
+export function datasetMapping(db: Db, datasetId: string): RowMapping {
   let byId = mappings.get(db);
   if (!byId) {
     byId = new Map();

@@ -1,6 +1,6 @@
 import { setSearchTextOf } from '../../store/datasets-filter.ts';
 import { gridText } from './grid-text.ts';
-import { sampleReader } from './row-sample.ts';
+import { datasetMapping, sampleReader } from './row-sample.ts';
 
 /**
  * A row stored once (migration 9) is searched in the same text as the rows
@@ -8,12 +8,14 @@ import { sampleReader } from './row-sample.ts';
  * Imported for its effect by whatever reads the grid (handlers, the grid
  * worker).
  */
-setSearchTextOf(
-  (db, datasetId, original, sourcePath) =>
+setSearchTextOf({
+  // The mapping is read (a query) before the search's own query runs.
+  prepare: (db, datasetId) => void datasetMapping(db, datasetId),
+  text: (db, datasetId, original, sourcePath) =>
     gridText(
       sampleReader(
         db,
         datasetId,
       )({ sample_json: '', lean_original: original, source_path: sourcePath }),
     ).search_text,
-);
+});
