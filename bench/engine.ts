@@ -71,10 +71,30 @@ async function timeAsync(run: () => Promise<unknown>): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-export async function benchEngine(perType: number): Promise<void> {
+type Operation = 'audit' | 'fix' | 'refine';
+
+function request(operation: Operation, batch: Sample[]) {
+  return operation === 'audit'
+    ? { operation, samples: batch, config: { votes: 1 } }
+    : operation === 'fix'
+      ? { operation, samples: batch, config: { max_attempts: 3 } }
+      : {
+          operation,
+          samples: batch,
+          config: { audit: { votes: 1 }, fix: { max_attempts: 3 }, reaudit: { votes: 1 } },
+        };
+}
+
+/**
+ * Each pass is timed `rounds` times, the rounds interleaved (parse, tokenizer,
+ * audit, fix, refine, then again), and the fastest time of each is kept: on a
+ * machine shared with other work, a ratio of two passes timed seconds apart
+ * otherwise measures the neighbours as much as the engine.
+ */
+export async function benchEngine(perType: number, rounds = 2): Promise<void> {
   console.log(
     `\n## engine: builtin backend, ${perType.toLocaleString('en-US')} samples per task type ` +
-      `(${(perType * 4).toLocaleString('en-US')} in all), one core`,
+      `(${(perType * 4).toLocaleString('en-US')} in all), one core, best of ${rounds} interleaved rounds`,
   );
   const widths = [16, 22, 12, 10, 10];
   console.log(formatRow(['task type', 'pass', 'samples/s', 'MB/s', 'x tokenizer'], widths));
@@ -85,41 +105,46 @@ export async function benchEngine(perType: number): Promise<void> {
     const megabytes = lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0) / 1e6;
     const texts = samples.map(textRead);
 
-    const parseSeconds = timeIt(() => {
-      for (const line of lines) JSON.parse(line);
-    });
     let tokens = 0;
-    const tokenizerSeconds = timeIt(() => {
-      for (const text of texts) tokens += countBpeTokens(text);
-    });
-    const rows: [string, number][] = [
-      ['JSON.parse', parseSeconds],
-      [`tokenizer (${(tokens / 1e6).toFixed(1)}M tok)`, tokenizerSeconds],
-    ];
-    for (const operation of ['audit', 'fix', 'refine'] as const) {
-      const seconds = await timeAsync(async () => {
-        for (let i = 0; i < samples.length; i += BATCH) {
-          const batch = samples.slice(i, i + BATCH);
-          const request =
-            operation === 'audit'
-              ? { operation, samples: batch, config: { votes: 1 } }
-              : operation === 'fix'
-                ? { operation, samples: batch, config: { max_attempts: 3 } }
-                : {
-                    operation,
-                    samples: batch,
-                    config: {
-                      audit: { votes: 1 },
-                      fix: { max_attempts: 3 },
-                      reaudit: { votes: 1 },
-                    },
-                  };
-          // One core: the engine's own speed, not the worker pool's (bench/workers.ts).
-          await runOperationInThread(request, { backend: builtinBackend });
-        }
-      });
-      rows.push([operation, seconds]);
+    const best = new Map<string, number>();
+    const keep = (pass: string, seconds: number): void => {
+      best.set(pass, Math.min(best.get(pass) ?? Infinity, seconds));
+    };
+    for (let round = 0; round < rounds; round++) {
+      keep(
+        'parse',
+        timeIt(() => {
+          for (const line of lines) JSON.parse(line);
+        }),
+      );
+      tokens = 0;
+      keep(
+        'tokenizer',
+        timeIt(() => {
+          for (const text of texts) tokens += countBpeTokens(text);
+        }),
+      );
+      for (const operation of ['audit', 'fix', 'refine'] as const) {
+        keep(
+          operation,
+          await timeAsync(async () => {
+            for (let i = 0; i < samples.length; i += BATCH) {
+              const batch = samples.slice(i, i + BATCH);
+              await runOperationInThread(request(operation, batch), { backend: builtinBackend });
+            }
+          }),
+        );
+      }
     }
+    const tokenizerSeconds = best.get('tokenizer') ?? 1;
+    const rows: [string, number][] = [
+      ['JSON.parse', best.get('parse') ?? 0],
+      [`tokenizer (${(tokens / 1e6).toFixed(1)}M tok)`, tokenizerSeconds],
+      ...(['audit', 'fix', 'refine'] as const).map((op): [string, number] => [
+        op,
+        best.get(op) ?? 0,
+      ]),
+    ];
     for (const [pass, seconds] of rows) {
       console.log(
         formatRow(
