@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readJsonl } from '../src-main/engine/testing/real-data.ts';
 import { createServiceContext } from '../src-main/service/context.ts';
+import { gridQueries } from '../src-main/service/datasets/grid-queries.ts';
 import { importDataset } from '../src-main/service/datasets/import.ts';
 import { openDatabase } from '../src-main/store/db.ts';
 import { MIGRATIONS } from '../src-main/store/migrations/index.ts';
@@ -66,7 +67,8 @@ async function plainInsert(file: string, dir: string): Promise<number> {
   return ms;
 }
 
-async function appImport(file: string, dir: string): Promise<number> {
+/** The app's import: when it returned, and when its rows were also checkpointed into the database. */
+async function appImport(file: string, dir: string): Promise<{ returned: number; stored: number }> {
   const db = openDatabase(dir);
   // Until migration 8 (another change's) lands, 9 cannot be listed (versions are 1..n): applied here.
   if (!MIGRATIONS.some((m) => m.version === 9)) db.exec(leanRows.up);
@@ -77,9 +79,14 @@ async function appImport(file: string, dir: string): Promise<number> {
     { uploads: { pathOf: () => file }, emit: () => undefined },
     { source: { path: file }, shape: 'gsm8k', name: 'bench' },
   );
-  const ms = performance.now() - started;
+  const returned = performance.now() - started;
+  // The WAL the import grew is checkpointed by the grid worker in the background; the peer's
+  // one transaction checkpoints as it commits: both are counted until the rows are in the file.
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const stored = performance.now() - started;
+  await gridQueries(db).close();
   db.close();
-  return ms;
+  return { returned, stored };
 }
 
 const fresh = (root: string, name: string): string => {
@@ -94,13 +101,14 @@ export async function benchImport(rows: number, rounds = 2): Promise<void> {
   const file = join(root, `gsm8k-x${rows}.jsonl`);
   await writeGsm8kLike(file, rows);
   const plain: number[] = [];
-  const app: number[] = [];
+  const app: { returned: number; stored: number }[] = [];
   for (let round = 0; round < rounds; round++) {
     plain.push(await plainInsert(file, fresh(root, 'plain')));
     app.push(await appImport(file, fresh(root, 'app')));
   }
   const plainMs = Math.min(...plain);
-  const appMs = Math.min(...app);
+  const appMs = Math.min(...app.map((a) => a.stored));
+  const returnedMs = Math.min(...app.map((a) => a.returned));
   const appBytes = statSync(join(root, 'app', 'svc.sqlite')).size;
   const plainBytes = statSync(join(root, 'plain', 'plain.sqlite')).size;
   console.log(
@@ -116,7 +124,23 @@ export async function benchImport(rows: number, rounds = 2): Promise<void> {
   );
   console.log(
     formatRow(
-      ['app import (importDataset)', appMs, `${(appMs / plainMs).toFixed(2)}×`, mib(appBytes)],
+      [
+        'app import, rows in the database file',
+        appMs,
+        `${(appMs / plainMs).toFixed(2)}×`,
+        mib(appBytes),
+      ],
+      widths,
+    ),
+  );
+  console.log(
+    formatRow(
+      [
+        'app import, until importDataset returned',
+        returnedMs,
+        `${(returnedMs / plainMs).toFixed(2)}×`,
+        '',
+      ],
       widths,
     ),
   );

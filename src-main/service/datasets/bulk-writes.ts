@@ -6,7 +6,8 @@ import type { Db } from '../../store/db.ts';
  * per batch, and the WAL checkpointed into the database every 1000 pages
  * (each page then written twice, interleaved with the inserts). While any
  * import runs, automatic checkpoints are off and its batches commit with
- * NORMAL sync; when the last one ends, the WAL is checkpointed once.
+ * NORMAL sync; when the last one ends, the WAL is checkpointed once, off
+ * the main thread where a worker can.
  *
  * Nothing durable is weakened: every other commit of the connection still
  * fsyncs the WAL (FULL is restored before the batch's transaction returns,
@@ -39,12 +40,17 @@ export function bulkTransaction(db: Db, write: () => void): void {
   }
 }
 
-export function endBulk(db: Db): void {
+/**
+ * Ends an import's bulk writes. The WAL it grew is checkpointed by
+ * `checkpoint` when given (the grid worker's connection: the main thread
+ * goes on meanwhile) and returning true, else here.
+ */
+export function endBulk(db: Db, checkpoint?: () => boolean): void {
   const state = running.get(db);
   if (!state) return;
   if (--state.imports > 0) return;
   running.delete(db);
   if (!db.open) return;
   db.pragma(`wal_autocheckpoint = ${state.autocheckpoint}`);
-  db.pragma('wal_checkpoint(PASSIVE)');
+  if (checkpoint?.() !== true) db.pragma('wal_checkpoint(PASSIVE)');
 }

@@ -163,7 +163,7 @@ export async function importDataset(
     await removeDataset(ctx.db, id);
     throw 'upload_id' in request.source ? namingTheFile(error, file) : error;
   } finally {
-    endBulk(ctx.db);
+    endBulk(ctx.db, () => gridQueries(ctx.db).checkpoint());
     emit(true);
   }
   // An uploaded copy has served its purpose: the rows are in the database.

@@ -165,4 +165,14 @@ describe('datasetRows', () => {
       code: 'not_found',
     });
   });
+
+  it('counts a filter once per state of the database: a decision made meanwhile is counted', async () => {
+    const dropped = async () => (await page({ filter: { decision: 'dropped' } })).total;
+    expect(await dropped()).toBe(0);
+    expect(await dropped()).toBe(0);
+    await h.call('decide', { dataset_id: id, indices: [4, 5], decision: 'dropped' });
+    expect(await dropped()).toBe(2);
+    await h.call('decide', { dataset_id: id, indices: [4, 5], decision: 'restored' });
+    expect(await dropped()).toBe(0);
+  });
 });

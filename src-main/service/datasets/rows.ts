@@ -10,13 +10,8 @@ import type {
 import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
 import type { TaskType } from '../../../src-shared/schemas/sample.ts';
 import type { Db } from '../../store/db.ts';
-import {
-  countRows,
-  gridRows,
-  pageIndices,
-  rowRecord,
-  type StoredGridRow,
-} from '../../store/datasets-rows.ts';
+import { gridRows, pageIndices, rowRecord, type StoredGridRow } from '../../store/datasets-rows.ts';
+import { cachedCount } from './count-cache.ts';
 import { gridText } from './grid-text.ts';
 import { displayedVerdict } from './row-state.ts';
 import { sampleReader } from './row-sample.ts';
@@ -53,9 +48,9 @@ function toGridRow(record: StoredGridRow, sampleOf: ReturnType<typeof sampleRead
 
 /** A page of the grid: the rows at `offset` in the sort's order, and how many match in all. */
 export function datasetRows(db: Db, query: z.output<typeof RowsQuery>): RowsPage {
-  readyDataset(db, query.dataset_id);
+  const dataset = readyDataset(db, query.dataset_id);
   const filter: RowFilter = query.filter;
-  const total = countRows(db, query.dataset_id, filter);
+  const total = cachedCount(db, dataset, filter);
   const indices =
     query.offset >= total
       ? []
