@@ -17,8 +17,8 @@ import { sampleReader } from './row-sample.ts';
  */
 
 export const SEARCH_FILE = 'svc-search.sqlite';
-/** Rows indexed per transaction: the worker answers queries between slices. */
-const SLICE_ROWS = 1000;
+/** Rows indexed per transaction: the worker answers queries between slices (a slice: tens of ms). */
+const SLICE_ROWS = 250;
 
 const tableOf = (datasetId: string): string => `fts_${datasetId.replace(/[^A-Za-z0-9_]/g, '_')}`;
 
