@@ -141,6 +141,19 @@ export function statedNumbers(text: string): number[] {
     .filter((n): n is number => n !== null);
 }
 
+/** Whether one of `statedNumbers(text)` equals `value`, stopping at the first that does. */
+function statesInDigits(text: string, value: number): boolean {
+  for (const m of text.matchAll(/-?\d[\d,]*(?:\.\d+)?/g)) {
+    const n = parseStatedNumber(m[0]);
+    if (n !== null && same(n, value)) return true;
+  }
+  for (const m of text.matchAll(/\d{1,3}(?:[ \u00a0\u202f]\d{3})+/g)) {
+    const n = parseStatedNumber(m[0].replace(/[ \u00a0\u202f]/g, ''));
+    if (n !== null && same(n, value)) return true;
+  }
+  return false;
+}
+
 /**
  * Unit conversions a final answer may make from the solution's last value,
  * each allowed only when the solution speaks of the units: dollars and cents
@@ -162,6 +175,8 @@ function conversions(body: string): number[] {
  * cheap reading settles nearly every solution.
  */
 function states(text: string, value: number, body: string): boolean {
+  // Most solutions state the value in digits: found without reading every number into a list.
+  if (statesInDigits(text, value)) return true;
   const digits = statedNumbers(text);
   if (digits.some((n) => same(n, value))) return true;
   const values = [...digits, ...numberWords(text)];

@@ -79,10 +79,21 @@ function onlySpaces(text: string, start: number, end: number): boolean {
 /** Runs of up to this many sentences are compared ("A. B. A. B." is a loop too). */
 const MAX_RUN = 4;
 
+/** A sentence: `[start, end)` of the masked text. */
 interface Sentence {
-  text: string;
   start: number;
   end: number;
+}
+
+/** Two sentences with the same text (told apart by length first: no slice for most pairs). */
+function sameSentence(masked: string, a: Sentence | undefined, b: Sentence | undefined): boolean {
+  if (!a || !b) return a === b;
+  const length = a.end - a.start;
+  if (length !== b.end - b.start) return false;
+  for (let k = 0; k < length; k++) {
+    if (masked.charCodeAt(a.start + k) !== masked.charCodeAt(b.start + k)) return false;
+  }
+  return true;
 }
 
 /**
@@ -112,7 +123,7 @@ function sentenceRuns(masked: string): Sentence[][] {
       const marker = LIST_MARKER.exec(masked.slice(start, end))?.[0] ?? '';
       start += marker.length;
     }
-    if (start < end) run.push({ text: masked.slice(start, end), start, end });
+    if (start < end) run.push({ start, end });
     cursor = end;
   }
   runs.push(run);
@@ -129,11 +140,11 @@ function repeatedSentences(masked: string): Range[] {
       let found = 0;
       for (let k = 1; k <= MAX_RUN && i + 2 * k <= run.length && found === 0; k++) {
         let same = true;
-        for (let j = 0; j < k && same; j++) same = run[i + j]?.text === run[i + k + j]?.text;
+        for (let j = 0; j < k && same; j++) same = sameSentence(masked, run[i + j], run[i + k + j]);
         if (!same) continue;
         const unit = run
           .slice(i, i + k)
-          .map((s) => s.text)
+          .map((s) => masked.slice(s.start, s.end))
           .join(' ');
         if (comparable(unit)) found = k;
       }
