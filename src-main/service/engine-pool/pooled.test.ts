@@ -93,7 +93,7 @@ describe('the engine pool behind runOperation', () => {
       });
       const single = await runOperationInThread(request, { backend: builtinBackend });
       expect(slicesRun()).toBeGreaterThan(before + 1);
-      expect(enginePoolSlices().size).toBe(2);
+      expect(enginePoolSlices().size).toBeGreaterThanOrEqual(2);
       expect(observable(pooled)).toBe(observable(single));
       expect(pooled.data.length).toBe(request.samples.length);
       // Real work on both sides: failures found, and repairs made where the operation repairs.
