@@ -12,30 +12,41 @@ import { TEXT_RULES } from './rules/index.ts';
  */
 const MAX_TEXTS = 64;
 type Findings = (Finding | null | undefined)[];
-const recent = new Map<string, Map<string, Findings>>();
+/** The contexts a text was read in (usually one), each with its findings. */
+interface Read {
+  freeText: boolean;
+  path: string;
+  role: string | undefined;
+  found: Findings;
+}
+const recent = new Map<string, Read[]>();
 
 const RULE_INDEX = new Map<TextRule, number>(TEXT_RULES.map((rule, i) => [rule, i]));
 
 /** The findings of every rule on `text` in `context`, filled in as rules are asked. */
 export function findingsOf(text: string, context: RuleContext): Findings {
-  let byContext = recent.get(text);
-  if (byContext) {
-    recent.delete(text);
+  let reads = recent.get(text);
+  if (reads) {
+    // The context is part of the key: placeholders and boilerplate are judged by field and role.
+    for (const read of reads) {
+      if (
+        read.freeText === context.freeText &&
+        read.path === context.path &&
+        read.role === context.role
+      ) {
+        return read.found;
+      }
+    }
   } else {
-    byContext = new Map();
+    reads = [];
     if (recent.size >= MAX_TEXTS) {
       const oldest = recent.keys().next();
       if (!oldest.done) recent.delete(oldest.value);
     }
+    recent.set(text, reads);
   }
-  recent.set(text, byContext);
-  // The context is part of the key: placeholders and boilerplate are judged by field and role.
-  const key = `${context.freeText ? 'f' : 's'}${context.path}\u0000${context.role ?? ''}`;
-  let found = byContext.get(key);
-  if (!found) {
-    found = new Array<Finding | null | undefined>(TEXT_RULES.length);
-    byContext.set(key, found);
-  }
+  const found = new Array<Finding | null | undefined>(TEXT_RULES.length);
+  reads.push({ freeText: context.freeText, path: context.path, role: context.role, found });
   return found;
 }
 

@@ -403,20 +403,21 @@ function sameWord(word: string, lower: string, start: number): boolean {
   return true;
 }
 
-/** `isProfaneWord` of `lower.slice(start, end)`, through the hash-keyed cache. */
 /**
  * A small direct-mapped cache in front of `byHash` (slot = low bits of the
  * hash): the common words of a text stay in it, close at hand, where the
- * large map costs a cache miss per word.
+ * large map costs a cache miss per word. Empty slots hold "" (never a word
+ * here, and a packed array reads faster than one with holes).
  */
 const RECENT_SLOTS = 4096;
-const recentWords: (string | undefined)[] = new Array<string | undefined>(RECENT_SLOTS);
+const recentWords: string[] = new Array<string>(RECENT_SLOTS).fill('');
 const recentProfane = new Uint8Array(RECENT_SLOTS);
 
+/** `isProfaneWord` of `lower.slice(start, end)`, through the caches. */
 function profaneAt(lower: string, start: number, end: number, hash: number): boolean {
   const slot = hash & (RECENT_SLOTS - 1);
-  const recent = recentWords[slot];
-  if (recent !== undefined && recent.length === end - start && sameWord(recent, lower, start)) {
+  const recent = recentWords[slot] ?? '';
+  if (recent.length === end - start && sameWord(recent, lower, start)) {
     return recentProfane[slot] === 1;
   }
   const profane = profaneInMap(lower, start, end, hash);
