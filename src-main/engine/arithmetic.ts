@@ -134,8 +134,21 @@ export function evaluate(expression: string): number | null {
 
 const PLAIN_NUMBER = /^-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$/;
 
+/** Digits, with a leading minus sign at most: what the clean-up and PLAIN_NUMBER pass unchanged. */
+function isBareInteger(text: string): boolean {
+  let i = text.charCodeAt(0) === 45 ? 1 : 0;
+  if (i >= text.length) return false;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
 /** Parses a stated number: "1,250", "$18", "-3.5", "60%". */
 export function parseStatedNumber(text: string): number | null {
+  // Most stated numbers are bare integers ("48", "-3"): read without the clean-up below.
+  if (isBareInteger(text)) return Number(text);
   const cleaned = text.trim().replace(/^\$/, '').replace(/%$/, '').replace(/\.$/, '').trim();
   if (!PLAIN_NUMBER.test(cleaned)) return null;
   return Number(cleaned.replaceAll(',', ''));
