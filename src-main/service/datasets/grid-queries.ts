@@ -41,6 +41,7 @@ export class GridQueries {
     const id = this.#next++;
     return new Promise<RowsPage>((resolve, reject) => {
       this.#pending.set(id, { query, resolve, reject });
+      this.#hold();
       worker.postMessage({ type: 'rows', id, query } satisfies GridRequest);
     });
   }
@@ -66,7 +67,14 @@ export class GridQueries {
     this.reindex();
     return new Promise((resolve) => {
       this.#onIndexed.set(datasetId, [...(this.#onIndexed.get(datasetId) ?? []), resolve]);
+      this.#hold();
     });
+  }
+
+  /** The worker keeps the process alive only while someone waits for it. */
+  #hold(): void {
+    if (this.#pending.size > 0 || this.#onIndexed.size > 0) this.#worker?.ref();
+    else this.#worker?.unref();
   }
 
   /** Whether the queries run on the worker thread (false before the first). */
@@ -89,16 +97,17 @@ export class GridQueries {
     const url = new URL(fromSource ? './grid-worker.ts' : './grid-worker.js', import.meta.url);
     try {
       const worker = new Worker(url, { name: 'svc-grid', workerData: { file: this.#db.name } });
-      worker.unref();
       worker.on('message', (reply: GridReply) => {
         if (reply.type === 'indexed') {
           this.#indexed.add(reply.dataset_id);
           this.#onIndexed.get(reply.dataset_id)?.forEach((resolve) => resolve());
           this.#onIndexed.delete(reply.dataset_id);
+          this.#hold();
           return;
         }
         const waiting = this.#pending.get(reply.id);
         this.#pending.delete(reply.id);
+        this.#hold();
         if (!waiting) return;
         if ('page' in reply) waiting.resolve(reply.page);
         else waiting.reject(new AppError(reply.error.code, reply.error.message));
@@ -117,6 +126,8 @@ export class GridQueries {
       worker.on('exit', (code) => {
         if (this.#worker === worker) fail(new Error(`the grid worker exited with ${code}`));
       });
+      // After the listeners: adding a 'message' listener refs the worker's port again.
+      worker.unref();
       this.#worker = worker;
       return worker;
     } catch (error) {
