@@ -17,6 +17,8 @@ export default defineConfig({
           'languages-worker': resolve(root, 'src-main/engine/dataset/languages-worker.ts'),
           // The engine pool's worker threads (see service/engine-pool/pooled.ts).
           'engine-worker': resolve(root, 'src-main/service/engine-pool/worker.ts'),
+          // The grid's queries and search index (see service/datasets/grid-queries.ts).
+          'grid-worker': resolve(root, 'src-main/service/datasets/grid-worker.ts'),
         },
       },
     },

@@ -9,8 +9,6 @@ import { datasetRows } from '../src-main/service/datasets/rows.ts';
 import '../src-main/service/datasets/search-text.ts';
 import { datasetStats } from '../src-main/store/datasets.ts';
 import { openDatabase } from '../src-main/store/db.ts';
-import { MIGRATIONS } from '../src-main/store/migrations/index.ts';
-import { leanRows } from '../src-main/store/migrations/009-lean-rows.ts';
 import { writeGsm8kLike } from './import.ts';
 import { formatRow, percentile } from './stats.ts';
 
@@ -32,7 +30,6 @@ export async function benchGrid(rows: number): Promise<void> {
   await writeGsm8kLike(file, rows);
   const db = openDatabase(join(dir, 'data'));
   // Until migration 8 (another change's) lands, 9 cannot be listed (versions are 1..n): applied here.
-  if (!MIGRATIONS.some((m) => m.version === 9)) db.exec(leanRows.up);
   const ctx = createServiceContext(db, join(dir, 'data'), '0.0.0-bench');
   const importStarted = performance.now();
   const dataset = await importDataset(

@@ -15,8 +15,6 @@ import { createServiceContext } from '../src-main/service/context.ts';
 import { gridQueries } from '../src-main/service/datasets/grid-queries.ts';
 import { importDataset } from '../src-main/service/datasets/import.ts';
 import { openDatabase } from '../src-main/store/db.ts';
-import { MIGRATIONS } from '../src-main/store/migrations/index.ts';
-import { leanRows } from '../src-main/store/migrations/009-lean-rows.ts';
 import { formatRow, mib } from './stats.ts';
 
 /**
@@ -71,7 +69,6 @@ async function plainInsert(file: string, dir: string): Promise<number> {
 async function appImport(file: string, dir: string): Promise<{ returned: number; stored: number }> {
   const db = openDatabase(dir);
   // Until migration 8 (another change's) lands, 9 cannot be listed (versions are 1..n): applied here.
-  if (!MIGRATIONS.some((m) => m.version === 9)) db.exec(leanRows.up);
   const ctx = createServiceContext(db, dir, '0.0.0-bench');
   const started = performance.now();
   await importDataset(

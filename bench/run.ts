@@ -2,30 +2,59 @@ import { benchApp } from './app.ts';
 import { benchDedup } from './dedup.ts';
 import { benchEstimate } from './estimate.ts';
 import { benchEngine } from './engine.ts';
+import { benchGrid } from './grid.ts';
 import { benchHttp } from './http.ts';
+import { benchImport } from './import.ts';
 import { benchJudgmentChoice } from './judgment-choice.ts';
 import { benchJudgmentEncoding } from './judgment-encoding.ts';
 import { benchJudgmentText } from './judgment-text.ts';
 import { benchMemory } from './memory.ts';
+import { benchShards } from './shards.ts';
 import { mib } from './stats.ts';
+import { benchWorkers } from './workers.ts';
 
 /**
  * `npm run bench`: every benchmark of the project in one run, printed as
- * tables. Figures depend on the machine; compare runs on the same one.
- * BENCH_SAMPLES_PER_TYPE scales the engine part (default 25,000 x 4 types);
+ * tables of ratios against peers measured in the same run. Figures depend on
+ * the machine; compare runs on the same one. Sizes:
+ * BENCH_SAMPLES_PER_TYPE the engine part (default 25,000 x 4 types);
+ * BENCH_WORKER_SAMPLES the worker pool part (default 100,000 samples);
+ * BENCH_IMPORT_ROWS the import part (default 200,000 rows);
+ * BENCH_GRID_ROWS the grid part (default 1,000,000 rows);
+ * BENCH_SHARD_ROWS the shards part (default 10,000 rows);
  * BENCH_DEDUP_ROWS the near-duplicate part (default 1,000,000 rows);
  * BENCH_APP_ROWS the app part (default 1,000,000 rows; needs Chromium);
  * BENCH_MEMORY_REQUESTS the server-memory part (default 20,000 requests).
+ * BENCH_ONLY=engine,workers runs only the named parts.
  */
-const perType = Number(process.env.BENCH_SAMPLES_PER_TYPE ?? 25_000);
+const size = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+
+const PARTS: [string, () => Promise<unknown>][] = [
+  ['engine', () => benchEngine(size('BENCH_SAMPLES_PER_TYPE', 25_000))],
+  ['workers', () => benchWorkers(size('BENCH_WORKER_SAMPLES', 100_000))],
+  ['http', () => benchHttp()],
+  ['memory', () => benchMemory(size('BENCH_MEMORY_REQUESTS', 20_000))],
+  ['import', () => benchImport(size('BENCH_IMPORT_ROWS', 200_000))],
+  ['grid', () => benchGrid(size('BENCH_GRID_ROWS', 1_000_000))],
+  ['shards', () => benchShards(size('BENCH_SHARD_ROWS', 10_000))],
+  ['judgment-text', () => benchJudgmentText()],
+  ['judgment-encoding', () => benchJudgmentEncoding()],
+  ['judgment-choice', () => benchJudgmentChoice()],
+  ['estimate', () => benchEstimate()],
+  ['dedup', () => benchDedup(size('BENCH_DEDUP_ROWS', 1_000_000))],
+  ['app', () => benchApp(size('BENCH_APP_ROWS', 1_000_000))],
+];
+
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const unknown = only?.filter((name) => !PARTS.some(([part]) => part === name)) ?? [];
+if (unknown.length > 0) {
+  console.error(
+    `bench: no part named ${unknown.join(', ')} (parts: ${PARTS.map(([p]) => p).join(', ')})`,
+  );
+  process.exit(2);
+}
 console.log(`# svc bench: node ${process.version}, ${process.platform}/${process.arch}`);
-await benchEngine(perType);
-await benchHttp();
-await benchMemory(Number(process.env.BENCH_MEMORY_REQUESTS ?? 20_000));
-await benchJudgmentText();
-await benchJudgmentEncoding();
-await benchJudgmentChoice();
-await benchEstimate();
-await benchDedup(Number(process.env.BENCH_DEDUP_ROWS ?? 1_000_000));
-await benchApp(Number(process.env.BENCH_APP_ROWS ?? 1_000_000));
+for (const [name, run] of PARTS) {
+  if (!only || only.includes(name)) await run();
+}
 console.log(`\npeak RSS: ${mib(process.resourceUsage().maxRSS * 1024)}`);

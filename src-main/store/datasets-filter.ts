@@ -22,7 +22,7 @@ export interface RowWhere {
   searches: boolean;
 }
 
-/** The SQL function giving a row's search text from its original (migration 9's rows). */
+/** The SQL function giving a row's search text from its original (migration 8's rows). */
 const SEARCH_TEXT_FN = 'svc_search_text';
 
 export interface SearchTextOf {
@@ -148,7 +148,7 @@ export function rowWhere(
     return { sql: clauses.join(' AND '), params, searches: false };
   }
   if (search !== '') {
-    // A row stored once (migration 9) has its search text derived (see ensureSearchFunction).
+    // A row stored once (migration 8) has its search text derived (see ensureSearchFunction).
     clauses.push(
       `(CASE WHEN sample_json = '' THEN instr(${SEARCH_TEXT_FN}(dataset_id, original_json, source_path), ?)
         ELSE instr(search_text, ?) END) > 0`,
@@ -187,7 +187,7 @@ interface Arm {
 }
 
 /**
- * The rows of each sort key value set (migration 9). The score and status
+ * The rows of each sort key value set (migration 8). The score and status
  * orders index only the rows that have a score or a status; the rest share
  * one key (2.0, 3) and follow in row order. The partial indexes' conditions
  * are repeated here word for word, so SQLite can use them.

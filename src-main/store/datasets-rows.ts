@@ -30,7 +30,7 @@ export interface NewRowRecord {
 
 /**
  * Where a row's sample comes from: `sample_json` for rows imported before
- * migration 9, else (`sample_json` = '') the original as read (`lean_original`)
+ * migration 8, else (`sample_json` = '') the original as read (`lean_original`)
  * mapped again; `source_path` picks a tree's path. See service/datasets/row-sample.ts.
  */
 export interface SampleSource {
@@ -120,7 +120,7 @@ export interface LeanRowRecord {
  * The import's insert: each row stored once. The sample, the grid's title
  * and detail and the search text are left empty ('') and derived from the
  * original when read (see service/datasets/row-sample.ts); rows imported
- * before migration 9 keep theirs. One statement for the whole import; the
+ * before migration 8 keep theirs. One statement for the whole import; the
  * caller wraps each batch in a transaction.
  */
 export function leanRowInserter(db: Db, datasetId: string): (row: LeanRowRecord) => void {
@@ -227,7 +227,7 @@ export function matchingIndices(db: Db, datasetId: string, filter?: RowFilter): 
     .all(...where.params) as number[];
 }
 
-/** A grid row as stored: a row imported since migration 9 has its title and detail derived. */
+/** A grid row as stored: a row imported since migration 8 has its title and detail derived. */
 export type StoredGridRow = GridRowRecord & SampleSource;
 
 /** Grid rows by index, in the order asked (missing ones left out). */

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { workerScript } from '../worker-script.ts';
 import { countLanguages } from './languages-count.ts';
 
 /**
@@ -11,11 +12,7 @@ import { countLanguages } from './languages-count.ts';
  */
 export async function identifyLanguages(texts: readonly string[]): Promise<[string, number][]> {
   if (texts.length === 0) return [];
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(
-    fromSource ? './languages-worker.ts' : './languages-worker.js',
-    import.meta.url,
-  );
+  const url = workerScript(import.meta.url, 'languages-worker.ts', 'languages-worker.js');
   try {
     return await new Promise<[string, number][]>((resolve, reject) => {
       const worker = new Worker(url, { workerData: texts });

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { RowsPage, RowsQuery } from '../../../src-shared/owner/datasets.ts';
+import { workerScript } from '../../engine/worker-script.ts';
 import type { Db } from '../../store/db.ts';
 import { promised } from '../promised.ts';
 import type { GridReply, GridRequest } from './grid-worker.ts';
@@ -11,8 +12,8 @@ import { datasetRows } from './rows.ts';
  * Where the grid's pages are read: off the main thread, on a worker thread
  * with its own read-only connection, so no request (an `/v1` call, a
  * decision) waits behind a long grid query. From source the worker is the
- * .ts beside this file; in the desktop app's bundle `grid-worker.js` beside
- * the main chunk. An in-memory database (tests) has no file to share, and a
+ * .ts beside this file; in the desktop app's bundle `grid-worker.js`, an
+ * entry of its own. An in-memory database (tests) has no file to share, and a
  * worker that cannot start or dies leaves the queries to the main thread:
  * answered all the same, only not off it.
  */
@@ -93,8 +94,7 @@ export class GridQueries {
   #start(): Worker | undefined {
     if (this.#worker || this.#broken) return this.#worker;
     if (this.#db.memory || !this.#db.open) return undefined;
-    const fromSource = import.meta.url.endsWith('.ts');
-    const url = new URL(fromSource ? './grid-worker.ts' : './grid-worker.js', import.meta.url);
+    const url = workerScript(import.meta.url, 'grid-worker.ts', 'grid-worker.js');
     try {
       const worker = new Worker(url, { name: 'svc-grid', workerData: { file: this.#db.name } });
       worker.on('message', (reply: GridReply) => {

@@ -8,7 +8,7 @@ import type { Db } from '../../store/db.ts';
 import { resolveRowMapping, type RowMapping } from '../row-mapping.ts';
 
 /**
- * A row's sample. An import stores each row once, as read (migration 9): its
+ * A row's sample. An import stores each row once, as read (migration 8): its
  * sample is the dataset's mapping applied to that original again, the same
  * function of the same row the import checked it with. Rows imported before
  * keep their sample (`sample_json`), read as it is.

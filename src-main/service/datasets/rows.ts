@@ -24,7 +24,7 @@ type Json = Record<string, unknown>;
 export const failedChecksOf = (stored: string): string[] => stored.split(',').filter(Boolean);
 
 function toGridRow(record: StoredGridRow, sampleOf: ReturnType<typeof sampleReader>): GridRow {
-  // A row stored once (migration 9) shows what its sample says; older rows kept their lines.
+  // A row stored once (migration 8) shows what its sample says; older rows kept their lines.
   const text =
     record.sample_json === ''
       ? gridText(sampleOf(record))

@@ -3,7 +3,7 @@ import { gridText } from './grid-text.ts';
 import { datasetMapping, sampleReader } from './row-sample.ts';
 
 /**
- * A row stored once (migration 9) is searched in the same text as the rows
+ * A row stored once (migration 8) is searched in the same text as the rows
  * before it kept: the grid's text of its sample, lowercased (grid-text.ts).
  * Imported for its effect by whatever reads the grid (handlers, the grid
  * worker).

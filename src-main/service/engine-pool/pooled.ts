@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
+import { workerScript } from '../../engine/worker-script.ts';
 import type { OperationOptions, OperationRequest, OperationResult } from '../operation.ts';
 import { mergeResults } from './merge.ts';
 import { EnginePool, PoolUnavailable, SliceFailed } from './pool.ts';
@@ -62,19 +61,9 @@ export function shouldPool(request: OperationRequest, backend: EngineBackend): b
   );
 }
 
-/**
- * The worker's script: from source, worker.ts beside this file; in the
- * desktop app's bundle, `engine-worker.js` in out/main (an entry of its own
- * in electron.vite.config.ts), while this code may sit in out/main/chunks.
- * The names are not literals in `new URL(...)` so that the bundler leaves
- * them alone instead of copying the source as an asset.
- */
+/** The worker's script (an entry of its own in the bundle: `engine-worker.js`). */
 export function engineWorkerScript(): URL {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const name = fromSource ? 'worker.ts' : 'engine-worker.js';
-  const candidates = fromSource ? ['./'] : ['./', '../'];
-  const urls = candidates.map((dir) => new URL(dir + name, import.meta.url));
-  return urls.find((url) => existsSync(fileURLToPath(url))) ?? (urls[0] as URL);
+  return workerScript(import.meta.url, 'worker.ts', 'engine-worker.js');
 }
 
 function enginePool(): EnginePool {

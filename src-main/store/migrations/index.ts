@@ -6,6 +6,7 @@ import { mappings } from './004-mappings.ts';
 import { treePaths } from './005-tree-paths.ts';
 import { datasetChecks } from './006-dataset-checks.ts';
 import { ownerUsage } from './007-owner-usage.ts';
+import { leanRows } from './008-lean-rows.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   treePaths,
   datasetChecks,
   ownerUsage,
+  leanRows,
 ];

@@ -22,7 +22,7 @@ const FILTER_COLUMNS =
  * states its condition.
  */
 export const leanRows: Migration = {
-  version: 9,
+  version: 8,
   name: 'rows stored once; score and status indexes over scored rows only',
   up: `
     DROP INDEX dataset_rows_by_index;

@@ -1,0 +1,19 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The script of a worker thread, found from the module that starts it. From
+ * source (vitest, `bin/svc.js`) it is `sourceName`, a .ts beside that module;
+ * in the desktop app's bundle it is `bundleName`, an entry of its own in
+ * electron.vite.config.ts, in out/main, while the module starting it may
+ * have landed in out/main or in out/main/chunks. The names are not literals
+ * in `new URL(...)` so that the bundler leaves them alone instead of copying
+ * the source as an asset.
+ */
+export function workerScript(from: string, sourceName: string, bundleName: string): URL {
+  const fromSource = from.endsWith('.ts');
+  const name = fromSource ? sourceName : bundleName;
+  const candidates = fromSource ? ['./'] : ['./', '../'];
+  const urls = candidates.map((dir) => new URL(dir + name, from));
+  return urls.find((url) => existsSync(fileURLToPath(url))) ?? (urls[0] as URL);
+}
