@@ -2,14 +2,7 @@ import { countTokens as countBpeTokens } from 'gpt-tokenizer';
 import type { Sample } from '../src-shared/schemas/sample.ts';
 import { builtinBackend } from '../src-main/engine/builtin/backend.ts';
 import { textRead } from '../src-main/engine/read-text.ts';
-import {
-  commonsenseQa,
-  ftfyCases,
-  gsm8k,
-  hellaswag,
-  oasst,
-  truthfulQa,
-} from '../src-main/engine/testing/real-data.ts';
+import { CORPORA, replicate } from './corpus.ts';
 import { runOperationInThread } from '../src-main/service/operation.ts';
 import { formatRow } from './stats.ts';
 
@@ -20,44 +13,6 @@ import { formatRow } from './stats.ts';
  * JSON.parse of the JSONL lines, and the BPE tokenizer alone on the text the
  * audit reads.
  */
-
-function replicate(base: Sample[], count: number, round = 0): Sample[] {
-  const out: Sample[] = [];
-  for (let i = 0; i < count; i++) {
-    const sample = structuredClone(base[i % base.length] as Sample);
-    const tag = round === 0 ? ` (copy ${i})` : ` (copy ${i}, round ${round + 1})`;
-    switch (sample.task_type) {
-      case 'text':
-        sample.text += tag;
-        break;
-      case 'multiple_choice':
-        sample.context += tag;
-        break;
-      case 'question_answer':
-        sample.question += tag;
-        break;
-      case 'conversation': {
-        const first = sample.messages[0];
-        if (first) first.content += tag;
-        break;
-      }
-    }
-    out.push(sample);
-  }
-  return out;
-}
-
-const CORPORA: Record<Sample['task_type'], () => Sample[]> = {
-  text: () => [
-    ...oasst().flatMap((c) =>
-      c.messages.map((m) => ({ task_type: 'text' as const, text: m.content })),
-    ),
-    ...ftfyCases().wild.map((c) => ({ task_type: 'text' as const, text: c.original })),
-  ],
-  multiple_choice: () => [...hellaswag(), ...truthfulQa(), ...commonsenseQa()],
-  question_answer: () => gsm8k(),
-  conversation: () => oasst(),
-};
 
 function timeIt(run: () => void): number {
   const started = performance.now();

@@ -5,7 +5,6 @@ import type { Sample } from '../src-shared/schemas/sample.ts';
 import { builtinBackend } from '../src-main/engine/builtin/backend.ts';
 import {
   commonsenseQa,
-  ftfyCases,
   gsm8k,
   hellaswag,
   oasst,
@@ -24,6 +23,7 @@ import {
   type OperationResult,
 } from '../src-main/service/operation.ts';
 import { DEFAULT_SETTINGS } from '../src-shared/schemas/settings.ts';
+import { CORPORA, replicate } from './corpus.ts';
 import { formatRow } from './stats.ts';
 import { benchV1UnderLoad } from './workers-v1.ts';
 
@@ -49,44 +49,12 @@ function corpus(): Sample[] {
     oasst(),
     truthfulQa(),
     commonsenseQa(),
-    [
-      ...oasst().flatMap((c) =>
-        c.messages.map((m) => ({ task_type: 'text' as const, text: m.content })),
-      ),
-      ...ftfyCases().wild.map((c) => ({ task_type: 'text' as const, text: c.original })),
-    ],
+    CORPORA.text(),
   ];
   const longest = Math.max(...corpora.map((c) => c.length));
   const out: Sample[] = [];
   for (let i = 0; i < longest; i++) {
     for (const c of corpora) if (i < c.length) out.push(c[i] as Sample);
-  }
-  return out;
-}
-
-/** `count` samples from the corpus, each copy tagged so that no cache can flatter the figures. */
-function replicate(base: Sample[], count: number): Sample[] {
-  const out: Sample[] = [];
-  for (let i = 0; i < count; i++) {
-    const sample = structuredClone(base[i % base.length] as Sample);
-    const tag = ` (copy ${i})`;
-    switch (sample.task_type) {
-      case 'text':
-        sample.text += tag;
-        break;
-      case 'multiple_choice':
-        sample.context += tag;
-        break;
-      case 'question_answer':
-        sample.question += tag;
-        break;
-      case 'conversation': {
-        const first = sample.messages[0];
-        if (first) first.content += tag;
-        break;
-      }
-    }
-    out.push(sample);
   }
   return out;
 }

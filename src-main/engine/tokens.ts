@@ -1,4 +1,5 @@
 import { countTokens as countBpeTokens } from 'gpt-tokenizer';
+import { isSpaceCode } from './text/chars.ts';
 
 /**
  * Token counts with a real BPE tokenizer (o200k_base, via gpt-tokenizer), so
@@ -21,20 +22,6 @@ const MAX_CACHE_ENTRIES = 50_000;
  */
 const MAX_RUN = 400;
 
-/** Whitespace as `\s` sees it, for the characters that occur in practice. */
-const isSpace = (code: number): boolean =>
-  code === 32 ||
-  (code >= 9 && code <= 13) ||
-  code === 0xa0 ||
-  code === 0x1680 ||
-  (code >= 0x2000 && code <= 0x200a) ||
-  code === 0x2028 ||
-  code === 0x2029 ||
-  code === 0x202f ||
-  code === 0x205f ||
-  code === 0x3000 ||
-  code === 0xfeff;
-
 /**
  * The runs of more than MAX_RUN non-space characters, as [start, end). One
  * pass over the char codes: a `\S{401,}` regex did the same at 6 % of an
@@ -44,7 +31,7 @@ function longRuns(text: string): [number, number][] {
   const runs: [number, number][] = [];
   let start = 0;
   for (let i = 0; i <= text.length; i++) {
-    if (i === text.length || isSpace(text.charCodeAt(i))) {
+    if (i === text.length || isSpaceCode(text.charCodeAt(i))) {
       if (i - start > MAX_RUN) runs.push([start, i]);
       start = i + 1;
     }
