@@ -228,3 +228,53 @@ describe('the renderer', () => {
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
   });
 });
+
+describe('the body-size cap', () => {
+  const body = JSON.stringify({ model: 'svc/audit-1', messages: [] });
+  const chunkedOver = (): ReadableStream<Uint8Array> => {
+    const chunk = new Uint8Array(1024 * 1024).fill(32);
+    let sent = 0;
+    return new ReadableStream({
+      pull(controller) {
+        if (sent++ > 33) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+  };
+
+  it('refuses a declared length over 32 MiB before reading the body: 413', async () => {
+    const app = createTestApp();
+    const res = await app.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${app.key()}`,
+        'content-length': String(33 * 1024 * 1024),
+      },
+      body,
+    });
+    expect(res.status).toBe(413);
+    expect(OpenAIErrorBody.parse(await res.json()).error.code).toBe('payload_too_large');
+  });
+
+  it('refuses a chunked body once it passes 32 MiB: 413', async () => {
+    const app = createTestApp();
+    const res = await app.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.key()}` },
+      body: chunkedOver(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(OpenAIErrorBody.parse(await res.json()).error.code).toBe('payload_too_large');
+  });
+
+  it('lets a declared length under the cap through', async () => {
+    const app = createTestApp();
+    const res = await app.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.key()}`, 'content-length': String(body.length) },
+      body,
+    });
+    expect(res.status).not.toBe(413);
+  });
+});

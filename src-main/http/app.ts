@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { except } from 'hono/combine';
 import { AppError } from '../../src-shared/errors.ts';
 import type { EngineBackend } from '../engine/backend.ts';
 import type { ServiceContext } from '../service/context.ts';
@@ -11,6 +9,7 @@ import { withPublicErrors } from '../service/public-errors.ts';
 import { asAppError, errorResponse } from './errors.ts';
 import { Gate } from './gate.ts';
 import type { OwnerSessions } from './owner-session.ts';
+import { randomHex } from './random-id.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { nativeRoutes } from './routes/native.ts';
 import { v1ChatRoutes } from './routes/v1-chat.ts';
@@ -56,7 +55,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   const app = new Hono<Env>();
 
   app.use('*', async (c, next) => {
-    const requestId = `req_${randomBytes(12).toString('hex')}`;
+    const requestId = `req_${randomHex(12)}`;
     c.set('requestId', requestId);
     c.header('x-request-id', requestId);
     c.header('X-Content-Type-Options', 'nosniff');
@@ -71,17 +70,27 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     }
   });
   app.use('*', hostGuard(options.boundHost, options.port));
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new AppError(
-        'payload_too_large',
-        `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
-      );
-    },
-  });
+  const tooLarge = (): never => {
+    throw new AppError(
+      'payload_too_large',
+      `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
+    );
+  };
+  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
   // Dataset uploads stream to disk and may be any size; every other body is capped.
-  app.use('*', except(OWNER_UPLOAD_PATH, limitBody));
+  // A declared length is checked here without touching the body (what bodyLimit does
+  // too, once it has built the request's body stream and, through hono/combine's
+  // `except`, a composed middleware per request); a chunked body goes to bodyLimit.
+  app.use('*', (c, next) => {
+    if (c.req.path === OWNER_UPLOAD_PATH) return next();
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD') return next();
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+      return parseInt(length, 10) > MAX_BODY_BYTES ? tooLarge() : next();
+    }
+    return limitBody(c, next);
+  });
 
   const gate = new Gate(options.maxConcurrentOperations ?? 4, options.maxQueuedOperations ?? 256);
   app.route('/', metaRoutes(options.ctx));

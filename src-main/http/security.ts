@@ -37,18 +37,25 @@ export function allowedHostNames(boundHost: string, machine = machineHostNames):
 
 export function hostGuard(boundHost: string, port: () => number | null): MiddlewareHandler {
   const names = allowedHostNames(boundHost);
+  // The lists follow the live port; built once per port, not on every request.
+  let builtFor: number | null | undefined = undefined;
+  let allowed: string[] = [];
+  let allowedOrigins: string[] = [];
   return async (c, next) => {
     const current = port();
-    const allowed = names.flatMap((name) =>
-      current === null ? [name] : [`${name}:${current}`, ...(current === 80 ? [name] : [])],
-    );
+    if (current !== builtFor) {
+      builtFor = current;
+      allowed = names.flatMap((name) =>
+        current === null ? [name] : [`${name}:${current}`, ...(current === 80 ? [name] : [])],
+      );
+      allowedOrigins = allowed.map((h) => `http://${h}`);
+    }
     const host = (c.req.header('host') ?? new URL(c.req.url).host).toLowerCase();
     if (!allowed.includes(host)) {
       throw new AppError('forbidden', `host ${JSON.stringify(host)} is not allowed`);
     }
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== 'null') {
-      const allowedOrigins = allowed.map((h) => `http://${h}`);
       if (!allowedOrigins.includes(origin.toLowerCase())) {
         throw new AppError('forbidden', `cross-origin requests from ${origin} are not allowed`);
       }

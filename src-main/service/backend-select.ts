@@ -173,6 +173,8 @@ export function describeEngines(resolved: Record<UpstreamRole, ResolvedRole>): s
 
 const cache = new Map<string, EngineBackend>();
 const MAX_CACHED = 16;
+/** The settings whose `engine.workers` the pool was last configured with. */
+let configuredFor: Settings | undefined;
 
 /** What identifies a backend: the roles, with the key as a digest. */
 function fingerprint(roles: EngineRoles): string {
@@ -197,8 +199,13 @@ function fingerprint(roles: EngineRoles): string {
  */
 export function selectBackend(ctx: ServiceContext, env: Env = process.env): EngineBackend {
   const settings = ctx.settings();
-  // The builtin engine's worker threads follow the setting, as the backend does.
-  configureEngineWorkers(settings.engine.workers);
+  // The builtin engine's worker threads follow the setting, as the backend does. The
+  // settings object is the same until they change (store/settings.ts caches it), and
+  // configuring reads the core count from the OS: done once per settings, not per request.
+  if (settings !== configuredFor) {
+    configureEngineWorkers(settings.engine.workers);
+    configuredFor = settings;
+  }
   const resolved = resolveEngines(settings, env);
   const roles: EngineRoles = { audit: resolved.audit.engine, fix: resolved.fix.engine };
   const key = fingerprint(roles);

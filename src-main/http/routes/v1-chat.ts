@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import {
   ChatCompletionRequest,
@@ -14,6 +13,7 @@ import type { CallerEnv } from '../caller.ts';
 import { openAIBody } from '../errors.ts';
 import type { Gate } from '../gate.ts';
 import { readBody } from '../json-body.ts';
+import { randomHex } from '../random-id.ts';
 import {
   startV1Operation,
   streamV1,
@@ -56,7 +56,7 @@ export function v1ChatRoutes(
       lastUserContent(body.messages),
     );
     const model = operation.model.id;
-    const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
+    const id = `chatcmpl-${randomHex(12)}`;
     const created = Math.floor(Date.now() / 1000);
 
     if (!body.stream) {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { SSEStreamingApi } from 'hono/streaming';
 import {
@@ -16,6 +15,7 @@ import type { CallerEnv } from '../caller.ts';
 import { openAIBody } from '../errors.ts';
 import type { Gate } from '../gate.ts';
 import { readBody } from '../json-body.ts';
+import { randomHex } from '../random-id.ts';
 import {
   startV1Operation,
   streamV1,
@@ -56,8 +56,8 @@ export function v1ResponsesRoutes(
       body.model,
       lastUserInput(body.input),
     );
-    const id = `resp_${randomBytes(16).toString('hex')}`;
-    const messageId = `msg_${randomBytes(16).toString('hex')}`;
+    const id = `resp_${randomHex(16)}`;
+    const messageId = `msg_${randomHex(16)}`;
     const created = Math.floor(Date.now() / 1000);
     const message = (text: string | null): ResponseOutputMessage => ({
       type: 'message',
