@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../../src-shared/errors.ts';
 import type { EngineBackend } from '../engine/backend.ts';
@@ -76,12 +76,15 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
       `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
     );
   };
-  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  const limitBody: MiddlewareHandler<Env> = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: tooLarge,
+  });
   // Dataset uploads stream to disk and may be any size; every other body is capped.
   // A declared length is checked here without touching the body (what bodyLimit does
   // too, once it has built the request's body stream and, through hono/combine's
   // `except`, a composed middleware per request); a chunked body goes to bodyLimit.
-  app.use('*', (c, next) => {
+  const capBody: MiddlewareHandler<Env> = (c, next) => {
     if (c.req.path === OWNER_UPLOAD_PATH) return next();
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();
@@ -90,7 +93,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
       return parseInt(length, 10) > MAX_BODY_BYTES ? tooLarge() : next();
     }
     return limitBody(c, next);
-  });
+  };
+  app.use('*', capBody);
 
   const gate = new Gate(options.maxConcurrentOperations ?? 4, options.maxQueuedOperations ?? 256);
   app.route('/', metaRoutes(options.ctx));
