@@ -2,15 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtinBackend } from '../src-main/engine/builtin/backend.ts';
-import { startServer } from '../src-main/http/server.ts';
-import { grant } from '../src-main/service/billing.ts';
-import { createServiceContext } from '../src-main/service/context.ts';
-import { createKey } from '../src-main/service/keys.ts';
 import { runOperation } from '../src-main/service/operation.ts';
-import { openDatabase } from '../src-main/store/db.ts';
-import { writeSettingsSection } from '../src-main/store/settings.ts';
-import { DEFAULT_SETTINGS } from '../src-shared/schemas/settings.ts';
 import { gsm8k } from '../src-main/engine/testing/real-data.ts';
+import { startBenchServer } from './bench-server.ts';
 import { startPeer } from './http-peer.ts';
 import { formatRow, mib, percentile } from './stats.ts';
 
@@ -57,17 +51,8 @@ async function measure(run: () => Promise<number | undefined>, total: number, co
  * settlement in SQLite: one fsync'd commit per request) shows as the difference.
  */
 export async function benchHttp(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const db = openDatabase(dataDir);
-  const ctx = createServiceContext(db, dataDir, 'bench');
-  writeSettingsSection(db, 'limits', {
-    ...DEFAULT_SETTINGS.limits,
-    requests_per_minute_native: 100_000,
-    requests_per_minute_v1: 100_000,
-  });
-  grant(db, 1, 1_000_000_000, 'bench credit');
-  const key = createKey(db, { name: 'bench' }).key;
-  const server = await startServer({ ctx, host: '127.0.0.1', port: 0, rendererDir: null });
+  const server = await startBenchServer();
+  const { key } = server;
   const items = gsm8k();
   const one = items.slice(0, 1);
   const hundred = items.slice(0, 100);
@@ -151,7 +136,6 @@ export async function benchHttp(): Promise<void> {
   const { rss, heapUsed } = process.memoryUsage();
   console.log(`memory after the service bench: rss ${mib(rss)}, heap ${mib(heapUsed)}`);
   await server.close();
-  db.close();
   await benchV1VsPeer();
 }
 
@@ -165,16 +149,8 @@ export async function benchHttp(): Promise<void> {
  */
 export async function benchV1VsPeer(rounds = 6, perRound = 300, concurrency = 4): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-v1-'));
-  const serviceDir = join(dataDir, 'service');
-  const db = openDatabase(serviceDir);
-  const ctx = createServiceContext(db, serviceDir, 'bench');
-  writeSettingsSection(db, 'limits', {
-    ...DEFAULT_SETTINGS.limits,
-    requests_per_minute_v1: 100_000,
-  });
-  grant(db, 1, 1_000_000_000, 'bench credit');
-  const key = createKey(db, { name: 'bench' }).key;
-  const server = await startServer({ ctx, host: '127.0.0.1', port: 0, rendererDir: null });
+  const server = await startBenchServer(join(dataDir, 'service'));
+  const { key } = server;
   const peer = await startPeer(dataDir);
   const body = JSON.stringify({
     model: 'svc/audit-1',
@@ -210,7 +186,6 @@ export async function benchV1VsPeer(rounds = 6, perRound = 300, concurrency = 4)
   }
   await server.close();
   await peer.close();
-  db.close();
   const rps = (t: { n: number; s: number }) => t.n / t.s;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
   const ratio = rps(totals.service) / rps(totals.peer);

@@ -2,13 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gsm8k, oasst } from '../src-main/engine/testing/real-data.ts';
-import { startServer } from '../src-main/http/server.ts';
-import { grant } from '../src-main/service/billing.ts';
-import { createServiceContext } from '../src-main/service/context.ts';
-import { createKey } from '../src-main/service/keys.ts';
-import { openDatabase } from '../src-main/store/db.ts';
 import { writeSettingsSection } from '../src-main/store/settings.ts';
-import { DEFAULT_SETTINGS } from '../src-shared/schemas/settings.ts';
+import { startBenchServer } from './bench-server.ts';
 import { formatRow, percentile } from './stats.ts';
 
 /**
@@ -26,18 +21,10 @@ export async function benchV1UnderLoad(cores: number, requests = 400): Promise<v
   const widths = [22, 10, 10, 10, 14];
   console.log(formatRow(['engine', 'p50 ms', 'p99 ms', 'max ms', '/audit done'], widths));
   for (const workers of [0, cores]) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-workers-'));
-    const db = openDatabase(dataDir);
-    const ctx = createServiceContext(db, dataDir, 'bench');
-    writeSettingsSection(db, 'limits', {
-      ...DEFAULT_SETTINGS.limits,
-      requests_per_minute_native: 100_000,
-      requests_per_minute_v1: 100_000,
-    });
-    writeSettingsSection(db, 'engine', { workers });
-    grant(db, 1, 1_000_000_000, 'bench credit');
-    const key = createKey(db, { name: 'bench' }).key;
-    const server = await startServer({ ctx, host: '127.0.0.1', port: 0, rendererDir: null });
+    const server = await startBenchServer(mkdtempSync(join(tmpdir(), 'svc-bench-workers-')), (db) =>
+      writeSettingsSection(db, 'engine', { workers }),
+    );
+    const { key } = server;
     const post = async (path: string, body: string): Promise<void> => {
       const res = await fetch(`${server.url}${path}`, {
         method: 'POST',
@@ -85,6 +72,5 @@ export async function benchV1UnderLoad(cores: number, requests = 400): Promise<v
       ),
     );
     await server.close();
-    db.close();
   }
 }
