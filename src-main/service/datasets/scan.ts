@@ -116,18 +116,23 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
     (p) => `row ${sourceRow[p]}`,
   );
 
-  // Positions become dataset rows: in the issues' refs and in the groups.
+  // Positions become dataset rows: in the issues' refs and in the groups. Issues are made per
+  // row as its verdict is written, never held for all rows at once (at 200k duplicates that
+  // alone would outgrow a small heap).
   const toRow = (p: number): number => rowIndex[p] as number;
-  const issuesByRow = new Map<number, Issue[]>();
-  for (const [p, issues] of result.duplicates.issues) {
-    issuesByRow.set(
-      toRow(p),
-      issues.map((issue) =>
-        issue.ref === undefined ? issue : { ...issue, ref: toRow(issue.ref) },
-      ),
+  const issuesOfRow = (row: number): Issue[] | undefined => {
+    const p = positionOfRow(rowIndex, row);
+    const issues = p === undefined ? undefined : result.duplicates.issues.get(p);
+    return issues?.map((issue) =>
+      issue.ref === undefined ? issue : { ...issue, ref: toRow(issue.ref) },
     );
-  }
-  const touched = [...new Set([...issuesByRow.keys(), ...hadDupe])].sort((a, b) => a - b);
+  };
+  const touched = touchedRows(
+    rowIndex.length,
+    (p) => result.duplicates.issues.has(p),
+    toRow,
+    hadDupe,
+  );
   db.transaction(() => {
     for (let start = 0; start < touched.length; start += WRITE_CHUNK) {
       const chunk = touched.slice(start, start + WRITE_CHUNK);
@@ -135,7 +140,7 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
         db,
         datasetId,
         verdictInputs(db, datasetId, chunk).map((row) => {
-          const issues = issuesByRow.get(row.row_index);
+          const issues = issuesOfRow(row.row_index);
           const dupe = issues ? duplicatesVerdict(issues) : null;
           const audit = JSON.parse(row.audit_json ?? 'null') as AuditBlock | null;
           const reaudit = JSON.parse(row.reaudit_json ?? 'null') as AuditBlock | null;
@@ -171,6 +176,32 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
     };
     setScan(db, datasetId, JSON.stringify(stored));
   })();
+}
+
+/** A row's position in the scan: `rowIndex` ascends, so a binary search finds it. */
+function positionOfRow(rowIndex: readonly number[], row: number): number | undefined {
+  let low = 0;
+  let high = rowIndex.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const at = rowIndex[mid] as number;
+    if (at === row) return mid;
+    if (at < row) low = mid + 1;
+    else high = mid - 1;
+  }
+  return undefined;
+}
+
+/** Rows whose `duplicates` verdict is written: those with issues now and those that had one. */
+function touchedRows(
+  positions: number,
+  hasIssues: (p: number) => boolean,
+  toRow: (p: number) => number,
+  hadDupe: ReadonlySet<number>,
+): number[] {
+  const rows = new Set(hadDupe);
+  for (let p = 0; p < positions; p++) if (hasIssues(p)) rows.add(toRow(p));
+  return [...rows].sort((a, b) => a - b);
 }
 
 /** Scans in the background, one at a time per dataset, coalescing requests. */
