@@ -431,7 +431,9 @@ function noBreakSpacePatterns(page: CodePage): NoBreakSpacePatterns {
     const char = decodeUtf8Lenient([byte, 0xa0]);
     if (char === null) continue;
     if (char === '\u00a0') spaceLeads += lead;
-    else if (/\p{L}/u.test(char)) {
+    // Only a letter lead ("Ã", "Ð"): a lead that is punctuation in its page (Mac Roman's "—" is
+    // 0xD1, "—" + space read as "Ѡ") stands before a space in correct text all the time.
+    else if (/\p{L}/u.test(char) && /\p{L}/u.test(lead)) {
       letterLeads += lead;
       decoded.set(lead, char);
     }
