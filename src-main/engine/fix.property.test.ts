@@ -134,10 +134,14 @@ describe('fix properties', () => {
     );
   });
 
+  // A flagged fix is not a fixed sample: when the full repair was turned down by never-worse
+  // (it exposed a new warning) and a partial one was kept, fixing the partial output again may
+  // rightly go further, its baseline being different. What a fix leaves unflagged is final.
   it('fixing a fixed sample changes nothing', async () => {
     await fc.assert(
       fc.asyncProperty(sampleArb, async (sample) => {
         const first = await fix([sample]);
+        fc.pre(first.outcomes[0]?.fix?.flagged !== true);
         const second = await fix([first.outcomes[0]!.output]);
         expect(second.outcomes[0]?.fix?.changes ?? []).toEqual([]);
         expect(second.outcomes[0]?.output).toEqual(first.outcomes[0]?.output);
