@@ -17,13 +17,16 @@ import { importDataset } from '../src-main/service/datasets/import.ts';
 import { openDatabase } from '../src-main/store/db.ts';
 import { formatRow, mib } from './stats.ts';
 
+type DuckDb = typeof import('@duckdb/node-api');
+
 /**
  * Import speed against the storage itself: the same generated GSM8K-like
  * JSON Lines file (real GSM8K rows replicated, each made distinct) imported
  * through the app's import and through a plain better-sqlite3 insert of
  * (id, line) in one transaction, on a database with the app's pragmas
- * (WAL, FULL sync), interleaved, best of `rounds` each. (DuckDB's read_json_auto is not
- * measured: `@duckdb/node-api` is not a dependency yet.)
+ * (WAL, FULL sync), interleaved, best of `rounds` each. For reference, DuckDB's
+ * read_json_auto of the same file into a DuckDB database file, in the same rounds: a columnar
+ * engine parsing JSON in C++ on every core, which says how fast the file can be read at all.
  */
 
 export async function writeGsm8kLike(path: string, rows: number): Promise<void> {
@@ -65,6 +68,34 @@ async function plainInsert(file: string, dir: string): Promise<number> {
   return ms;
 }
 
+/**
+ * The dev dependency is loaded lazily so that a machine without its native binding (an
+ * unsupported platform, an install that skipped optional packages) still runs the rest.
+ */
+async function loadDuckDb(): Promise<DuckDb | string> {
+  try {
+    return await import('@duckdb/node-api');
+  } catch (error) {
+    return error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : String(error);
+  }
+}
+
+/**
+ * The reference: one `CREATE TABLE AS read_json_auto` into a fresh database file, counted until
+ * the rows are checkpointed into that file (as the SQLite rows are counted until committed).
+ */
+async function duckDbReadJson(duckdb: DuckDb, file: string, dir: string): Promise<number> {
+  const started = performance.now();
+  const instance = await duckdb.DuckDBInstance.create(join(dir, 'duck.duckdb'));
+  const connection = await instance.connect();
+  const literal = `'${file.replaceAll("'", "''")}'`;
+  await connection.run(`CREATE TABLE t AS SELECT * FROM read_json_auto(${literal})`);
+  await connection.run('CHECKPOINT');
+  connection.closeSync();
+  instance.closeSync();
+  return performance.now() - started;
+}
+
 /** The app's import: when it returned, and when its rows were also checkpointed into the database. */
 async function appImport(file: string, dir: string): Promise<{ returned: number; stored: number }> {
   const db = openDatabase(dir);
@@ -99,9 +130,13 @@ export async function benchImport(rows: number, rounds = 2): Promise<void> {
   await writeGsm8kLike(file, rows);
   const plain: number[] = [];
   const app: { returned: number; stored: number }[] = [];
+  const duck: number[] = [];
+  const duckdb = await loadDuckDb();
   for (let round = 0; round < rounds; round++) {
     plain.push(await plainInsert(file, fresh(root, 'plain')));
     app.push(await appImport(file, fresh(root, 'app')));
+    if (typeof duckdb !== 'string')
+      duck.push(await duckDbReadJson(duckdb, file, fresh(root, 'duck')));
   }
   const plainMs = Math.min(...plain);
   const appMs = Math.min(...app.map((a) => a.stored));
@@ -141,6 +176,22 @@ export async function benchImport(rows: number, rounds = 2): Promise<void> {
       widths,
     ),
   );
+  if (typeof duckdb === 'string') {
+    console.log(`\nDuckDB read_json_auto not measured: @duckdb/node-api did not load (${duckdb}).`);
+  } else {
+    const duckMs = Math.min(...duck);
+    console.log(
+      formatRow(
+        [
+          `DuckDB ${duckdb.version()} read_json_auto, into a file`,
+          duckMs,
+          `${(duckMs / plainMs).toFixed(2)}×`,
+          mib(statSync(join(root, 'duck', 'duck.duckdb')).size),
+        ],
+        widths,
+      ),
+    );
+  }
   rmSync(root, { recursive: true, force: true });
 }
 
