@@ -241,6 +241,9 @@ export type OwnerBridge = {
 export const OwnerEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('import'),
+    dataset_id: z.string().meta({
+      description: 'The dataset being imported: its rows can be read while the rest arrives.',
+    }),
     name: z.string(),
     rows: z.int(),
     errors: z.int(),

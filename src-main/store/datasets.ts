@@ -47,6 +47,36 @@ export function insertDataset(
   ).run({ mapping_json: null, layout_json: null, paths: null, ...row });
 }
 
+/**
+ * What an import in progress has stored so far: the rows and errors written
+ * and the task types seen, so a listing shows the dataset growing.
+ */
+export function recordImportProgress(
+  db: Db,
+  id: string,
+  progress: { row_count: number; error_count: number; task_types: readonly string[] },
+): void {
+  db.prepare(
+    `UPDATE datasets SET row_count = ?, error_count = ?, task_types = ?
+     WHERE id = ? AND state = 'importing'`,
+  ).run(progress.row_count, progress.error_count, JSON.stringify(progress.task_types), id);
+}
+
+/**
+ * The mapping an import reads its rows with, stored as soon as it is chosen
+ * (from the file's first rows): rows read while the import goes on are
+ * mapped with it.
+ */
+export function recordImportMapping(
+  db: Db,
+  id: string,
+  mapping: { mapping_json: string | null; paths: DatasetRecord['paths'] },
+): void {
+  db.prepare(
+    `UPDATE datasets SET mapping_json = ?, paths = ? WHERE id = ? AND state = 'importing'`,
+  ).run(mapping.mapping_json, mapping.paths, id);
+}
+
 /** Marks an import complete with its counts; the dataset is listed from now on. */
 export function finishImport(
   db: Db,
@@ -78,10 +108,13 @@ export function datasetRecord(db: Db, id: string): DatasetRecord | undefined {
 }
 
 /** Datasets in a state, newest first. */
-export function datasetsIn(db: Db, state: DatasetState): DatasetRecord[] {
+export function datasetsIn(db: Db, ...states: DatasetState[]): DatasetRecord[] {
   return db
-    .prepare('SELECT * FROM datasets WHERE state = ? ORDER BY created_at DESC, id')
-    .all(state) as DatasetRecord[];
+    .prepare(
+      `SELECT * FROM datasets WHERE state IN (SELECT value FROM json_each(?))
+       ORDER BY created_at DESC, id`,
+    )
+    .all(JSON.stringify(states)) as DatasetRecord[];
 }
 
 export function setDatasetState(db: Db, id: string, state: DatasetState): void {

@@ -93,6 +93,10 @@ export const DatasetSummary = z.object({
   accepted: z.int(),
   dropped: z.int(),
   created_at: z.string(),
+  state: z.enum(['importing', 'ready']).meta({
+    description:
+      'importing: rows are still arriving (they can be read; runs, decisions and exports wait).',
+  }),
 });
 export type DatasetSummary = z.infer<typeof DatasetSummary>;
 

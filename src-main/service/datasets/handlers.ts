@@ -58,7 +58,7 @@ export function datasetHandlers(
       return dataset;
     },
     listDatasets: () =>
-      promised(() => datasetsIn(db, 'ready').map((record) => summaryOf(db, record))),
+      promised(() => datasetsIn(db, 'importing', 'ready').map((record) => summaryOf(db, record))),
     deleteDataset: async ({ dataset_id }) => {
       const dataset = readyDataset(db, dataset_id);
       const run = runRegistry(db).forDataset(dataset.id);

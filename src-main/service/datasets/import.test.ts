@@ -2,9 +2,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OwnerEvent } from '../../../src-shared/owner-api.ts';
-import { DatasetSummary, ImportPreview, type ShapeId } from '../../../src-shared/owner/datasets.ts';
+import {
+  DatasetSummary,
+  ImportPreview,
+  RowsQuery,
+  type RowsPage,
+  type ShapeId,
+} from '../../../src-shared/owner/datasets.ts';
 import { SHAPES } from '../../engine/shapes/index.ts';
 import { writeRows } from '../files/index.ts';
+import { datasetRecord } from '../../store/datasets.ts';
+import { FIRST_BATCH_ROWS } from './import.ts';
+import { datasetRows } from './rows.ts';
+import { readyDataset, summaryOf } from './summary.ts';
 import { createHarness, dataset } from './testing/harness.ts';
 
 const REAL: [string, ShapeId, number, string][] = [
@@ -240,12 +250,13 @@ describe('importDataset', () => {
 
   it('emits throttled progress and a final done event', async () => {
     const h = createHarness();
-    await h.importFile(dataset('oasst_en_100_trees.jsonl'), 'oasst', 'trees');
+    const summary = await h.importFile(dataset('oasst_en_100_trees.jsonl'), 'oasst', 'trees');
     const bytes = readFileSync(dataset('oasst_en_100_trees.jsonl')).length;
     const events = h.received.map((event) => OwnerEvent.parse(event));
     const last = events.at(-1);
     expect(last).toEqual({
       type: 'import',
+      dataset_id: summary.id,
       name: 'trees',
       rows: 100,
       errors: 0,
@@ -254,6 +265,53 @@ describe('importDataset', () => {
       done: true,
     });
     expect(events.filter((e) => e.type === 'import' && e.done)).toHaveLength(1);
+  });
+
+  it('shows its first rows while the rest imports, and nothing but reading them', async () => {
+    const h = createHarness();
+    // Four copies of GSM8K's 300 rows: more than the first batch, less than a full one.
+    const file = join(h.dir, 'four-times.jsonl');
+    const source = lines(dataset('gsm8k_test_first300.jsonl'));
+    writeFileSync(file, [...source, ...source, ...source, ...source].join('\n') + '\n');
+    expect(source.length * 4).toBeGreaterThan(FIRST_BATCH_ROWS);
+    const seen: { summary: DatasetSummary; page: RowsPage; refused: unknown }[] = [];
+    const stop = h.events.subscribe((event) => {
+      if (event.type !== 'import' || event.done || event.rows === 0 || seen.length > 0) return;
+      const record = datasetRecord(h.db, event.dataset_id);
+      if (!record) throw new Error('the dataset being imported is not stored');
+      let refused: unknown = null;
+      try {
+        readyDataset(h.db, event.dataset_id);
+      } catch (error) {
+        refused = error;
+      }
+      seen.push({
+        summary: summaryOf(h.db, record),
+        page: datasetRows(
+          h.db,
+          RowsQuery.parse({ dataset_id: event.dataset_id, offset: 0, limit: 10 }),
+        ),
+        refused,
+      });
+    });
+    const done = await h.importFile(file, 'gsm8k', 'growing');
+    stop();
+    const [first] = seen;
+    if (!first) throw new Error('no import event came before the import ended');
+    // The first batch was committed and announced at once, the rest still to come.
+    // (Rows are read in chunks: the first batch is the chunk that reached FIRST_BATCH_ROWS.)
+    expect(first.summary).toMatchObject({ id: done.id, state: 'importing' });
+    expect(first.summary.rows).toBeGreaterThanOrEqual(FIRST_BATCH_ROWS);
+    expect(first.summary.rows).toBeLessThan(source.length * 4);
+    expect(first.summary.task_types).toEqual(['question_answer']);
+    expect(first.page.total).toBe(first.summary.rows);
+    expect(first.page.rows.map((row) => row.source_row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const question = (JSON.parse(source[0] ?? '{}') as { question: string }).question;
+    expect(first.page.rows[0]?.title).toContain(question.slice(0, 20));
+    // Runs, decisions and exports wait for the import to end.
+    expect(first.refused).toMatchObject({ code: 'not_found' });
+    expect(done).toMatchObject({ state: 'ready', rows: source.length * 4 });
+    expect(await h.call('listDatasets', {})).toMatchObject([{ id: done.id, state: 'ready' }]);
   });
 
   it('refuses a file none of whose rows fit, and keeps nothing of it', async () => {

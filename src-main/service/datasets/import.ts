@@ -8,6 +8,8 @@ import {
   importErrorRecords,
   insertDataset,
   insertImportErrors,
+  recordImportMapping,
+  recordImportProgress,
   type ImportErrorRecord,
 } from '../../store/datasets.ts';
 import { leanRowInserter, type LeanRowRecord } from '../../store/datasets-rows.ts';
@@ -25,6 +27,11 @@ import { Throttle } from './throttle.ts';
 
 /** Rows (and row errors) written per transaction. */
 export const IMPORT_BATCH_ROWS = 5000;
+/**
+ * The first transaction is smaller: its rows are on screen while the rest
+ * imports (the grid reads a dataset still importing), whatever the file's size.
+ */
+export const FIRST_BATCH_ROWS = 500;
 /** Import progress events: at most one per this many milliseconds, then a final one. */
 export const IMPORT_EVENT_INTERVAL_MS = 100;
 
@@ -83,11 +90,17 @@ export async function importDataset(
   let rows: LeanRowRecord[] = [];
   let errors: ImportErrorRecord[] = [];
   const insert = leanRowInserter(ctx.db, id);
+  let flushed = false;
   const flush = (): void => {
     const [pendingRows, pendingErrors] = [rows, errors];
     bulkTransaction(ctx.db, () => {
       for (const row of pendingRows) insert(row);
       insertImportErrors(ctx.db, id, pendingErrors);
+      recordImportProgress(ctx.db, id, {
+        row_count: counts.rows,
+        error_count: counts.errors,
+        task_types: [...taskTypes].sort(),
+      });
     });
     rows = [];
     errors = [];
@@ -96,6 +109,7 @@ export async function importDataset(
   const emit = (done: boolean): void =>
     deps.emit({
       type: 'import',
+      dataset_id: id,
       name: request.name,
       rows: counts.rows,
       errors: counts.errors,
@@ -113,6 +127,8 @@ export async function importDataset(
       paths: request.paths,
       onMapping: (chosen) => {
         mapping = chosen;
+        // Stored now: rows read while the import goes on are mapped with it.
+        recordImportMapping(ctx.db, id, mappingColumns(chosen));
       },
     });
     // A JSON Lines line is kept as it was (it is the row's JSON); other formats as JSON.
@@ -139,8 +155,17 @@ export async function importDataset(
         });
         counts.rows++;
       }
-      if (rows.length + errors.length >= IMPORT_BATCH_ROWS) flush();
-      if (throttle.due()) emit(false);
+      if (rows.length + errors.length >= (flushed ? IMPORT_BATCH_ROWS : FIRST_BATCH_ROWS)) {
+        flush();
+        // The first rows are readable: say so at once, whatever the throttle.
+        if (!flushed && counts.rows > 0) {
+          flushed = true;
+          emit(false);
+          continue;
+        }
+      }
+      // Progress tells of rows that can be read: none before the first batch is in.
+      if (flushed && throttle.due()) emit(false);
     }
     flush();
     if (counts.rows === 0) {
@@ -156,8 +181,7 @@ export async function importDataset(
       row_count: counts.rows,
       error_count: counts.errors,
       task_types: [...taskTypes].sort(),
-      mapping_json: mapping?.mapping ? JSON.stringify(mapping.mapping) : null,
-      paths: mapping?.shape === 'oasst' ? (mapping.tree ? 'all' : 'best') : null,
+      ...(mapping ? mappingColumns(mapping) : { mapping_json: null, paths: null }),
     });
   } catch (error) {
     await removeDataset(ctx.db, id);
@@ -171,6 +195,17 @@ export async function importDataset(
   // Its search index is built in the background (the grid worker's).
   gridQueries(ctx.db).reindex();
   return summaryOf(ctx.db, readyDataset(ctx.db, id));
+}
+
+/** How a dataset keeps the mapping its rows were read with. */
+function mappingColumns(mapping: RowMapping): {
+  mapping_json: string | null;
+  paths: 'best' | 'all' | null;
+} {
+  return {
+    mapping_json: mapping.mapping ? JSON.stringify(mapping.mapping) : null,
+    paths: mapping.shape === 'oasst' ? (mapping.tree ? 'all' : 'best') : null,
+  };
 }
 
 function firstError(ctx: ServiceContext, id: string): string {

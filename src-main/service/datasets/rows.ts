@@ -15,7 +15,7 @@ import { cachedCount } from './count-cache.ts';
 import { gridText } from './grid-text.ts';
 import { displayedVerdict } from './row-state.ts';
 import { sampleReader } from './row-sample.ts';
-import { readyDataset } from './summary.ts';
+import { readableDataset } from './summary.ts';
 
 /** The grid's reads: a page of rows (filtered, sorted) and one row in full. */
 
@@ -48,7 +48,7 @@ function toGridRow(record: StoredGridRow, sampleOf: ReturnType<typeof sampleRead
 
 /** A page of the grid: the rows at `offset` in the sort's order, and how many match in all. */
 export function datasetRows(db: Db, query: z.output<typeof RowsQuery>): RowsPage {
-  const dataset = readyDataset(db, query.dataset_id);
+  const dataset = readableDataset(db, query.dataset_id);
   const filter: RowFilter = query.filter;
   const total = cachedCount(db, dataset, filter);
   const indices =
@@ -71,7 +71,7 @@ export function datasetRows(db: Db, query: z.output<typeof RowsQuery>): RowsPage
 const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
 
 export function datasetRow(db: Db, input: { dataset_id: string; index: number }): RowDetail {
-  readyDataset(db, input.dataset_id);
+  readableDataset(db, input.dataset_id);
   const record = rowRecord(db, input.dataset_id, input.index);
   if (!record) {
     throw new AppError('not_found', `dataset ${input.dataset_id} has no row ${input.index}`);

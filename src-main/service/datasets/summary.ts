@@ -22,7 +22,20 @@ export function summaryOf(db: Db, record: DatasetRecord): DatasetSummary {
     errors: record.error_count,
     ...stats,
     created_at: record.created_at,
+    state: record.state === 'importing' ? 'importing' : 'ready',
   };
+}
+
+/**
+ * The dataset, ready or still importing (its rows so far can be read, by
+ * the grid and the review); `not_found` when it is unknown or being deleted.
+ */
+export function readableDataset(db: Db, id: string): DatasetRecord {
+  const record = datasetRecord(db, id);
+  if (record?.state !== 'ready' && record?.state !== 'importing') {
+    throw new AppError('not_found', `no dataset with id ${JSON.stringify(id)}`);
+  }
+  return record;
 }
 
 /** The dataset, ready (imported, not being deleted); `not_found` otherwise. */
