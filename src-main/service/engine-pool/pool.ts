@@ -5,11 +5,15 @@ import type { FromWorker, ToWorker, WireError, WireResult } from './wire.ts';
 
 /**
  * A pool of worker threads that run the engine (worker.ts), each on one
- * slice of a batch at a time. Several batches may be in the pool at once (a
- * run of the app, a CLI run, server requests): a batch not yet served goes
- * ahead of those that have been, which then take turns a slice each, so a
- * small batch arriving behind a large one waits for the slices already
- * running, not for the whole.
+ * slice of a batch at a time, with the next one already waiting in its
+ * queue (DEPTH): a worker that finishes a slice starts the next at once
+ * instead of idling while this thread, busy or not scheduled, takes its
+ * result and hands out another (on 2 cores shared by 2 workers and this
+ * thread, that wait cost a tenth of the pool's time). Several batches may be
+ * in the pool at once (a run of the app, a CLI run, server requests): a
+ * batch not yet served goes ahead of those that have been, which then take
+ * turns a slice each, so a small batch arriving behind a large one waits for
+ * the slices already handed to a worker (at most DEPTH), not for the whole.
  *
  * Workers start on first use (~0.3-1 s: each loads the engine) and stay
  * while there is work, unreferenced while idle so that they never keep a
@@ -61,11 +65,14 @@ interface Job {
 interface PoolWorker {
   thread: Worker;
   ready: boolean;
-  slice: Slice | undefined;
+  /** Handed to the worker, in the order it runs them (the first is running). */
+  slices: Slice[];
   idleTimer: NodeJS.Timeout | undefined;
 }
 
 const IDLE_MS = 60_000;
+/** Slices handed to a worker at once: the running one and the next. */
+const DEPTH = 2;
 
 const cancelled = (): AppError => new AppError('cancelled', 'the run was cancelled');
 
@@ -73,7 +80,6 @@ export class EnginePool {
   readonly #script: URL;
   #size: number;
   readonly #workers = new Set<PoolWorker>();
-  readonly #idle: PoolWorker[] = [];
   /** Jobs with slices still to hand out, in the order they are served. */
   readonly #queue: Job[] = [];
   #nextId = 1;
@@ -101,8 +107,9 @@ export class EnginePool {
 
   resize(size: number): void {
     this.#size = Math.max(1, size);
-    while (this.#workers.size > this.#size && this.#idle.length > 0) {
-      this.#retire(this.#idle.pop() as PoolWorker);
+    for (const worker of [...this.#workers]) {
+      if (this.#workers.size <= this.#size) break;
+      if (worker.slices.length === 0) this.#retire(worker);
     }
     this.#dispatch();
   }
@@ -157,7 +164,7 @@ export class EnginePool {
 
   #dispatch(): void {
     while (this.#queue.length > 0) {
-      const worker = this.#idle.pop() ?? this.#spawn();
+      const worker = this.#next();
       if (!worker) return;
       const job = this.#queue.shift() as Job;
       const slice = job.pending.shift() as Slice;
@@ -165,11 +172,27 @@ export class EnginePool {
       if (job.pending.length > 0) this.#queue.push(job);
       job.running.add(slice);
       clearTimeout(worker.idleTimer);
-      worker.slice = slice;
+      worker.slices.push(slice);
       worker.thread.ref();
       const message: ToWorker = { type: 'run', id: slice.id, request: slice.request };
       worker.thread.postMessage(message);
     }
+  }
+
+  /**
+   * The worker to hand the next slice to: an idle one, else a new one while
+   * the pool is below its size, else the least loaded with room in its queue.
+   * Workers beyond the size (after a resize) get nothing more and retire.
+   */
+  #next(): PoolWorker | undefined {
+    let best: PoolWorker | undefined;
+    let eligible = 0;
+    for (const worker of this.#workers) {
+      if (++eligible > this.#size) break;
+      if (worker.slices.length < (best?.slices.length ?? DEPTH)) best = worker;
+    }
+    if (best?.slices.length === 0) return best;
+    return this.#spawn() ?? best;
   }
 
   #spawn(): PoolWorker | undefined {
@@ -181,7 +204,7 @@ export class EnginePool {
       this.#broken(error);
       return undefined;
     }
-    const worker: PoolWorker = { thread, ready: false, slice: undefined, idleTimer: undefined };
+    const worker: PoolWorker = { thread, ready: false, slices: [], idleTimer: undefined };
     this.#workers.add(worker);
     let error: Error | undefined;
     thread.on('message', (message: FromWorker) => this.#onMessage(worker, message));
@@ -197,33 +220,33 @@ export class EnginePool {
       worker.ready = true;
       return;
     }
-    const slice = worker.slice;
-    if (slice?.id !== message.id) return;
-    worker.slice = undefined;
+    // The worker answers its slices in the order it got them, a cancelled one included.
+    const at = worker.slices.findIndex((s) => s.id === message.id);
+    if (at < 0) return;
+    const [slice] = worker.slices.splice(at, 1) as [Slice];
     const { job } = slice;
     job.running.delete(slice);
     const thread = worker.thread.threadId;
     this.#slicesByThread.set(thread, (this.#slicesByThread.get(thread) ?? 0) + 1);
     if (message.type === 'done') this.#land(job, slice.index, message.result);
     else this.#fail(job, new SliceFailed(slice.index, message.error));
-    if (this.#workers.size > this.#size) this.#retire(worker);
-    else {
-      worker.thread.unref();
-      this.#idle.push(worker);
-      worker.idleTimer = setTimeout(() => this.#retireIdle(worker), IDLE_MS).unref();
+    if (worker.slices.length === 0) {
+      if (this.#workers.size > this.#size) this.#retire(worker);
+      else {
+        worker.thread.unref();
+        worker.idleTimer = setTimeout(() => this.#retireIdle(worker), IDLE_MS).unref();
+      }
     }
     this.#dispatch();
   }
 
   #onExit(worker: PoolWorker, error: Error): void {
     this.#workers.delete(worker);
-    const idle = this.#idle.indexOf(worker);
-    if (idle >= 0) this.#idle.splice(idle, 1);
+    clearTimeout(worker.idleTimer);
     const failure = worker.ready
       ? new Error('an engine worker stopped', { cause: error })
       : this.#broken(error);
-    const slice = worker.slice;
-    if (slice) {
+    for (const slice of worker.slices.splice(0)) {
       slice.job.running.delete(slice);
       this.#fail(slice.job, failure);
     }
@@ -238,10 +261,7 @@ export class EnginePool {
   }
 
   #retireIdle(worker: PoolWorker): void {
-    const idle = this.#idle.indexOf(worker);
-    if (idle < 0) return;
-    this.#idle.splice(idle, 1);
-    this.#retire(worker);
+    if (worker.slices.length === 0 && this.#workers.has(worker)) this.#retire(worker);
   }
 
   #retire(worker: PoolWorker): void {
@@ -267,7 +287,7 @@ export class EnginePool {
     const queued = this.#queue.indexOf(job);
     if (queued >= 0) this.#queue.splice(queued, 1);
     for (const slice of job.running) {
-      const worker = [...this.#workers].find((w) => w.slice === slice);
+      const worker = [...this.#workers].find((w) => w.slices.includes(slice));
       const message: ToWorker = { type: 'cancel', id: slice.id };
       worker?.thread.postMessage(message);
     }

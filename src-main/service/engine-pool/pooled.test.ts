@@ -27,6 +27,7 @@ import {
   enginePoolSlices,
   MIN_POOLED_SAMPLES,
   shouldPool,
+  sliceStarts,
 } from './pooled.ts';
 
 /** Every task type of the shipped real datasets, interleaved so each slice gets a mix. */
@@ -104,6 +105,34 @@ describe('the engine pool behind runOperation', () => {
       expect(progress).toEqual([...progress].sort((a, b) => a - b));
     },
   );
+
+  it('rebuilds an audit from the samples sent, without the blocks a previous run left', async () => {
+    const samples = realSamples(120).map((sample, i) =>
+      i % 3 === 0 ? ({ ...sample, audit: { stale: true }, fix: { old: 1 } } as Sample) : sample,
+    );
+    const request = REQUESTS.audit(samples);
+    const pooled = await runOperation(request, { backend: builtinBackend });
+    const single = await runOperationInThread(request, { backend: builtinBackend });
+    expect(observable(pooled)).toBe(observable(single));
+    expect(pooled.data.some((sample) => 'fix' in sample)).toBe(false);
+  });
+
+  it('cuts a batch into contiguous slices, smaller towards its end', () => {
+    for (const [samples, workers] of [
+      [16, 2],
+      [1000, 1],
+      [1000, 2],
+      [5000, 8],
+    ] as const) {
+      const starts = sliceStarts(samples, workers);
+      const sizes = starts.map((start, i) => (starts[i + 1] ?? samples) - start);
+      expect(starts[0]).toBe(0);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(samples);
+      expect(sizes.every((size) => size > 0 && size <= 64)).toBe(true);
+      expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    }
+    expect(sliceStarts(1000, 2).length).toBeGreaterThan(16);
+  });
 
   it('names a failing sample by its place in the whole batch, as one thread would', async () => {
     const samples = realSamples(100);

@@ -20,11 +20,19 @@ import { decodeError, decodeResult } from './wire.ts';
  */
 
 export const MIN_POOLED_SAMPLES = 16;
-/** Slices per worker, so that uneven samples even out across workers. */
-const SLICES_PER_WORKER = 4;
+/**
+ * Each slice is this fraction of what remains of the batch per worker
+ * (guided scheduling): large slices first, then smaller and smaller ones, so
+ * that the workers finish a batch within a small slice of each other instead
+ * of one idling while the other runs the last large slice.
+ */
+const SLICES_PER_WORKER = 2;
 const MIN_SLICE = 8;
-/** Small enough that another batch waits at most this many samples for a worker. */
-const MAX_SLICE = 128;
+/**
+ * A worker holds two slices at once (the running one and the next), so
+ * another batch waits for at most twice this many samples on a worker.
+ */
+const MAX_SLICE = 64;
 
 let setting: number | null = null;
 let pool: EnginePool | undefined;
@@ -83,9 +91,15 @@ export async function closeEnginePool(): Promise<void> {
   await closing?.close();
 }
 
-function sliceSize(samples: number, workers: number): number {
-  const even = Math.ceil(samples / (workers * SLICES_PER_WORKER));
-  return Math.min(MAX_SLICE, Math.max(MIN_SLICE, even));
+/** Where each slice of a batch of `samples` starts (guided sizes, see SLICES_PER_WORKER). */
+export function sliceStarts(samples: number, workers: number): number[] {
+  const starts: number[] = [];
+  for (let start = 0; start < samples;) {
+    starts.push(start);
+    const guided = Math.ceil((samples - start) / (workers * SLICES_PER_WORKER));
+    start += Math.min(MAX_SLICE, Math.max(MIN_SLICE, guided));
+  }
+  return starts;
 }
 
 /**
@@ -103,20 +117,24 @@ export async function runPooled(
 ): Promise<OperationResult> {
   const total = request.samples.length;
   if (total === 0) return inThread(request, options);
-  const size = sliceSize(total, engine.size);
-  const slices: OperationRequest[] = [];
-  for (let start = 0; start < total; start += size) {
-    slices.push({ ...request, samples: request.samples.slice(start, start + size) });
-  }
+  const starts = sliceStarts(total, engine.size);
+  const slices = starts.map((start, i): OperationRequest => ({
+    ...request,
+    samples: request.samples.slice(start, starts[i + 1] ?? total),
+  }));
   let done = 0;
   try {
     const results = await engine.run(slices, options.signal, (_, result) => {
-      done += result.data.length;
+      done += result.counts.samples;
       options.onProgress?.(done);
     });
-    return mergeResults(results.map(decodeResult));
+    return mergeResults(
+      results.map((result, i) => decodeResult(result, slices[i] as OperationRequest)),
+    );
   } catch (error) {
-    if (error instanceof SliceFailed) throw decodeError(error.error, error.index * size, total);
+    if (error instanceof SliceFailed) {
+      throw decodeError(error.error, starts[error.index] as number, total);
+    }
     if (error instanceof PoolUnavailable) {
       console.error(`${error.message}; the engine runs in the main thread`);
       return inThread(request, options);

@@ -1,15 +1,20 @@
 import { AppError, type ErrorCode } from '../../../src-shared/errors.ts';
 import type { EngineModel } from '../../../src-shared/models.ts';
-import type { FieldError } from '../../../src-shared/schemas/native.ts';
+import type { AuditBlock } from '../../../src-shared/schemas/blocks.ts';
+import type { AuditCounts, FieldError } from '../../../src-shared/schemas/native.ts';
 import { SampleError } from '../../engine/operations.ts';
 import { UsageMeter, type ModelUsage } from '../../engine/usage.ts';
-import type { OperationRequest, OperationResult } from '../operation.ts';
+import { withoutResults, type OperationRequest, type OperationResult } from '../operation.ts';
 
 /**
  * What crosses between the main thread and an engine worker. Messages are
  * structured clones: plain data survives, class instances do not, so the
  * usage meter travels as its per-model totals and errors as their fields,
- * and both are rebuilt on arrival.
+ * and both are rebuilt on arrival. An audit's result samples are the
+ * request's samples with a block added: only the blocks come back, and the
+ * samples are put together here from the ones this thread sent, as a run in
+ * this thread would have (half the bytes to copy, in the worker and in this
+ * thread, which both workers compete with for 2 cores).
  */
 
 export type ToWorker =
@@ -22,7 +27,9 @@ export type FromWorker =
 
 type Usage = Partial<Record<EngineModel, ModelUsage>>;
 
-export type WireResult = Omit<OperationResult, 'usage'> & { usage: Usage };
+export type WireResult =
+  | { operation: 'audit'; blocks: AuditBlock[]; counts: AuditCounts; usage: Usage }
+  | (Omit<Exclude<OperationResult, { operation: 'audit' }>, 'usage'> & { usage: Usage });
 
 interface WireCause {
   name: string;
@@ -44,7 +51,10 @@ export type WireError =
   | ({ kind: 'error' } & WireCause);
 
 export function encodeResult(result: OperationResult): WireResult {
-  return { ...result, usage: result.usage.byModel() };
+  const usage = result.usage.byModel();
+  if (result.operation !== 'audit') return { ...result, usage };
+  const blocks = result.data.map((sample) => sample.audit as AuditBlock);
+  return { operation: 'audit', blocks, counts: result.counts, usage };
 }
 
 /** The meter back from its totals: `add` counts one pass per call, hence the zero passes. */
@@ -59,8 +69,16 @@ function meterOf(usage: Usage): UsageMeter {
   return meter;
 }
 
-export function decodeResult(result: WireResult): OperationResult {
-  return { ...result, usage: meterOf(result.usage) } as OperationResult;
+/** The result of `request` (the slice as sent) from what its worker sent back. */
+export function decodeResult(result: WireResult, request: OperationRequest): OperationResult {
+  const usage = meterOf(result.usage);
+  if (result.operation !== 'audit') return { ...result, usage } as OperationResult;
+  const { blocks, counts } = result;
+  const data = request.samples.map((sample, i) => ({
+    ...withoutResults(sample),
+    audit: blocks[i] as AuditBlock,
+  }));
+  return { operation: 'audit', data, counts, usage };
 }
 
 const causeOf = (error: unknown): WireCause =>
