@@ -23,18 +23,24 @@ const MAX_CACHE_ENTRIES = 50_000;
 const MAX_RUN = 400;
 
 /**
- * The runs of more than MAX_RUN non-space characters, as [start, end). One
- * pass over the char codes: a `\S{401,}` regex did the same at 6 % of an
- * audit's time.
+ * The runs of more than MAX_RUN non-space characters, as [start, end). Such
+ * a run covers at least one multiple of MAX_RUN + 1, so only those positions
+ * are probed; a probe that lands on a non-space reads out to the run's ends.
+ * Ordinary text costs a few char codes per probe instead of one per
+ * character (the full scan was a tenth of counting a long text's tokens).
  */
+const STRIDE = MAX_RUN + 1;
 function longRuns(text: string): [number, number][] {
   const runs: [number, number][] = [];
-  let start = 0;
-  for (let i = 0; i <= text.length; i++) {
-    if (i === text.length || isSpaceCode(text.charCodeAt(i))) {
-      if (i - start > MAX_RUN) runs.push([start, i]);
-      start = i + 1;
-    }
+  for (let probe = 0; probe < text.length; probe += STRIDE) {
+    if (isSpaceCode(text.charCodeAt(probe))) continue;
+    let start = probe;
+    while (start > 0 && !isSpaceCode(text.charCodeAt(start - 1))) start--;
+    let end = probe + 1;
+    while (end < text.length && !isSpaceCode(text.charCodeAt(end))) end++;
+    if (end - start > MAX_RUN) runs.push([start, end]);
+    // The next probe past this run: a run is found once, at its first probe.
+    while (probe + STRIDE < end) probe += STRIDE;
   }
   return runs;
 }

@@ -108,7 +108,7 @@ describe('the engine pool behind runOperation', () => {
 
   it('rebuilds an audit from the samples sent, without the blocks a previous run left', async () => {
     const samples = realSamples(120).map((sample, i) =>
-      i % 3 === 0 ? ({ ...sample, audit: { stale: true }, fix: { old: 1 } } as Sample) : sample,
+      i % 3 === 0 ? { ...sample, audit: { stale: true }, fix: { old: 1 } } : sample,
     );
     const request = REQUESTS.audit(samples);
     const pooled = await runOperation(request, { backend: builtinBackend });
