@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
@@ -80,6 +80,51 @@ test.describe('import', () => {
     await expect(dialog).toBeHidden();
     await expect(page.locator('.dataset-item', { hasText: 'pair-one' })).toContainText('5 rows');
     await expect(page.locator('.dataset-item', { hasText: 'pair-two' })).toContainText('7 rows');
+  });
+
+  test('shows the first rows of a large file while the rest imports', async ({ page, svc }) => {
+    test.setTimeout(180_000);
+    const rows = 200_000;
+    const path = join(dir, 'large.jsonl');
+    const base = readRows('gsm8k_test_first300.jsonl');
+    const lines: string[] = [];
+    for (let i = 0; i < rows; i++) {
+      const row = base[i % base.length] as { question: string; answer: string };
+      lines.push(JSON.stringify({ question: `${row.question} (#${i})`, answer: row.answer }));
+    }
+    writeFileSync(path, lines.join('\n') + '\n');
+    await page.goto(`${svc.baseUrl}/`);
+    await page.getByRole('link', { name: 'Datasets' }).click();
+    // Whether rows were ever on screen beside the import's progress, however fast the import.
+    await page.evaluate(() => {
+      const seen = window as unknown as { rowsWhileImporting: boolean };
+      seen.rowsWhileImporting = false;
+      new MutationObserver(() => {
+        if (
+          document.querySelector('[data-testid=importing]') &&
+          document.querySelector('[data-testid=grid-row]')
+        ) {
+          seen.rowsWhileImporting = true;
+        }
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    await page.getByTestId('file-picker').setInputFiles(path);
+    const dialog = page.getByTestId('import-dialog');
+    // In a browser the file is uploaded before its preview (the desktop app reads it in place).
+    await expect(dialog.getByTestId('detected')).toContainText('detected: gsm8k', {
+      timeout: 60_000,
+    });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(page.getByTestId('grid-row').first()).toContainText('Q & A', { timeout: 30_000 });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: join(screenshots, 'import-growing.png') });
+    await expect(page.getByTestId('importing')).toBeHidden({ timeout: 150_000 });
+    await expect(page.getByTestId('row-count')).toHaveText(`${rows.toLocaleString('en-US')} rows`);
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { rowsWhileImporting: boolean }).rowsWhileImporting,
+      ),
+    ).toBe(true);
   });
 
   test('reports bad rows with their row numbers and skips them', async ({ page, svc }) => {

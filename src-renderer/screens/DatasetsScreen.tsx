@@ -13,6 +13,23 @@ import { Toolbar } from './datasets/Toolbar.tsx';
 import { count } from '../format.ts';
 import { describeMapping } from './datasets/describe-mapping.ts';
 
+/** The rows of a dataset still importing, and how far its file has been read. */
+function ImportingStrip({ rows }: { rows: number }) {
+  const progress = useImport((s) => s.progress);
+  const fraction = progress?.fraction ?? 0;
+  const shown = Math.max(rows, progress?.rows ?? 0);
+  return (
+    <div className="importing" role="status" data-testid="importing">
+      <progress max={1} value={fraction} aria-label="Import progress" />
+      <span>
+        Importing: {count(shown, 'row')} so far
+        {progress && progress.errors > 0 ? `, ${count(progress.errors, 'row')} skipped` : ''} (
+        {Math.round(fraction * 100)}% of the file). Runs, review and export open when it is done.
+      </span>
+    </div>
+  );
+}
+
 /** Datasets: the list, the import, and the open dataset's grid with its runs, review and export. */
 export function DatasetsScreen() {
   const { datasets, datasetId, loadDatasets, detailIndex, view, setView } = useGrid();
@@ -23,6 +40,9 @@ export function DatasetsScreen() {
     void loadDatasets().catch(() => undefined);
   }, [loadDatasets]);
   const dataset = datasets.find((d) => d.id === datasetId);
+  // A dataset still importing shows its rows as they arrive; the rest waits for the import's end.
+  const importing = dataset?.state === 'importing';
+  const reviewing = detailIndex !== null && view === 'rows' && !importing;
 
   return (
     <section className="screen datasets" aria-labelledby="datasets-title">
@@ -47,9 +67,7 @@ export function DatasetsScreen() {
         </div>
       </header>
       {/* While a row is under review, the grid and the review take the list's room. */}
-      <div
-        className={`dataset-layout${detailIndex !== null && view === 'rows' ? ' reviewing' : ''}`}
-      >
+      <div className={`dataset-layout${reviewing ? ' reviewing' : ''}`}>
         <DatasetList datasets={datasets} />
         {dataset ? (
           // Keyed by the dataset: a run's settings, an estimate or an export format never leak
@@ -66,7 +84,7 @@ export function DatasetsScreen() {
                   {describeMapping(dataset.mapping)}
                 </span>
               )}
-              {dataset.errors > 0 && (
+              {dataset.errors > 0 && !importing && (
                 <button
                   type="button"
                   className="button small warn"
@@ -77,40 +95,44 @@ export function DatasetsScreen() {
                 </button>
               )}
               <span className="spacer" />
-              <DeleteDataset dataset={dataset} />
+              {!importing && <DeleteDataset dataset={dataset} />}
             </div>
-            <RunPanel datasetId={dataset.id} />
-            <div className="view-tabs" role="tablist" aria-label="View">
-              {(['rows', 'overview'] as const).map((tab) => (
-                <button
-                  key={tab}
-                  type="button"
-                  role="tab"
-                  aria-selected={view === tab}
-                  className={`tab${view === tab ? ' active' : ''}`}
-                  onClick={() => setView(tab)}
-                >
-                  {tab === 'rows' ? 'Rows' : 'Overview'}
-                </button>
-              ))}
-            </div>
-            {view === 'overview' ? (
+            {importing ? (
+              <ImportingStrip rows={dataset.rows} />
+            ) : (
+              <RunPanel datasetId={dataset.id} />
+            )}
+            {!importing && (
+              <div className="view-tabs" role="tablist" aria-label="View">
+                {(['rows', 'overview'] as const).map((tab) => (
+                  <button
+                    key={tab}
+                    type="button"
+                    role="tab"
+                    aria-selected={view === tab}
+                    className={`tab${view === tab ? ' active' : ''}`}
+                    onClick={() => setView(tab)}
+                  >
+                    {tab === 'rows' ? 'Rows' : 'Overview'}
+                  </button>
+                ))}
+              </div>
+            )}
+            {view === 'overview' && !importing ? (
               <Overview dataset={dataset} />
             ) : (
               <>
-                <Toolbar dataset={dataset} />
-                <div className={`grid-and-review${detailIndex !== null ? ' with-review' : ''}`}>
+                {!importing && <Toolbar dataset={dataset} />}
+                <div className={`grid-and-review${reviewing ? ' with-review' : ''}`}>
                   <Grid
                     hideDetail={dataset.task_types.every((type) => type === 'text')}
-                    narrow={detailIndex !== null}
+                    narrow={reviewing}
                   />
-                  {detailIndex !== null && (
-                    <ReviewPanel datasetId={dataset.id} index={detailIndex} />
-                  )}
+                  {reviewing && <ReviewPanel datasetId={dataset.id} index={detailIndex} />}
                 </div>
               </>
             )}
-            <ExportPanel dataset={dataset} />
+            {!importing && <ExportPanel dataset={dataset} />}
             {report && <ImportReport dataset={dataset} onClose={() => setReport(false)} />}
           </div>
         ) : (

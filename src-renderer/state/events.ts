@@ -1,23 +1,27 @@
 import { subscribeEvents } from '../api/client.ts';
-import { useGrid } from './grid.ts';
+import { PAGE_SIZE, useGrid } from './grid.ts';
 import { useImport } from './imports.ts';
 
 let lastRefresh = 0;
+let lastImportRefresh = 0;
+/** A dataset still importing grows in the grid: its rows are read again at most once a second. */
+const IMPORT_REFRESH_MS = 1000;
 
 /** Routes pushed events to the stores: import progress to the import, run progress to the grid. */
 export function listenToEvents(): () => void {
   return subscribeEvents((event) => {
+    const grid = useGrid.getState();
     if (event.type === 'import') {
-      if (!event.done) {
-        useImport.getState().setProgress({
-          rows: event.rows,
-          errors: event.errors,
-          fraction: event.bytes_total > 0 ? event.bytes_read / event.bytes_total : 0,
-        });
+      useImport.getState().imported(event);
+      if (event.dataset_id !== grid.datasetId) return;
+      const now = Date.now();
+      // The grid's first page fills at once; after that the rows and counts catch up each second.
+      if (event.done || grid.total < PAGE_SIZE || now - lastImportRefresh > IMPORT_REFRESH_MS) {
+        lastImportRefresh = now;
+        grid.refresh();
       }
       return;
     }
-    const grid = useGrid.getState();
     if (event.type === 'scan') {
       // A finished scan changes verdicts (duplicates) and the Overview.
       if (event.dataset_id === grid.datasetId && event.state !== 'running') grid.scanned();

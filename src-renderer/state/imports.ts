@@ -2,7 +2,9 @@ import { create } from 'zustand';
 import type { AppError } from '../../src-shared/errors.ts';
 import type { ImportPreview, ImportSource, ShapeId } from '../../src-shared/owner/datasets.ts';
 import type { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
+import type { OwnerEvent } from '../../src-shared/owner-api.ts';
 import { api, sourceForFile } from '../api/client.ts';
+import { useGrid } from './grid.ts';
 
 /** An import in progress: the file, its preview (shape the user may correct), then the import itself. */
 interface ImportState {
@@ -14,6 +16,13 @@ interface ImportState {
   paths: OasstPaths;
   busy: boolean;
   progress: { rows: number; errors: number; fraction: number } | null;
+  /** The name the import was started with: its events are the ones that carry it. */
+  committedName: string | null;
+  /**
+   * The dataset being imported, once its first rows can be read: the dialog
+   * has handed over to the dataset's grid, which shows them while the rest arrives.
+   */
+  datasetId: string | null;
   error: AppError | null;
   /** Files dropped together wait here and are imported one after another. */
   queue: File[];
@@ -25,7 +34,8 @@ interface ImportState {
   chooseMapping: (mapping: FieldMapping) => Promise<void>;
   choosePaths: (paths: OasstPaths) => Promise<void>;
   commit: (name: string) => Promise<string | null>;
-  setProgress: (progress: ImportState['progress']) => void;
+  /** An `import` event: progress, and the hand-over to the grid once rows can be read. */
+  imported: (event: Extract<OwnerEvent, { type: 'import' }>) => void;
   cancel: () => void;
 }
 
@@ -39,6 +49,8 @@ const IDLE = {
   busy: false,
   error: null,
   progress: null,
+  committedName: null,
+  datasetId: null,
 } as const satisfies Partial<ImportState>;
 
 export const useImport = create<ImportState>()((set, get) => ({
@@ -100,7 +112,7 @@ export const useImport = create<ImportState>()((set, get) => ({
   commit: async (name) => {
     const { source, shape, preview, paths } = get();
     if (!source || !shape) return null;
-    set({ busy: true, progress: { rows: 0, errors: 0, fraction: 0 } });
+    set({ busy: true, progress: { rows: 0, errors: 0, fraction: 0 }, committedName: name });
     try {
       // A mapping made or guessed in the preview goes along; a shape's own is the shape.
       const mapping = shape === 'custom' ? (preview?.mapping ?? undefined) : undefined;
@@ -111,15 +123,45 @@ export const useImport = create<ImportState>()((set, get) => ({
         ...(mapping ? { mapping } : {}),
         ...(shape === 'oasst' ? { paths } : {}),
       });
+      const handedOver = get().datasetId !== null;
       set(IDLE);
+      // Handed over: the grid is the dataset's already (or the user went elsewhere meanwhile).
+      if (!handedOver) {
+        await useGrid.getState().loadDatasets();
+        useGrid.getState().openDataset(dataset.id);
+      }
       next();
       return dataset.id;
     } catch (error) {
-      set({ error: error as AppError, busy: false, progress: null });
+      // A failed import keeps nothing: its grid, if shown, goes, and the dialog says why.
+      const shown = get().datasetId;
+      set({ error: error as AppError, busy: false, progress: null, datasetId: null });
+      if (shown !== null) {
+        if (useGrid.getState().datasetId === shown) useGrid.getState().openDataset(null);
+        void useGrid.getState().loadDatasets();
+      }
       return null;
     }
   },
-  setProgress: (progress) => set({ progress }),
+  imported: (event) => {
+    const { busy, committedName, datasetId } = get();
+    if (!busy || event.name !== committedName || event.done) return;
+    set({
+      progress: {
+        rows: event.rows,
+        errors: event.errors,
+        fraction: event.bytes_total > 0 ? event.bytes_read / event.bytes_total : 0,
+      },
+    });
+    // The first rows are in: show them in the grid while the rest imports.
+    if (datasetId === null && event.rows > 0) {
+      set({ datasetId: event.dataset_id });
+      void useGrid
+        .getState()
+        .loadDatasets()
+        .then(() => useGrid.getState().openDataset(event.dataset_id));
+    }
+  },
   cancel: () => {
     set(IDLE);
     next();

@@ -29,7 +29,9 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
                 {d.name}
               </strong>
               <span className="muted">
-                {count(d.rows, 'row')} · {d.shape} · {d.format.toUpperCase()}
+                {count(d.rows, 'row')}
+                {d.state === 'importing' ? ' so far, importing…' : ''} · {d.shape} ·{' '}
+                {d.format.toUpperCase()}
               </span>
               {d.audited > 0 && (
                 <span className="muted">

@@ -3,7 +3,6 @@ import type { ShapeId } from '../../../src-shared/owner/datasets.ts';
 import type { OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useImport } from '../../state/imports.ts';
-import { useGrid } from '../../state/grid.ts';
 import { MappedPreview } from './MappedPreview.tsx';
 import { MappingEditor } from './MappingEditor.tsx';
 
@@ -11,7 +10,9 @@ import { MappingEditor } from './MappingEditor.tsx';
 export function ImportDialog() {
   const fileName = useImport((s) => s.fileName);
   // Keyed by the file: a name typed for an import that was cancelled does not carry over.
-  return fileName ? <ImportDialogFor key={fileName} fileName={fileName} /> : null;
+  // Once the first rows are in, the dataset's grid shows the import (see imports.ts).
+  const handedOver = useImport((s) => s.datasetId !== null);
+  return fileName && !handedOver ? <ImportDialogFor key={fileName} fileName={fileName} /> : null;
 }
 
 function ImportDialogFor({ fileName }: { fileName: string }) {
@@ -31,8 +32,6 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
   } = useImport();
   const [name, setName] = useState('');
   const [incomplete, setIncomplete] = useState<string | null>(null);
-  const openDataset = useGrid((s) => s.openDataset);
-  const loadDatasets = useGrid((s) => s.loadDatasets);
   const datasetName = name || fileName.replace(/\.[^.]+$/, '');
   const errors = preview?.rows.filter((r) => r.error).length ?? 0;
   const firstError = preview?.rows.find((r) => r.error)?.error;
@@ -153,14 +152,7 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
             type="button"
             className="button primary"
             disabled={!preview || !shape || busy || blocked !== null}
-            onClick={() =>
-              void commit(datasetName).then(async (id) => {
-                if (id) {
-                  await loadDatasets();
-                  openDataset(id);
-                }
-              })
-            }
+            onClick={() => void commit(datasetName)}
           >
             Import
           </button>
