@@ -4,6 +4,8 @@ import {
   ensureSearchFunction,
   pageSegments,
   rowWhere as filterWhere,
+  searchAloneCount,
+  searchAlonePage,
   searchIndexFor,
   source,
   type RowSort,
@@ -156,10 +158,13 @@ function rowWhere(db: Db, datasetId: string, filter?: RowFilter): RowWhere {
 /** How many rows match the filter (the same WHERE as the page). */
 export function countRows(db: Db, datasetId: string, filter?: RowFilter): number {
   const where = rowWhere(db, datasetId, filter);
-  const row = db
-    .prepare(`SELECT count(*) AS n FROM ${source(where)} WHERE ${where.sql}`)
-    .get(...where.params) as { n: number };
-  return row.n;
+  const { sql, params } = where.searchAlone
+    ? searchAloneCount(where.searchAlone)
+    : { sql: `SELECT count(*) FROM ${source(where)} WHERE ${where.sql}`, params: where.params };
+  return db
+    .prepare(sql)
+    .pluck()
+    .get(...params) as number;
 }
 
 /**
@@ -173,6 +178,18 @@ export function pageIndices(
   query: { filter?: RowFilter; sort: RowSort; offset: number; limit: number; total?: number },
 ): number[] {
   const where = rowWhere(db, datasetId, query.filter);
+  const rowOrder = query.sort.column === 'index';
+  if (rowOrder && where.searchAlone) {
+    const { sql, params } = searchAlonePage(where.searchAlone, query.sort.direction);
+    return db
+      .prepare(sql)
+      .pluck()
+      .all(...params, query.limit, query.offset) as number[];
+  }
+  if (rowOrder && where.sql === 'dataset_id = ?' && query.total !== undefined) {
+    const dense = denseIndices(db, datasetId, query.total, query);
+    if (dense) return dense;
+  }
   const taskTypes =
     query.sort.column === 'task_type'
       ? (JSON.parse(
@@ -214,6 +231,34 @@ export function pageIndices(
       .all(...segment.params, query.limit - out.length, skip) as number[];
     out.push(...rows);
     skip = 0;
+  }
+  return out;
+}
+
+/**
+ * A page of every row in row order, when the indices are 0..n-1 (as an
+ * import numbers them; rows only go with their dataset): the page at offset k
+ * starts at index k (ascending) or n-1-k, a seek rather than a walk past k
+ * rows. Undefined when the indices are not dense: the page is read as any other.
+ */
+function denseIndices(
+  db: Db,
+  datasetId: string,
+  total: number,
+  page: { sort: RowSort; offset: number; limit: number },
+): number[] | undefined {
+  const bounds = db
+    .prepare(
+      `SELECT (SELECT min(row_index) FROM dataset_rows WHERE dataset_id = ?) AS low,
+         (SELECT max(row_index) FROM dataset_rows WHERE dataset_id = ?) AS high`,
+    )
+    .get(datasetId, datasetId) as { low: number | null; high: number | null };
+  // Distinct indices from 0 to total - 1 with total rows: every one is there.
+  if (bounds.low !== 0 || bounds.high !== total - 1) return undefined;
+  const end = Math.min(total, page.offset + page.limit);
+  const out: number[] = [];
+  for (let k = page.offset; k < end; k++) {
+    out.push(page.sort.direction === 'desc' ? total - 1 - k : k);
   }
   return out;
 }

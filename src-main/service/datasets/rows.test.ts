@@ -116,11 +116,28 @@ describe('datasetRows', () => {
       { search: 'a"b' },
       { search: 'ab' },
     ];
-    const scanned = await Promise.all(searches.map((filter) => page({ filter })));
+    // each search alone and with a filter, paged deep and in both row orders
+    const queries = searches.flatMap((filter) => [
+      { filter },
+      { filter, offset: 2, limit: 3 },
+      { filter, offset: 1, limit: 4, sort: { column: 'index', direction: 'desc' } as const },
+      { filter: { ...filter, changed: false }, offset: 1, limit: 5 },
+    ]);
+    const scanned = await Promise.all(queries.map((query) => page(query)));
     await gridQueries(h.db).whenIndexed(id);
-    const indexed = await Promise.all(searches.map((filter) => page({ filter })));
+    const indexed = await Promise.all(queries.map((query) => page(query)));
     expect(indexed).toEqual(scanned);
-    expect(scanned[3]?.total).toBeGreaterThan(5);
+    // (the index may be complete before the first search: each page also agrees with the whole list)
+    const indices = (result: RowsPage | undefined): number[] =>
+      result?.rows.map((r) => r.index) ?? [];
+    searches.forEach((_, i) => {
+      const whole = indices(indexed[4 * i]);
+      expect(indices(indexed[4 * i + 1])).toEqual(whole.slice(2, 5));
+      expect(indices(indexed[4 * i + 2])).toEqual([...whole].reverse().slice(1, 5));
+      expect(indexed[4 * i + 2]?.total).toBe(whole.length);
+    });
+    expect(scanned[4 * 3]?.total).toBeGreaterThan(5);
+    expect(scanned[4 * 3 + 2]?.rows).toHaveLength(4);
   });
 
   it('sorts by score, status, task type and index, both ways', async () => {

@@ -7,6 +7,7 @@ import { treePaths } from './005-tree-paths.ts';
 import { datasetChecks } from './006-dataset-checks.ts';
 import { ownerUsage } from './007-owner-usage.ts';
 import { leanRows } from './008-lean-rows.ts';
+import { gridFilterIndexes } from './009-grid-filter-indexes.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   datasetChecks,
   ownerUsage,
   leanRows,
+  gridFilterIndexes,
 ];
