@@ -45,6 +45,14 @@ export interface RefineOutcome extends FixOutcome {
 
 const YIELD_EVERY_MS = 8;
 
+/**
+ * How many samples the backend is told of at a time (`prepare`): enough for
+ * work done in one go to pay (the builtin audit ran 5-20 % faster with 128
+ * than one at a time), few enough that it stays within a couple of the
+ * pacer's slices (128 long conversations take the tokenizer about 18 ms).
+ */
+const PREPARE_AHEAD = 128;
+
 /** Keeps a long batch from starving the event loop (the server, the UI's IPC) and honours cancel. */
 class Pacer {
   #last = performance.now();
@@ -91,6 +99,9 @@ async function forEachSample<T>(
     while (next < samples.length && !failure) {
       const index = next++;
       try {
+        if (index % PREPARE_AHEAD === 0) {
+          options.backend.prepare?.(samples.slice(index, index + PREPARE_AHEAD));
+        }
         await pacer.tick();
         results[index] = await work(samples[index] as Sample, run);
       } catch (error) {

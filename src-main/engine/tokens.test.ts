@@ -1,7 +1,7 @@
 import { countTokens as countBpeTokens } from 'gpt-tokenizer';
 import { describe, expect, it, vi } from 'vitest';
 import { gsm8k } from './testing/real-data.ts';
-import { countTextTokens, countTokens } from './tokens.ts';
+import { countTextsAhead, countTextTokens, countTokens } from './tokens.ts';
 
 /** Every text the tokenizer is given. */
 const seen: string[] = vi.hoisted(() => []);
@@ -69,5 +69,25 @@ describe('countTokens', () => {
       expect(countTextTokens(text)).toBe(countTokens(text));
       expect(countTextTokens(text)).toBe(countTokens(text));
     }
+  });
+
+  it('counts texts read ahead in one go, the same counts, however many others come between', () => {
+    const texts = [
+      'word '.repeat(200),
+      `DNA: ${randomText(5_000, 'ACGT')} end.`,
+      ...gsm8k()
+        .slice(0, 40)
+        .map((s) => `${s.question}\n${s.answer} (read ahead)`),
+    ];
+    countTextsAhead(texts);
+    seen.length = 0;
+    const counts: number[] = [];
+    texts.forEach((text, i) => {
+      counts.push(countTextTokens(text));
+      // A fix's candidates, counted between the samples read ahead.
+      countTextTokens(`candidate ${i}`);
+    });
+    expect(seen).toEqual(texts.map((_, i) => `candidate ${i}`));
+    expect(counts).toEqual(texts.map((text) => countTokens(text)));
   });
 });

@@ -86,12 +86,34 @@ export function countTokens(text: string): number {
 const recentTexts = new Map<string, number>();
 const RECENT_TEXTS = 16;
 
+/**
+ * The counts of the texts of the samples about to be read (`countTextsAhead`),
+ * each taken out as its sample is read: only that batch is kept, and a
+ * candidate counted meanwhile cannot push one out.
+ */
+const ahead = new Map<string, number>();
+
+/**
+ * Counts the texts of the next samples in one go. Counted one at a time,
+ * between each sample's checks, the tokenizer's tables (hundreds of
+ * thousands of entries) fall out of the CPU's caches and every count runs
+ * cold; counted together they stay warm. The counts are the same.
+ */
+export function countTextsAhead(texts: readonly string[]): void {
+  ahead.clear();
+  for (const text of texts) {
+    if (text.length > 0 && !ahead.has(text)) ahead.set(text, countUncached(text));
+  }
+}
+
 /** `countTokens` of a sample's text (what a model reads), counted once per pass. */
 export function countTextTokens(text: string): number {
   if (text.length === 0) return 0;
   let count = recentTexts.get(text);
   if (count === undefined) {
-    count = countUncached(text);
+    count = ahead.get(text);
+    if (count === undefined) count = countUncached(text);
+    else ahead.delete(text);
     if (recentTexts.size >= RECENT_TEXTS) {
       const oldest = recentTexts.keys().next();
       if (!oldest.done) recentTexts.delete(oldest.value);

@@ -6,7 +6,7 @@ import type { SampleVerdicts } from '../checks/types.ts';
 import { FIXABLE_CODES, proposeFix } from '../fix/fixers.ts';
 import { planAttempts } from '../fix/plan.ts';
 import { textRead } from '../read-text.ts';
-import { countTextTokens, countTokens } from '../tokens.ts';
+import { countTextsAhead, countTextTokens, countTokens } from '../tokens.ts';
 
 /**
  * The tokens of the verdict JSON, counted check by check: each piece is short
@@ -61,6 +61,10 @@ function cleanVerdictTokens(name: string, verdict: Verdict): number | undefined 
  */
 export const builtinBackend: EngineBackend = {
   id: 'builtin',
+
+  prepare(samples) {
+    countTextsAhead(samples.map(textRead));
+  },
 
   audit(sample, ctx) {
     const verdicts = runChecks(sample, ctx.conventions);
