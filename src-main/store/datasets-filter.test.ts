@@ -281,3 +281,56 @@ describe('every row in row order', () => {
     expect(pageIndices(db, 'ds_b', { sort: desc, ...query })).toEqual([395, 394, 393, 392]);
   });
 });
+
+describe('the sort orders of every row, deep', () => {
+  it('pages each order at any offset as the whole order read at once', () => {
+    const db = database();
+    for (const column of ['task_type', 'score', 'status'] as const) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const sort = { column, direction };
+        const order = pageIndices(db, 'ds_a', { sort, offset: 0, limit: 1000, total: N });
+        expect(order).toHaveLength(N);
+        for (const offset of [1, 57, 150, 333, 395]) {
+          expect(
+            pageIndices(db, 'ds_a', { sort, offset, limit: 9, total: N }),
+            `${column} ${direction} ${offset}`,
+          ).toEqual(order.slice(offset, offset + 9));
+        }
+      }
+    }
+  });
+
+  it('keeps each dataset’s count of scored rows and rows with a status as rows change', () => {
+    const db = database();
+    const stored = () =>
+      db
+        .prepare('SELECT dataset_id, scored, with_status FROM dataset_sort_counts ORDER BY 1')
+        .all();
+    const actual = () =>
+      db
+        .prepare(
+          `SELECT dataset_id, count(score) AS scored,
+             sum(passed IS NOT NULL OR flagged = 1) AS with_status
+           FROM dataset_rows GROUP BY dataset_id HAVING scored > 0 OR with_status > 0 ORDER BY 1`,
+        )
+        .all();
+    expect(stored()).toEqual(actual());
+    expect(stored()).toHaveLength(1);
+    // verdicts cleared, flags set and unset, a re-audit that changes nothing
+    db.prepare(
+      `UPDATE dataset_rows SET score = NULL, passed = NULL WHERE dataset_id = 'ds_a' AND row_index % 5 = 0`,
+    ).run();
+    db.prepare(
+      `UPDATE dataset_rows SET flagged = 1 - flagged WHERE dataset_id = 'ds_a' AND row_index % 3 = 0`,
+    ).run();
+    db.prepare(`UPDATE dataset_rows SET score = 0.5, passed = 1 WHERE row_index % 7 = 0`).run();
+    db.prepare(`UPDATE dataset_rows SET score = score WHERE row_index % 2 = 0`).run();
+    expect(stored()).toEqual(actual());
+    expect(stored()).toHaveLength(2);
+    const sort = { column: 'score', direction: 'desc' } as const;
+    const order = pageIndices(db, 'ds_b', { sort, offset: 0, limit: 1000, total: N });
+    expect(pageIndices(db, 'ds_b', { sort, offset: 250, limit: 5, total: N })).toEqual(
+      order.slice(250, 255),
+    );
+  });
+});

@@ -324,6 +324,8 @@ function arms(sort: RowSort, taskTypes: readonly string[]): Arm[] {
 export interface PageSegment {
   /** `count(*)` of the part; undefined for the part whose count is the total less the others'. */
   countSql: string | undefined;
+  /** The column of `dataset_sort_counts` holding the part's count (every row: no filter). */
+  stored?: 'scored' | 'with_status';
   sql: string;
   params: unknown[];
 }
@@ -346,8 +348,19 @@ export function pageSegments(
     const cond = part.cond === '1' ? '' : ` AND ${part.cond}`;
     const table = from(where, part.index);
     const order = part.index === BY_INDEX ? '' : `${part.key} ${direction}, `;
+    // Counted (in no order) from the filter's partial index, when it has one: its rows only.
+    const counted = from(where, where.index === undefined ? part.index : BY_INDEX);
+    const stored =
+      where.sql !== 'dataset_id = ?'
+        ? undefined
+        : part.index === 'dataset_rows_by_score'
+          ? 'scored'
+          : part.index === 'dataset_rows_by_status'
+            ? 'with_status'
+            : undefined;
     return {
-      countSql: `SELECT count(*) FROM ${table} WHERE ${where.sql}${cond}`,
+      countSql: `SELECT count(*) FROM ${counted} WHERE ${where.sql}${cond}`,
+      ...(stored === undefined ? {} : { stored }),
       sql: `SELECT row_index FROM ${table} WHERE ${where.sql}${cond}
         ORDER BY ${order}row_index ${direction} LIMIT ? OFFSET ?`,
       params: [...where.params, ...part.condParams],

@@ -203,6 +203,11 @@ export function pageIndices(
       .prepare(sql)
       .pluck()
       .get(...params) as number;
+  const storedCount = (column: 'scored' | 'with_status'): number =>
+    (db
+      .prepare(`SELECT ${column} FROM dataset_sort_counts WHERE dataset_id = ?`)
+      .pluck()
+      .get(datasetId) as number | undefined) ?? 0;
   const out: number[] = [];
   let skip = query.offset;
   for (const [i, segment] of segments.entries()) {
@@ -210,16 +215,21 @@ export function pageIndices(
     const last = i === segments.length - 1;
     if (skip > 0 && !last) {
       const n =
-        segment.countSql === undefined
-          ? (query.total ?? countRows(db, datasetId, query.filter)) -
-            segments.reduce(
-              (sum, other) =>
-                other === segment || other.countSql === undefined
-                  ? sum
-                  : sum + count(other.countSql, other.params),
-              0,
-            )
-          : count(segment.countSql, segment.params);
+        segment.stored !== undefined
+          ? storedCount(segment.stored)
+          : segment.countSql === undefined
+            ? (query.total ?? countRows(db, datasetId, query.filter)) -
+              segments.reduce(
+                (sum, other) =>
+                  other === segment || other.countSql === undefined
+                    ? sum
+                    : sum +
+                      (other.stored !== undefined
+                        ? storedCount(other.stored)
+                        : count(other.countSql, other.params)),
+                0,
+              )
+            : count(segment.countSql, segment.params);
       if (skip >= n) {
         skip -= n;
         continue;
