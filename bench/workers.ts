@@ -38,6 +38,15 @@ import { benchV1UnderLoad } from './workers-v1.ts';
  * shows whether the main thread stays free to answer other requests (in the
  * main thread the engine yields every ~8 ms; with workers the main thread
  * only hands out slices and puts results together).
+ *
+ * On a machine shared with other work, wall time says as much about the
+ * neighbours as about the pool, so the CPU time of each part is measured
+ * too: the main thread (handing out slices, taking results), the workers
+ * (the engine), and the rest of the process (V8's GC and compiler threads).
+ * From these, "CPU-bound x 1 worker" is what the ratio would be on idle
+ * cores if only CPU mattered: a mode takes at least its busiest thread's CPU
+ * time (the workers' split evenly) and at least the whole process's CPU time
+ * spread over the cores.
  */
 
 const BATCH = 1000;
@@ -61,24 +70,38 @@ function corpus(): Sample[] {
 
 type Run = (request: OperationRequest) => Promise<OperationResult>;
 
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
 interface Mode {
   name: string;
   run: Run;
+  /** The pool the mode runs on (none: the main thread). */
+  pool: EnginePool | undefined;
   seconds: number;
+  /** Wall seconds of each batch, to pair with the other modes' runs of the same batch. */
+  batches: number[];
   /** CPU time of the whole process (every thread) during the runs. */
   cpuSeconds: number;
+  /** Of which the main thread's, and the pool's workers'. */
+  mainCpuSeconds: number;
+  workerCpuSeconds: number;
   hash: Hash;
   totals: { input_tokens: number; output_tokens: number; passes: number };
   charge: number;
   loop: ReturnType<typeof monitorEventLoopDelay>;
 }
 
-function mode(name: string, run: Run): Mode {
+function mode(name: string, run: Run, pool?: EnginePool): Mode {
   return {
     name,
     run,
+    pool,
     seconds: 0,
+    batches: [],
     cpuSeconds: 0,
+    mainCpuSeconds: 0,
+    workerCpuSeconds: 0,
     hash: createHash('sha256'),
     totals: { input_tokens: 0, output_tokens: 0, passes: 0 },
     charge: 0,
@@ -89,14 +112,21 @@ function mode(name: string, run: Run): Mode {
 /** One batch in one mode: only the run is timed; the digest is taken after. */
 async function batch(m: Mode, samples: Sample[]): Promise<void> {
   const request: OperationRequest = { operation: 'audit', samples, config: { votes: 1 } };
+  const workers = (await m.pool?.cpuMicros()) ?? 0;
   m.loop.enable();
   const cpu = process.cpuUsage();
+  const main = process.threadCpuUsage();
   const started = performance.now();
   const result = await m.run(request);
-  m.seconds += (performance.now() - started) / 1000;
+  const seconds = (performance.now() - started) / 1000;
+  const mainUsed = process.threadCpuUsage(main);
   const used = process.cpuUsage(cpu);
-  m.cpuSeconds += (used.user + used.system) / 1e6;
   m.loop.disable();
+  m.seconds += seconds;
+  m.batches.push(seconds);
+  m.cpuSeconds += (used.user + used.system) / 1e6;
+  m.mainCpuSeconds += (mainUsed.user + mainUsed.system) / 1e6;
+  m.workerCpuSeconds += (((await m.pool?.cpuMicros()) ?? 0) - workers) / 1e6;
   m.hash.update(JSON.stringify(result.data)).update(JSON.stringify(result.counts));
   const byModel = result.usage.byModel();
   for (const usage of Object.values(byModel)) {
@@ -120,8 +150,6 @@ async function smallBatches(samples: Sample[], pool: EnginePool): Promise<void> 
   );
   const widths = [8, 14, 12, 14];
   console.log(formatRow(['samples', 'in thread ms', 'pooled ms', 'x in thread'], widths));
-  const median = (values: number[]): number =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
   let offset = 0;
   for (const n of [1, 4, 16, 64, 256]) {
     const here: number[] = [];
@@ -162,8 +190,12 @@ export async function benchWorkers(count = 100_000): Promise<void> {
   const backend = { backend: builtinBackend };
   const modes = [
     mode('main thread', (request) => runOperationInThread(request, backend)),
-    mode('1 worker', (request) => runPooled(request, backend, runOperationInThread, one)),
-    mode(`${cores} workers`, (request) => runPooled(request, backend, runOperationInThread, all)),
+    mode('1 worker', (request) => runPooled(request, backend, runOperationInThread, one), one),
+    mode(
+      `${cores} workers`,
+      (request) => runPooled(request, backend, runOperationInThread, all),
+      all,
+    ),
   ];
   // Workers started and warmed before the clock starts (they stay between batches).
   const warm = Math.min(4, Math.ceil(count / BATCH));
@@ -178,15 +210,36 @@ export async function benchWorkers(count = 100_000): Promise<void> {
   const [, single] = modes as [Mode, Mode, Mode];
   // cores busy = CPU seconds / seconds: near the worker count on an idle machine; lower means
   // other processes had the cores, and the speedup says more about them than about the pool.
-  const widths = [14, 10, 12, 12, 12, 14, 14];
+  // x 1 worker (pairs): the median over batches of the two modes' times for that batch, which
+  // ran one right after the other, so a neighbour's burst weighs on both.
+  const widths = [12, 8, 10, 10, 10, 8, 8, 8, 8, 10, 8, 14];
   console.log(
     formatRow(
-      ['mode', 'seconds', 'samples/s', 'x 1 worker', 'cores busy', 'loop p99 ms', 'results'],
+      [
+        'mode',
+        'seconds',
+        'samples/s',
+        'x 1 worker',
+        'x (pairs)',
+        'cores busy',
+        'µs main',
+        'µs work',
+        'µs rest',
+        'x CPU-bound',
+        'p99 ms',
+        'results',
+      ],
       widths,
     ),
   );
+  const perSample = (seconds: number): string => ((seconds * 1e6) / count).toFixed(0);
   const digests = modes.map((m) => m.hash.digest('hex').slice(0, 12));
+  const bound = (m: Mode): number =>
+    m.pool
+      ? Math.max(m.workerCpuSeconds / m.pool.size, m.cpuSeconds / cores)
+      : Math.max(m.mainCpuSeconds, m.cpuSeconds / cores);
   modes.forEach((m, i) => {
+    const pairs = m.batches.map((seconds, b) => (single.batches[b] as number) / seconds);
     console.log(
       formatRow(
         [
@@ -194,7 +247,12 @@ export async function benchWorkers(count = 100_000): Promise<void> {
           m.seconds.toFixed(1),
           count / m.seconds,
           (single.seconds / m.seconds).toFixed(2),
+          median(pairs).toFixed(2),
           (m.cpuSeconds / m.seconds).toFixed(2),
+          perSample(m.mainCpuSeconds),
+          perSample(m.workerCpuSeconds),
+          perSample(m.cpuSeconds - m.mainCpuSeconds - m.workerCpuSeconds),
+          (bound(single) / bound(m)).toFixed(2),
           (m.loop.percentile(99) / 1e6).toFixed(1),
           digests[i] as string,
         ],
@@ -202,6 +260,10 @@ export async function benchWorkers(count = 100_000): Promise<void> {
       ),
     );
   });
+  console.log(
+    '(µs main / work / rest: CPU µs per sample in the main thread, in the workers, and in the ' +
+      "rest of the process: V8's GC and compiler threads)",
+  );
   const usage = JSON.stringify(single.totals);
   const identical = modes.every(
     (m, i) =>

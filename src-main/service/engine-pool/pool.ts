@@ -155,6 +155,21 @@ export class EnginePool {
     });
   }
 
+  /**
+   * CPU time (µs) the live workers have used so far (the bench sets it
+   * against the main thread's; a worker retired meanwhile is not counted).
+   */
+  async cpuMicros(): Promise<number> {
+    const workers = [...this.#workers];
+    // An idle worker is unreferenced: held while it answers, or the process could exit meanwhile.
+    for (const worker of workers) worker.thread.ref();
+    const usages = await Promise.all(
+      workers.map((w) => w.thread.cpuUsage().catch(() => ({ user: 0, system: 0 }))),
+    );
+    for (const worker of workers) if (worker.slices.length === 0) worker.thread.unref();
+    return usages.reduce((sum, usage) => sum + usage.user + usage.system, 0);
+  }
+
   /** Stops every worker (tests, shutdown); running jobs fail. */
   async close(): Promise<void> {
     const threads = [...this.#workers].map((w) => w.thread);
