@@ -29,7 +29,6 @@ export async function benchGrid(rows: number): Promise<void> {
   const file = join(dir, 'rows.jsonl');
   await writeGsm8kLike(file, rows);
   const db = openDatabase(join(dir, 'data'));
-  // Until migration 8 (another change's) lands, 9 cannot be listed (versions are 1..n): applied here.
   const ctx = createServiceContext(db, join(dir, 'data'), '0.0.0-bench');
   const importStarted = performance.now();
   const dataset = await importDataset(

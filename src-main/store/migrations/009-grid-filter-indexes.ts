@@ -4,10 +4,15 @@ const COVERED =
   'task_type, score, passed, flagged, changed, unverified, decision, failed_checks, dropped, ' +
   'error_codes, warning_codes, warning_checks';
 
+/** The counts of `dataset_sort_counts` as the rows stand (a database upgraded with datasets). */
+export const FILL_SORT_COUNTS = `INSERT INTO dataset_sort_counts (dataset_id, scored, with_status)
+      SELECT dataset_id, count(score), sum(passed IS NOT NULL OR flagged = 1)
+      FROM dataset_rows GROUP BY dataset_id`;
+
 /**
  * The grid's filters answered from the rows they select, not from every row:
  * one partial covering index per filter's state (the conditions listed in
- * GRID_FILTER_INDEXES, datasets-filter.ts), keyed like `dataset_rows_by_index`
+ * FILTER_INDEXES, datasets-filter.ts), keyed like `dataset_rows_by_index`
  * and covering the same columns. A filter's count and its pages in row order
  * read only the rows in that state: a tenth of a million-row dataset failed,
  * its count reads 100,000 entries instead of 1,000,000 (measured: see the
@@ -49,9 +54,7 @@ export const gridFilterIndexes: Migration = {
       scored INTEGER NOT NULL DEFAULT 0,
       with_status INTEGER NOT NULL DEFAULT 0
     );
-    INSERT INTO dataset_sort_counts (dataset_id, scored, with_status)
-      SELECT dataset_id, count(score), sum(passed IS NOT NULL OR flagged = 1)
-      FROM dataset_rows GROUP BY dataset_id;
+    ${FILL_SORT_COUNTS};
     CREATE TRIGGER dataset_rows_sort_counts AFTER UPDATE OF score, passed, flagged ON dataset_rows
       WHEN (old.score IS NULL) != (new.score IS NULL)
         OR (old.passed IS NOT NULL OR old.flagged = 1) != (new.passed IS NOT NULL OR new.flagged = 1)
