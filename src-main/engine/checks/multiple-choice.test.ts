@@ -211,6 +211,20 @@ describe('near-duplicate choices', () => {
     }
   });
 
+  it('reads ASCII choices in one pass exactly as the regex path reads them', () => {
+    // A trailing no-break space sends a choice down the NFKC and regex path and is then
+    // trimmed away: both paths must give the same key.
+    const unit = fc.constantFrom(
+      ..."aZ09 \t\n!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~xX1,2'-.".split(''),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 16 }), (choice) => {
+        expect(normalizeChoice(choice)).toBe(normalizeChoice(`${choice}\u00a0`));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('finds a twin that differs only in form, with all/none of the above, and drops it', async () => {
     const item: MultipleChoiceSample = {
       task_type: 'multiple_choice',

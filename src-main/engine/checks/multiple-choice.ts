@@ -28,8 +28,11 @@ const ALL_OR_NONE =
  */
 export function normalizeChoice(choice: string): string {
   // ASCII is its own NFKC form: most choices skip the normalizer.
-  const lower = (NON_ASCII.test(choice) ? choice.normalize('NFKC') : choice).toLowerCase();
-  const text = (PUNCTUATION.test(lower) ? marksRead(lower) : lower).replace(/\s+/g, ' ').trim();
+  const ascii = !NON_ASCII.test(choice);
+  const lower = (ascii ? choice : choice.normalize('NFKC')).toLowerCase();
+  const text =
+    (ascii && lower.length <= MAX_ASCII_PASS ? asciiMarksRead(lower) : undefined) ??
+    (PUNCTUATION.test(lower) ? marksRead(lower) : lower).replace(/\s+/g, ' ').trim();
   // Nothing but punctuation ("?", "!"): the marks are the option.
   if (text === '') return lower.replace(/\s+/g, '');
   const allOrNone = ALL_OR_NONE.exec(text);
@@ -56,6 +59,46 @@ function marksRead(lower: string): string {
     if ((mark === '-' || mark === '–') && isDigit(after) && isSpaceCode(before)) return '-';
     return ' ';
   });
+}
+
+/** ASCII `\p{P}`: the marks `marksRead` reads (the others, `$+<=>^`|~`, are symbols). */
+const ASCII_MARK = new Uint8Array(128);
+for (const mark of '!"#%&\'()*,-./:;?@[\\]_{}') ASCII_MARK[mark.charCodeAt(0)] = 1;
+/** Longer strings take the regex path (the codes are turned into a string in one call). */
+const MAX_ASCII_PASS = 2048;
+let asciiCodes = new Uint16Array(256);
+
+/**
+ * `marksRead(lower).replace(/\s+/g, ' ').trim()` for ASCII text, in one pass
+ * over the char codes: every choice is normalized, and the regex replace with
+ * a callback per mark cost more than the rest of the check.
+ */
+function asciiMarksRead(lower: string): string {
+  if (asciiCodes.length < lower.length) asciiCodes = new Uint16Array(lower.length * 2);
+  let length = 0;
+  let space = false;
+  for (let at = 0; at < lower.length; at++) {
+    let code = lower.charCodeAt(at);
+    if (ASCII_MARK[code] === 1) {
+      // The code units on either side (a space beyond the ends), as marksRead reads them.
+      const before = at > 0 ? lower.charCodeAt(at - 1) : 32;
+      const after = at + 1 < lower.length ? lower.charCodeAt(at + 1) : 32;
+      if (isDigit(before) && isDigit(after)) {
+        if (code === 44) continue; // a thousands comma goes
+      } else if (code === 39 && isLetterCodePoint(before) && isLetterCodePoint(after)) {
+        // an apostrophe inside a word stays
+      } else if (!(code === 45 && isDigit(after) && isSpaceCode(before))) code = 32;
+    }
+    if (code === 32 || (code >= 9 && code <= 13)) {
+      space = true;
+      continue;
+    }
+    if (space && length > 0) asciiCodes[length++] = 32;
+    space = false;
+    asciiCodes[length++] = code;
+  }
+  // apply reads a typed array as the argument list directly (a spread iterates it).
+  return String.fromCharCode.apply(null, asciiCodes.subarray(0, length) as unknown as number[]);
 }
 
 /**
