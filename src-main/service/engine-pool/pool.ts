@@ -7,13 +7,14 @@ import type { FromWorker, ToWorker, WireError, WireResult } from './wire.ts';
  * A pool of worker threads that run the engine (worker.ts), each on one
  * slice of a batch at a time, with the next one already waiting in its
  * queue (DEPTH): a worker that finishes a slice starts the next at once
- * instead of idling while this thread, busy or not scheduled, takes its
- * result and hands out another (on 2 cores shared by 2 workers and this
- * thread, that wait cost a tenth of the pool's time). Several batches may be
- * in the pool at once (a run of the app, a CLI run, server requests): a
- * batch not yet served goes ahead of those that have been, which then take
- * turns a slice each, so a small batch arriving behind a large one waits for
- * the slices already handed to a worker (at most DEPTH), not for the whole.
+ * instead of idling while this thread takes its result and hands out
+ * another (a round trip that waits for this thread to get a core, which on
+ * 2 cores shared by 2 workers and this thread it often has not). Several
+ * batches may be in the pool at once (a run of the app, a CLI run, server
+ * requests): a batch not yet served goes ahead of those that have been,
+ * which then take turns a slice each, so a small batch arriving behind a
+ * large one waits for the slices already handed to a worker (at most
+ * DEPTH), not for the whole.
  *
  * Workers start on first use (~0.3-1 s: each loads the engine) and stay
  * while there is work, unreferenced while idle so that they never keep a
