@@ -40,10 +40,10 @@ export interface EngineBackend {
   /**
    * The next samples the engine will work on, in order, before the first of
    * them is audited: a backend may do work for all of them in one go (the
-   * builtin one counts their tokens together). Optional, and only a hint:
-   * each sample is still audited on its own.
+   * builtin one counts their tokens and runs its text rules over them
+   * together). Optional, and only a hint: each sample is still audited on its own.
    */
-  prepare?(samples: readonly Sample[]): void;
+  prepare?(samples: readonly Sample[], ctx: PassContext): void;
   /** One audit pass (one vote) over one sample. */
   audit(sample: Sample, ctx: PassContext): Promise<AuditPass>;
   /**

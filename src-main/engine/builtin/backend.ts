@@ -1,7 +1,8 @@
 import type { Issue, Verdict } from '../../../src-shared/schemas/blocks.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { EngineBackend, FixProposal } from '../backend.ts';
-import { runChecks } from '../checks/index.ts';
+import { inspectedFields, runChecks } from '../checks/index.ts';
+import { inspectAhead } from '../checks/text-fields.ts';
 import type { SampleVerdicts } from '../checks/types.ts';
 import { FIXABLE_CODES, proposeFix } from '../fix/fixers.ts';
 import { planAttempts } from '../fix/plan.ts';
@@ -62,8 +63,9 @@ function cleanVerdictTokens(name: string, verdict: Verdict): number | undefined 
 export const builtinBackend: EngineBackend = {
   id: 'builtin',
 
-  prepare(samples) {
+  prepare(samples, ctx) {
     countTextsAhead(samples.map(textRead));
+    inspectAhead(samples.flatMap(inspectedFields), ctx.conventions);
   },
 
   audit(sample, ctx) {

@@ -2,6 +2,7 @@ import type { Issue } from '../../../src-shared/schemas/blocks.ts';
 import type { Conventions } from '../conventions.ts';
 import { toIssue, type TextDimension, type TextRule } from '../text/rule.ts';
 import { detectIn, findingsOf } from '../text/findings-memo.ts';
+import type { RuleContext } from '../text/rule.ts';
 import { TEXT_RULES } from '../text/rules/index.ts';
 
 /** One rule that fired on one field. */
@@ -31,6 +32,32 @@ export function inspectText(text: string, path: string, options: InspectOptions)
     if (finding) hits.push({ rule, issue: toIssue(rule, finding, path), count: finding.count });
   }
   return hits;
+}
+
+/** A string the text rules read, and where it sits. */
+export interface InspectedField {
+  text: string;
+  context: RuleContext;
+}
+
+/**
+ * Runs the text rules on the fields of the next samples, rule by rule (each
+ * rule over every field, then the next rule), and keeps the findings for
+ * `inspectText`, which reads them as each sample is checked. Field by field,
+ * every rule's code and tables are evicted by the 22 others before the next
+ * field; rule by rule they stay in the CPU's caches, and the same findings
+ * cost 10-40 % less. Fields must be listed as the checks read them (the same
+ * text and context) to be found again; any other field is only wasted work.
+ */
+export function inspectAhead(fields: readonly InspectedField[], conventions: Conventions): void {
+  const found = fields.map((field) => findingsOf(field.text, field.context));
+  for (const rule of TEXT_RULES) {
+    if (conventions.off.has(rule.code)) continue;
+    const shortFields = !rule.freeTextOnly && rule.code !== 'empty';
+    fields.forEach(({ text, context }, i) => {
+      if (context.freeText || shortFields) detectIn(found[i] ?? [], rule, text, context);
+    });
+  }
 }
 
 /** For structured samples the text rules report under these check names. */

@@ -2,15 +2,17 @@ import type { Finding, RuleContext, TextRule } from './rule.ts';
 import { TEXT_RULES } from './rules/index.ts';
 
 /**
- * What each text rule found in the strings of the last few fields read. A
- * fix reads a sample's fields again right after its audit (to plan, to repair
- * until stable, to audit the candidate, and refine once more), and most of
- * them are unchanged: their findings are taken from here instead of being
- * detected again. Rules are pure functions of the text and its context, so
- * this changes no result; only a few fields are kept, so one sample's
- * findings never serve another sample.
+ * What each text rule found in the strings of the fields read lately. The
+ * builtin backend fills it ahead of the audit, rule by rule over the fields
+ * of the next samples (`inspectAhead`); a fix reads a sample's fields again
+ * right after its audit (to plan, to repair until stable, to audit the
+ * candidate, and refine once more), and most of them are unchanged: their
+ * findings are taken from here instead of being detected again. Rules are
+ * pure functions of the text and its context, so this changes no result.
+ * Enough fields are kept for the samples read ahead (128 items of five
+ * fields) and the candidates of their fixes.
  */
-const MAX_TEXTS = 64;
+const MAX_TEXTS = 1024;
 type Findings = (Finding | null | undefined)[];
 /** The contexts a text was read in (usually one), each with its findings. */
 interface Read {
