@@ -128,7 +128,7 @@ describe('the engine pool behind runOperation', () => {
       const sizes = starts.map((start, i) => (starts[i + 1] ?? samples) - start);
       expect(starts[0]).toBe(0);
       expect(sizes.reduce((a, b) => a + b, 0)).toBe(samples);
-      expect(sizes.every((size) => size > 0 && size <= 64)).toBe(true);
+      expect(sizes.every((size) => size > 0 && size <= 128)).toBe(true);
       expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
     }
     expect(sliceStarts(1000, 2).length).toBeGreaterThan(16);
