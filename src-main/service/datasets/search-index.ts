@@ -17,8 +17,13 @@ import { sampleReader } from './row-sample.ts';
  */
 
 export const SEARCH_FILE = 'svc-search.sqlite';
-/** Rows indexed per transaction: the worker answers queries between slices (a slice: tens of ms). */
-const SLICE_ROWS = 250;
+/**
+ * Rows indexed per transaction. The worker answers queries between slices, so
+ * a grid query waits for at most the slice under way: measured on 30,000 rows
+ * (a loaded 2-core machine), 32 rows a slice take 5 ms (p50) and 40 ms (p99)
+ * where 250 took 65 ms and 140–290 ms, the whole build as fast.
+ */
+const SLICE_ROWS = 32;
 
 const tableOf = (datasetId: string): string => `fts_${datasetId.replace(/[^A-Za-z0-9_]/g, '_')}`;
 
