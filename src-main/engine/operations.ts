@@ -54,6 +54,28 @@ const YIELD_EVERY_MS = 8;
  */
 const PREPARE_AHEAD = 128;
 
+/**
+ * Tells the backend of the next PREPARE_AHEAD samples. The read-ahead only
+ * warms caches: when it fails, the block goes without it, and the failing
+ * sample's own pass meets the same failure and is named by its own index
+ * (not the block's first).
+ */
+function readAhead(
+  backend: EngineBackend,
+  samples: readonly Sample[],
+  index: number,
+  run: RunOptions,
+): void {
+  try {
+    backend.prepare?.(samples.slice(index, index + PREPARE_AHEAD), {
+      conventions: run.conventions,
+      signal: run.signal,
+    });
+  } catch {
+    // Deliberately not rethrown: see above; the sample that fails throws it again.
+  }
+}
+
 /** Keeps a long batch from starving the event loop (the server, the UI's IPC) and honours cancel. */
 class Pacer {
   #last = performance.now();
@@ -100,12 +122,7 @@ async function forEachSample<T>(
     while (next < samples.length && !failure) {
       const index = next++;
       try {
-        if (index % PREPARE_AHEAD === 0) {
-          options.backend.prepare?.(samples.slice(index, index + PREPARE_AHEAD), {
-            conventions: run.conventions,
-            signal: run.signal,
-          });
-        }
+        if (index % PREPARE_AHEAD === 0) readAhead(options.backend, samples, index, run);
         await pacer.tick();
         results[index] = await work(samples[index] as Sample, run);
       } catch (error) {
