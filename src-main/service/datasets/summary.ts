@@ -3,11 +3,27 @@ import type { DatasetSummary, ShapeId } from '../../../src-shared/owner/datasets
 import type { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
 import type { TaskType } from '../../../src-shared/schemas/sample.ts';
 import type { Db } from '../../store/db.ts';
-import { datasetRecord, datasetStats, type DatasetRecord } from '../../store/datasets.ts';
+import {
+  datasetRecord,
+  datasetStats,
+  type DatasetRecord,
+  type DatasetStats,
+} from '../../store/datasets.ts';
+
+const NOTHING_DONE: DatasetStats = {
+  audited: 0,
+  failed: 0,
+  changed: 0,
+  flagged: 0,
+  accepted: 0,
+  dropped: 0,
+};
 
 /** A dataset as the app lists it: its record and the counts over its rows. */
 export function summaryOf(db: Db, record: DatasetRecord): DatasetSummary {
-  const stats = datasetStats(db, record.id);
+  // Nothing has touched the rows of a dataset still importing (runs and decisions wait): its
+  // counts are zero, not a read of every row so far each time the growing grid lists it.
+  const stats = record.state === 'importing' ? NOTHING_DONE : datasetStats(db, record.id);
   return {
     id: record.id,
     name: record.name,
