@@ -39,6 +39,11 @@ try {
 } catch (error) {
   console.error('grid worker: no search index, searches scan the rows:', error);
 }
+// Indexes complete from an earlier run are told at once: a wait for one (whenIndexed) would
+// otherwise hear only of the indexes this worker builds.
+for (const datasetId of index?.completed() ?? []) {
+  port?.postMessage({ type: 'indexed', dataset_id: datasetId } satisfies GridReply);
+}
 let building = false;
 const build = (): void => {
   const searchIndex = index;

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RowsPage, type GridRow, type RowFilter } from '../../../src-shared/owner/datasets.ts';
-import { gridQueries } from './grid-queries.ts';
+import { GridQueries, gridQueries } from './grid-queries.ts';
 import { createHarness, dataset, type Harness } from './testing/harness.ts';
 
 /**
@@ -138,6 +138,16 @@ describe('datasetRows', () => {
     });
     expect(scanned[4 * 3]?.total).toBeGreaterThan(5);
     expect(scanned[4 * 3 + 2]?.rows).toHaveLength(4);
+  });
+
+  it('tells a new worker’s caller of an index completed before it started', async () => {
+    await gridQueries(h.db).whenIndexed(id);
+    const fresh = new GridQueries(h.db);
+    try {
+      await fresh.whenIndexed(id); // times out if only indexes built by this worker were told
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('sorts by score, status, task type and index, both ways', async () => {

@@ -56,6 +56,11 @@ export class SearchIndex {
     );
   }
 
+  /** The datasets whose index is complete. */
+  completed(): string[] {
+    return [...this.#complete];
+  }
+
   /** Whether the dataset's index is complete. */
   complete(datasetId: string): boolean {
     return this.#complete.has(datasetId);
