@@ -122,7 +122,10 @@ async function forEachSample<T>(
     while (next < samples.length && !failure) {
       const index = next++;
       try {
-        if (index % PREPARE_AHEAD === 0) readAhead(options.backend, samples, index, run);
+        // One sample gains nothing from reading ahead (a /v1 request): it would pay twice.
+        if (samples.length > 1 && index % PREPARE_AHEAD === 0) {
+          readAhead(options.backend, samples, index, run);
+        }
         await pacer.tick();
         results[index] = await work(samples[index] as Sample, run);
       } catch (error) {
