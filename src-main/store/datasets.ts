@@ -122,19 +122,29 @@ export function setDatasetState(db: Db, id: string, state: DatasetState): void {
 }
 
 export function datasetStats(db: Db, id: string): DatasetStats {
-  // Reads only the narrow covering index, never the rows themselves.
+  // Each count reads only the rows in its state, from that state's partial index (migration 9;
+  // the conditions are those of the indexes, word for word, or SQLite would not use them), and
+  // the audited rows are the rows with a status (kept in dataset_sort_counts) less those that
+  // have one only by a flag. Reading every row's index instead took 234 ms at a million rows,
+  // on the main thread, at each listing.
   return db
     .prepare(
-      `SELECT count(passed) AS audited,
-         coalesce(sum(passed = 0), 0) AS failed,
-         coalesce(sum(changed), 0) AS changed,
-         coalesce(sum(flagged), 0) AS flagged,
-         coalesce(sum(decision = 'accepted'), 0) AS accepted,
-         coalesce(sum(dropped), 0) AS dropped
-       FROM dataset_rows INDEXED BY dataset_rows_by_index
-       WHERE dataset_id = ?`,
+      `SELECT
+         coalesce((SELECT with_status FROM dataset_sort_counts WHERE dataset_id = @id), 0)
+           - (SELECT count(*) FROM dataset_rows INDEXED BY dataset_rows_flagged
+              WHERE dataset_id = @id AND flagged = 1 AND passed IS NULL) AS audited,
+         (SELECT count(*) FROM dataset_rows INDEXED BY dataset_rows_failing
+          WHERE dataset_id = @id AND (passed = 0 OR failed_checks != '') AND passed = 0) AS failed,
+         (SELECT count(*) FROM dataset_rows INDEXED BY dataset_rows_changed
+          WHERE dataset_id = @id AND changed = 1) AS changed,
+         (SELECT count(*) FROM dataset_rows INDEXED BY dataset_rows_flagged
+          WHERE dataset_id = @id AND flagged = 1) AS flagged,
+         (SELECT count(*) FROM dataset_rows INDEXED BY dataset_rows_decided
+          WHERE dataset_id = @id AND decision IS NOT NULL AND decision = 'accepted') AS accepted,
+         (SELECT count(*) FROM dataset_rows INDEXED BY dataset_rows_dropped
+          WHERE dataset_id = @id AND dropped = 1) AS dropped`,
     )
-    .get(id) as DatasetStats;
+    .get({ id }) as DatasetStats;
 }
 
 /**
