@@ -79,7 +79,8 @@ async function setRole(
   await input.fill(value);
   await input.press(how);
   // The preview maps the rows again (the fieldset is disabled meanwhile), then refills the box.
-  await expect(dialog.getByTestId('mapping')).not.toHaveAttribute('disabled');
+  // (A preview of an uploaded file waits its turn behind the server's other work: room for it.)
+  await expect(dialog.getByTestId('mapping')).not.toHaveAttribute('disabled', { timeout: 15_000 });
   await expect(roleInput(dialog, role)).toBeEnabled();
   await expect(roleInput(dialog, role)).toHaveValue(value);
 }
