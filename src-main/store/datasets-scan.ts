@@ -69,12 +69,13 @@ export function saveSignatures(
   for (const row of rows) update.run(row.sig, datasetId, row.row_index);
 }
 
-/** What recomputing a row's verdict columns needs. */
-export interface VerdictInputRecord {
-  row_index: number;
+/** What recomputing a row's verdict columns needs, and what they hold now. */
+export interface VerdictInputRecord extends VerdictRecord {
   audit_json: string | null;
   reaudit_json: string | null;
   decision: 'accepted' | 'rejected' | null;
+  /** The `duplicates` verdict stored now. */
+  dupe_json: string | null;
 }
 
 export function verdictInputs(
@@ -85,7 +86,8 @@ export function verdictInputs(
   if (indices.length === 0) return [];
   return db
     .prepare(
-      `SELECT row_index, audit_json, reaudit_json, decision FROM dataset_rows
+      `SELECT row_index, audit_json, reaudit_json, decision, dupe_json, passed, score,
+         failed_checks, unverified, error_codes, warning_codes, warning_checks FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
     )
     .all(datasetId, JSON.stringify(indices)) as VerdictInputRecord[];

@@ -12,6 +12,7 @@ import {
   type DuplicateResult,
   type FetchWords,
   type NameRow,
+  type Pause,
 } from './duplicates.ts';
 import { duplicateKey, type DuplicateKey } from './keys.ts';
 import { StatisticsAccumulator } from './statistics.ts';
@@ -51,8 +52,8 @@ export class DatasetScan {
     return this.duplicates.lastSignature();
   }
 
-  async finish(fetch: FetchWords, name?: NameRow): Promise<ScanResult> {
-    const duplicates = await this.duplicates.finish(fetch, name);
+  async finish(fetch: FetchWords, name?: NameRow, pause?: Pause): Promise<ScanResult> {
+    const duplicates = await this.duplicates.finish(fetch, name, pause);
     const { statistics, findings } = await this.statistics.finish();
     return { duplicates, statistics, findings: [...duplicateFindings(duplicates), ...findings] };
   }

@@ -84,6 +84,30 @@ describe('dataset checks in the app', () => {
     expect(overview.findings.map((f) => f.code)).toContain('duplicates');
   });
 
+  it("writes a large scan's verdicts a slice at a time, so the server answers meanwhile", async () => {
+    const h = createHarness();
+    // 6,000 rows, 300 questions each 20 times: 5,700 rows fail `duplicates`.
+    const base = lines(dataset('gsm8k_test_first300.jsonl'));
+    const path = join(h.dir, 'repeated.jsonl');
+    writeFileSync(path, Array.from({ length: 20 }, () => base.join('\n')).join('\n') + '\n');
+    const ds = await h.importFile(path, 'gsm8k');
+    const failing = h.db.prepare(
+      'SELECT count(*) FROM dataset_rows WHERE dataset_id = ? AND dupe_json IS NOT NULL',
+    );
+    // What another request would see at each turn of the event loop while the scan goes on.
+    const seen = new Set<number>();
+    const scan = { done: false };
+    const scanned = h.scanned(ds.id).then(() => (scan.done = true));
+    while (!scan.done) {
+      seen.add(failing.pluck().get(ds.id) as number);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await scanned;
+    expect(failing.pluck().get(ds.id)).toBe(5700);
+    // Verdicts in part: the writes were not one transaction holding the thread to the end.
+    expect([...seen].some((count) => count > 0 && count < 5700)).toBe(true);
+  });
+
   it('keeps the verdict through an audit, and counts warnings apart', async () => {
     const h = createHarness();
     const ds = await h.importFile(csqaWithCopies(h), 'commonsenseqa');
