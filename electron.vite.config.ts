@@ -19,6 +19,11 @@ export default defineConfig({
           'engine-worker': resolve(root, 'src-main/service/engine-pool/worker.ts'),
           // The grid's queries and search index (see service/datasets/grid-queries.ts).
           'grid-worker': resolve(root, 'src-main/service/datasets/grid-worker.ts'),
+          // An import's WAL checkpoint (see service/datasets/wal-checkpoint.ts).
+          'wal-checkpoint-worker': resolve(
+            root,
+            'src-main/service/datasets/wal-checkpoint-worker.ts',
+          ),
         },
       },
     },

@@ -55,13 +55,6 @@ export class GridQueries {
     this.#start()?.postMessage({ type: 'index' } satisfies GridRequest);
   }
 
-  /** Asks the worker to checkpoint the WAL (after an import); false when there is no worker. */
-  checkpoint(): boolean {
-    const worker = this.#start();
-    worker?.postMessage({ type: 'checkpoint' } satisfies GridRequest);
-    return worker !== undefined;
-  }
-
   /** Resolves once the dataset's search index is complete (never without a worker). */
   whenIndexed(datasetId: string): Promise<void> {
     if (this.#indexed.has(datasetId)) return Promise.resolve();

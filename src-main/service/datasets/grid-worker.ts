@@ -17,9 +17,7 @@ import './search-text.ts';
 export type GridRequest =
   | { type: 'rows'; id: number; query: z.output<typeof RowsQuery> }
   /** A dataset was imported or deleted: its search index is built or dropped. */
-  | { type: 'index' }
-  /** An import grew the WAL: it is copied into the database here, not on the main thread. */
-  | { type: 'checkpoint' };
+  | { type: 'index' };
 
 export type GridReply =
   | { type: 'rows'; id: number; page: ReturnType<typeof datasetRows> }
@@ -65,25 +63,9 @@ const build = (): void => {
 };
 build();
 
-/** A writable connection only for checkpoints (the queries' one is read-only). */
-let writer: Database.Database | undefined;
-const checkpoint = (): void => {
-  try {
-    writer ??= new Database(file, { fileMustExist: true });
-    writer.pragma('busy_timeout = 5000');
-    writer.pragma('wal_checkpoint(PASSIVE)');
-  } catch (error) {
-    console.error('grid worker: checkpoint failed:', error);
-  }
-};
-
 port?.on('message', (request: GridRequest) => {
   if (request.type === 'index') {
     build();
-    return;
-  }
-  if (request.type === 'checkpoint') {
-    checkpoint();
     return;
   }
   const { id, query } = request;

@@ -17,6 +17,7 @@ import type { ServiceContext } from '../context.ts';
 import { readLayout } from '../files/layout.ts';
 import type { RowMapping } from '../row-mapping.ts';
 import { beginBulk, bulkTransaction, endBulk } from './bulk-writes.ts';
+import { checkpointOffThread } from './wal-checkpoint.ts';
 import { gridQueries } from './grid-queries.ts';
 import { newId } from './ids.ts';
 import { readSampleBatches } from './read-batches.ts';
@@ -187,7 +188,7 @@ export async function importDataset(
     await removeDataset(ctx.db, id);
     throw 'upload_id' in request.source ? namingTheFile(error, file) : error;
   } finally {
-    endBulk(ctx.db, () => gridQueries(ctx.db).checkpoint());
+    endBulk(ctx.db, checkpointOffThread);
     emit(true);
   }
   // An uploaded copy has served its purpose: the rows are in the database.
