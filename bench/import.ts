@@ -125,7 +125,7 @@ async function appImport(file: string, dir: string): Promise<AppImportTimes> {
     { source: { path: file }, shape: 'gsm8k', name: 'bench' },
   );
   const returned = performance.now() - started;
-  // The WAL the import grew is checkpointed by the grid worker in the background; the peer's
+  // The WAL the import grew is checkpointed by a worker thread in the background; the peer's
   // one transaction checkpoints as it commits: both are counted until the rows are in the file.
   db.pragma('wal_checkpoint(TRUNCATE)');
   const stored = performance.now() - started;
