@@ -125,10 +125,17 @@ export const useImport = create<ImportState>()((set, get) => ({
       });
       const handedOver = get().datasetId !== null;
       set(IDLE);
-      // Handed over: the grid is the dataset's already (or the user went elsewhere meanwhile).
+      const grid = useGrid.getState();
       if (!handedOver) {
-        await useGrid.getState().loadDatasets();
+        await grid.loadDatasets();
         useGrid.getState().openDataset(dataset.id);
+      } else if (grid.datasetId === dataset.id) {
+        // Handed over: the grid is the dataset's already. Its last import event may have come
+        // before the grid was (a file of a few batches): the rows and the list are read again.
+        grid.refresh();
+      } else {
+        // The user went elsewhere meanwhile, or the grid is still opening: the list is read again.
+        void grid.loadDatasets();
       }
       next();
       return dataset.id;
