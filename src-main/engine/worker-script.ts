@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 /**
  * The script of a worker thread, found from the module that starts it. From
@@ -16,4 +17,22 @@ export function workerScript(from: string, sourceName: string, bundleName: strin
   const candidates = fromSource ? ['./'] : ['./', '../'];
   const urls = candidates.map((dir) => new URL(dir + name, from));
   return urls.find((url) => existsSync(fileURLToPath(url))) ?? (urls[0] as URL);
+}
+
+/**
+ * Runs a worker thread that does one job: resolves with its first message
+ * (and ends it), rejects when it cannot start, fails, or exits without one.
+ * Callers fall back to doing the job themselves.
+ */
+export function runOnce<T>(script: URL, workerData: unknown, name?: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const worker = new Worker(script, { workerData, ...(name ? { name } : {}) });
+    worker.once('message', (message: T) => {
+      resolve(message);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    // After a message this is a no-op: the promise has settled.
+    worker.once('exit', (code) => reject(new Error(`the worker exited with ${code}`)));
+  });
 }

@@ -1,5 +1,4 @@
-import { Worker } from 'node:worker_threads';
-import { workerScript } from '../worker-script.ts';
+import { runOnce, workerScript } from '../worker-script.ts';
 import { countLanguages } from './languages-count.ts';
 
 /**
@@ -14,17 +13,7 @@ export async function identifyLanguages(texts: readonly string[]): Promise<[stri
   if (texts.length === 0) return [];
   const url = workerScript(import.meta.url, 'languages-worker.ts', 'languages-worker.js');
   try {
-    return await new Promise<[string, number][]>((resolve, reject) => {
-      const worker = new Worker(url, { workerData: texts });
-      worker.once('message', (counts: [string, number][]) => {
-        resolve(counts);
-        void worker.terminate();
-      });
-      worker.once('error', reject);
-      worker.once('exit', (code) => {
-        if (code !== 0) reject(new Error(`the language worker exited with ${code}`));
-      });
-    });
+    return await runOnce<[string, number][]>(url, texts);
   } catch (error) {
     console.error('language identification: no worker, identifying in process:', error);
     return countLanguages(texts);

@@ -10,9 +10,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 const { file } = workerData as { file: string };
 const db = new Database(file, { fileMustExist: true });
+let result: unknown;
 try {
   db.pragma('busy_timeout = 5000');
-  parentPort?.postMessage(db.pragma('wal_checkpoint(PASSIVE)'));
+  result = db.pragma('wal_checkpoint(PASSIVE)');
 } finally {
   db.close();
 }
+// Told once the connection is closed: the message ends the worker.
+parentPort?.postMessage(result);
