@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ftfyCases, readJsonl } from '../src-main/engine/testing/real-data.ts';
+import { sharedJsonl } from '../src-main/engine/testing/shared-data.ts';
 import type { TextRule } from '../src-main/engine/text/rule.ts';
 import { fixEncoding } from '../src-main/engine/text/mojibake.ts';
 import {
@@ -31,7 +30,6 @@ const ENCODING_RULES: readonly TextRule[] = [
   brokenUnicodeRule,
   replacementCharRule,
 ];
-const SHARED = join(import.meta.dirname, '..', '..', 'shared', 'datasets');
 
 const nfc = (s: string): string => s.normalize('NFC');
 const percent = (n: number, of: number): string =>
@@ -68,14 +66,8 @@ const strings = (row: Record<string, unknown>): string[] =>
 /** Every text field of each clean real dataset (ftfy's file is no clean dataset). */
 function cleanDatasets(): [string, string[]][] {
   const local = (file: string): string[] => readJsonl(file).flatMap(strings);
-  const shared = (file: string): string[] => {
-    const path = join(SHARED, file);
-    if (!existsSync(path)) return [];
-    return readFileSync(path, 'utf8')
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .flatMap((line) => strings(JSON.parse(line) as Record<string, unknown>));
-  };
+  const shared = (file: string): string[] =>
+    sharedJsonl(`datasets/${file}`).flatMap((row) => strings(row));
   const sets: [string, string[]][] = [
     ['gsm8k', local('gsm8k_test_first300.jsonl')],
     ['hellaswag', local('hellaswag_val_sample200.jsonl')],

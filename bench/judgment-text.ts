@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import type { AuditBlock } from '../src-shared/schemas/blocks.ts';
 import type { ConversationSample, Sample } from '../src-shared/schemas/sample.ts';
 import { builtinBackend } from '../src-main/engine/builtin/backend.ts';
@@ -12,6 +11,7 @@ import {
   truthfulQa,
 } from '../src-main/engine/testing/real-data.ts';
 import { runOperation, type ResultSample } from '../src-main/service/operation.ts';
+import { sharedJsonl } from '../src-main/engine/testing/shared-data.ts';
 import { formatRow } from './stats.ts';
 
 /**
@@ -23,19 +23,9 @@ import { formatRow } from './stats.ts';
  * check). Alpaca is CC BY-NC: it is read from shared/ and never copied.
  */
 
-const SHARED = new URL('../../shared/datasets/', import.meta.url);
 type Row = Record<string, unknown>;
 
-function sharedRows(file: string): Row[] {
-  const url = new URL(file, SHARED);
-  if (!existsSync(url)) return [];
-  return readFileSync(url, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Row);
-}
-
-const alpacaRows = (file: string): Row[] => sharedRows(file);
+const alpacaRows = (file: string): Row[] => sharedJsonl<Row>(`datasets/${file}`);
 const alpaca = (file: string): ConversationSample[] =>
   alpacaRows(file).map((row) => rowToSample(row, 'alpaca') as ConversationSample);
 

@@ -25,8 +25,8 @@ import {
  */
 
 const screenshots = join(import.meta.dirname, 'screenshots');
-/** ftfy's test cases (MIT): label, comment, original, fixed, fixed-encoding, expect. */
-const FTFY = '/work/shared/datasets/ftfy_mojibake_cases.jsonl';
+/** ftfy's test cases (MIT, shipped in resources/): label, comment, original, fixed, fixed-encoding, expect. */
+const FTFY = join(import.meta.dirname, '..', 'resources', 'datasets', 'ftfy_mojibake_cases.jsonl');
 /** OpenAssistant's first 100 English trees (Apache-2.0), shipped in resources/. */
 const OASST = join(import.meta.dirname, '..', 'resources', 'datasets', 'oasst_en_100_trees.jsonl');
 const dir = workDir();

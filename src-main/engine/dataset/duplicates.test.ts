@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
@@ -12,6 +10,7 @@ import {
   readJsonl,
   truthfulQa,
 } from '../testing/real-data.ts';
+import { needsShared, sharedJsonl } from '../testing/shared-data.ts';
 import { DuplicateIndex, duplicatesVerdict, duplicateWords, findDuplicates } from './duplicates.ts';
 import { normalizeForDuplicates } from './keys.ts';
 import { bandingFor, jaccard, shingleSet } from './minhash.ts';
@@ -197,15 +196,15 @@ describe('duplicates injected into real data', () => {
     expect(result.precision).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('finds long texts with one or two words changed (Alpaca, from ../shared)', async () => {
-    const alpaca = readFileSync(
-      join(import.meta.dirname, '../../../../shared/datasets/alpaca_original_300.jsonl'),
-      'utf8',
-    )
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { instruction: string; input: string; output: string })
-      .map((r) => asText(`${r.instruction}\n${r.input}\n${r.output}`));
+  const alpacaFile = 'datasets/alpaca_original_300.jsonl';
+  const withAlpaca = needsShared(
+    'finds long texts with one or two words changed (Alpaca)',
+    alpacaFile,
+  );
+  it.skipIf(withAlpaca.skip)(withAlpaca.name, async () => {
+    const alpaca = sharedJsonl<{ instruction: string; input: string; output: string }>(
+      alpacaFile,
+    ).map((r) => asText(`${r.instruction}\n${r.input}\n${r.output}`));
     const result = await measure(alpaca, 100, ['one_word', 'two_words'], 3);
     expect(result.injected).toBe(100);
     expect(result.recall).toBeGreaterThanOrEqual(0.9);

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-shared/errors.ts';
 import { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
@@ -12,6 +11,7 @@ import {
 import { rowToSample, sampleToRow, type ShapeId, type ShapeMapper } from '../shapes/index.ts';
 import type { Row } from '../shapes/types.ts';
 import { readJsonl } from '../testing/real-data.ts';
+import { needsShared, sharedFile, sharedJsonl } from '../testing/shared-data.ts';
 import { detectAnswerForm, readAnswer, writeAnswer } from './answer-form.ts';
 import {
   fieldsOf,
@@ -1020,25 +1020,13 @@ describe('guessMapping', () => {
   });
 
   it('guesses the real datasets’ fields into mappings that read them as the built-in shapes do', () => {
-    const alpaca = new URL(
-      '../../../../shared/datasets/alpaca_original_300.jsonl',
-      import.meta.url,
-    );
+    const alpaca = sharedJsonl<Row>('datasets/alpaca_original_300.jsonl');
     const files: [ShapeId, Row[]][] = [
       ['gsm8k', readJsonl('gsm8k_test_first300.jsonl')],
       ['hellaswag', readJsonl('hellaswag_val_sample200.jsonl')],
       ['commonsenseqa', readJsonl('commonsenseqa_validation_first200.jsonl')],
-      ...(existsSync(alpaca)
-        ? [
-            [
-              'alpaca',
-              readFileSync(alpaca, 'utf8')
-                .split('\n')
-                .filter((line) => line.trim() !== '')
-                .map((line) => JSON.parse(line) as Row),
-            ] as [ShapeId, Row[]],
-          ]
-        : []),
+      // Alpaca (CC BY-NC) only where ../shared stands beside the clone.
+      ...(alpaca.length > 0 ? [['alpaca', alpaca] as [ShapeId, Row[]]] : []),
     ];
     for (const [shape, rows] of files) {
       const mapping = withAnswerForm(usable(rows.slice(0, 30)), rows.slice(0, 30));
@@ -1064,29 +1052,23 @@ describe('guessMapping', () => {
 
 /** Each real dataset the built-in shapes read, mapped by its shape's mapping instead. */
 describe('built-in shapes as mappings, on the real datasets', () => {
-  const ALPACA = new URL('../../../../shared/datasets/alpaca_original_300.jsonl', import.meta.url);
-  const ALPACA_CLEANED = new URL(
-    '../../../../shared/datasets/alpaca_cleaned_300.jsonl',
-    import.meta.url,
-  );
-  const readUrl = (url: URL): Row[] =>
-    readFileSync(url, 'utf8')
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as Row);
+  const ALPACA = 'datasets/alpaca_original_300.jsonl';
+  const ALPACA_CLEANED = 'datasets/alpaca_cleaned_300.jsonl';
+  const readUrl = (file: string): Row[] => sharedJsonl<Row>(file);
+  const alpacaPresent = sharedFile(ALPACA).present;
 
   const cases: [ShapeId, () => Row[]][] = [
     ['gsm8k', () => readJsonl('gsm8k_test_first300.jsonl')],
     ['hellaswag', () => readJsonl('hellaswag_val_sample200.jsonl')],
     ['commonsenseqa', () => readJsonl('commonsenseqa_validation_first200.jsonl')],
-    ['alpaca', () => (existsSync(ALPACA) ? readUrl(ALPACA) : [])],
+    ['alpaca', () => readUrl(ALPACA)],
   ];
 
   it.each(cases)(
     '%s: every row maps, round-trips and equals the built-in sample',
     (shape, read) => {
       const rows = read();
-      if (shape !== 'alpaca' || existsSync(ALPACA)) expect(rows.length).toBeGreaterThanOrEqual(200);
+      if (shape !== 'alpaca' || alpacaPresent) expect(rows.length).toBeGreaterThanOrEqual(200);
       const mapping = shapeMapping(shape);
       if (!mapping) throw new Error(`${shape} has no mapping`);
       const mapper = mappingShape(withAnswerForm(mapping, rows.slice(0, 50)));
@@ -1183,36 +1165,34 @@ describe('built-in shapes as mappings, on the real datasets', () => {
     expect(duplicates).toBe(5);
   });
 
-  describe.skipIf(!existsSync(ALPACA) || !existsSync(ALPACA_CLEANED))(
-    'Alpaca cleaning as repairs',
-    () => {
-      it('writes each cleaned prompt back as the built-in Alpaca shape does', () => {
-        const original = readUrl(ALPACA);
-        const cleaned = readUrl(ALPACA_CLEANED);
-        const mapping = shapeMapping('alpaca');
-        if (!mapping) throw new Error('alpaca has no mapping');
-        const mapper = mappingShape(mapping);
-        let agree = 0;
-        let changed = 0;
-        for (const [i, row] of original.entries()) {
-          const target = cleaned[i] as Row;
-          const repaired = rowToSample(target, 'alpaca') as ConversationSample;
-          const sample = rowToSample(row, mapper) as ConversationSample;
-          if (sample.messages[0]?.content !== repaired.messages[0]?.content) changed++;
-          const fixed: ConversationSample = { ...sample, messages: repaired.messages };
-          const mine = sampleToRow(fixed, row, mapper);
-          // What is written reads back as the repaired conversation...
-          expect((rowToSample(mine, mapper) as ConversationSample).messages).toEqual(
-            repaired.messages,
-          );
-          // ...and is what the built-in shape writes.
-          if (JSON.stringify(mine) === JSON.stringify(sampleToRow(fixed, row, 'alpaca'))) agree++;
-        }
-        // 4 instructions rewritten within themselves and 3 placeholder inputs
-        // ("Noinput", "No input.", "<noinput>") removed whole: none spans both fields.
-        expect(changed).toBe(7);
-        expect(agree).toBe(original.length);
-      });
-    },
-  );
+  const cleaning = needsShared('Alpaca cleaning as repairs', ALPACA, ALPACA_CLEANED);
+  describe.skipIf(cleaning.skip)(cleaning.name, () => {
+    it('writes each cleaned prompt back as the built-in Alpaca shape does', () => {
+      const original = readUrl(ALPACA);
+      const cleaned = readUrl(ALPACA_CLEANED);
+      const mapping = shapeMapping('alpaca');
+      if (!mapping) throw new Error('alpaca has no mapping');
+      const mapper = mappingShape(mapping);
+      let agree = 0;
+      let changed = 0;
+      for (const [i, row] of original.entries()) {
+        const target = cleaned[i] as Row;
+        const repaired = rowToSample(target, 'alpaca') as ConversationSample;
+        const sample = rowToSample(row, mapper) as ConversationSample;
+        if (sample.messages[0]?.content !== repaired.messages[0]?.content) changed++;
+        const fixed: ConversationSample = { ...sample, messages: repaired.messages };
+        const mine = sampleToRow(fixed, row, mapper);
+        // What is written reads back as the repaired conversation...
+        expect((rowToSample(mine, mapper) as ConversationSample).messages).toEqual(
+          repaired.messages,
+        );
+        // ...and is what the built-in shape writes.
+        if (JSON.stringify(mine) === JSON.stringify(sampleToRow(fixed, row, 'alpaca'))) agree++;
+      }
+      // 4 instructions rewritten within themselves and 3 placeholder inputs
+      // ("Noinput", "No input.", "<noinput>") removed whole: none spans both fields.
+      expect(changed).toBe(7);
+      expect(agree).toBe(original.length);
+    });
+  });
 });

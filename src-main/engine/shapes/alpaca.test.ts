@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Sample, type ConversationSample } from '../../../src-shared/schemas/sample.ts';
+import { needsShared, sharedJsonl } from '../testing/shared-data.ts';
 import { detectShape, rowToSample, sampleToRow } from './index.ts';
 
 type Row = Record<string, unknown>;
@@ -9,15 +9,11 @@ type Row = Record<string, unknown>;
  * The Alpaca sample is CC BY-NC: it is read from shared/ beside the repo and
  * never copied into it.
  */
-const ALPACA = new URL('../../../../shared/datasets/alpaca_original_300.jsonl', import.meta.url);
+const ALPACA = 'datasets/alpaca_original_300.jsonl';
+const suite = needsShared('Alpaca original 300 (shared/datasets)', ALPACA);
 
-describe.skipIf(!existsSync(ALPACA))('Alpaca original 300 (shared/datasets)', () => {
-  const rows = existsSync(ALPACA)
-    ? readFileSync(ALPACA, 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as Row)
-    : [];
+describe.skipIf(suite.skip)(suite.name, () => {
+  const rows = sharedJsonl<Row>(ALPACA);
 
   it('is detected as Alpaca with confidence 1', () => {
     expect(rows).toHaveLength(300);

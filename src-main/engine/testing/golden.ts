@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { prng } from '../dataset/prng.ts';
 import { rowToSample } from '../shapes/index.ts';
 import { misdecode } from '../text/mojibake-inject.ts';
 import { commonsenseQa, ftfyCases, gsm8k, hellaswag, oasst, truthfulQa } from './real-data.ts';
 import { audit, fix, refine } from './run.ts';
+import { sharedJsonl } from './shared-data.ts';
 
 /**
  * The golden record of the builtin engine: audit, fix and refine of every
@@ -15,16 +15,10 @@ import { audit, fix, refine } from './run.ts';
  * engine must leave every hash as it was.
  */
 
-const SHARED = new URL('../../../../shared/datasets/', import.meta.url);
-
-/** Alpaca is CC BY-NC: read from shared/ beside the repo, never copied into it. */
+/** Alpaca is CC BY-NC: read from ../shared beside the repo, never copied into it. */
 function alpaca(file: string): Sample[] | undefined {
-  const url = new URL(file, SHARED);
-  if (!existsSync(url)) return undefined;
-  return readFileSync(url, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => rowToSample(JSON.parse(line), 'alpaca'));
+  const rows = sharedJsonl(`datasets/${file}`);
+  return rows.length > 0 ? rows.map((row) => rowToSample(row, 'alpaca')) : undefined;
 }
 
 /** Defects put into one string: each exercises a rule (or a repair) of the engine. */
