@@ -6,6 +6,7 @@ export default defineConfig({
       'src-shared/**/*.test.ts',
       'src-main/**/*.test.ts',
       'src-renderer/**/*.test.{ts,tsx}',
+      'e2e/support/**/*.test.ts',
     ],
     environment: 'node',
     // Two cores on CI: keep the worker count modest so timings stay stable.

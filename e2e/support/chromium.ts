@@ -1,16 +1,20 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
+import { runnable } from './runnable.ts';
 
 /**
  * The Chromium the e2e tests and the app bench drive, found or installed so
  * that `npm test` passes on a fresh machine with only Node:
  *
- * 1. `CHROMIUM_PATH`, when set (it must exist);
+ * 1. `CHROMIUM_PATH`, when set (it must be a file this user can run);
  * 2. the system's Chromium or Chrome;
  * 3. Playwright's own download, when its cache has one;
  * 4. otherwise installed: `npx playwright install chromium` where downloads
  *    work, else Debian's `chromium` package when running as root with apt.
+ *
+ * A path that exists but cannot be run (no execute bit, a directory, a
+ * wrapper that exits with an error, as Ubuntu's snap stub does without snap)
+ * counts as absent, so the next candidate or the install is tried.
  *
  * Each step says what it does on stderr. It runs when the Playwright config
  * loads (once in the runner; the workers then find what it found or installed).
@@ -33,14 +37,14 @@ const say = (message: string): void => {
 function playwrightsOwn(): string | null {
   try {
     const path = chromium.executablePath();
-    return path && existsSync(path) ? path : null;
+    return path && runnable(path) ? path : null;
   } catch {
     return null; // no browser registry entry for this platform
   }
 }
 
 function installedSomewhere(): string | null {
-  return SYSTEM_CANDIDATES.find((path) => existsSync(path)) ?? playwrightsOwn();
+  return SYSTEM_CANDIDATES.find((path) => runnable(path)) ?? playwrightsOwn();
 }
 
 function tryPlaywrightInstall(): boolean {
@@ -54,7 +58,7 @@ function tryPlaywrightInstall(): boolean {
 
 function tryDebianPackage(): boolean {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!root || !existsSync('/usr/bin/apt-get')) {
+  if (!root || !runnable('/usr/bin/apt-get')) {
     say("cannot install Debian's chromium: not root, or no apt-get here");
     return false;
   }
@@ -71,7 +75,7 @@ function tryDebianPackage(): boolean {
     say(`apt-get failed: ${(error as Error).message}`);
     return false;
   }
-  return existsSync('/usr/bin/chromium');
+  return runnable('/usr/bin/chromium');
 }
 
 let found: string | undefined;
@@ -80,8 +84,8 @@ export function chromiumExecutable(): string {
   if (found) return found;
   const configured = process.env.CHROMIUM_PATH;
   if (configured) {
-    if (!existsSync(configured)) {
-      throw new Error(`CHROMIUM_PATH is set to ${configured}, which does not exist`);
+    if (!runnable(configured)) {
+      throw new Error(`CHROMIUM_PATH is set to ${configured}, which is not a Chromium that runs`);
     }
     return (found = configured);
   }
