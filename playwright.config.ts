@@ -10,6 +10,8 @@ export const CHROMIUM_PATH = chromiumExecutable();
 
 export default defineConfig({
   testDir: 'e2e',
+  // Vitest's unit tests of the e2e support code (e2e/support/*.test.ts) are not Playwright's.
+  testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
   timeout: 60_000,
   workers: 1,
