@@ -53,5 +53,8 @@ export function needsShared(
   ...relatives: string[]
 ): { readonly name: string; readonly skip: boolean } {
   const missing = relatives.map(sharedFile).find((file) => !file.present);
-  return missing ? { name: `${name} (${missing.reason})`, skip: true } : { name, skip: false };
+  if (!missing) return { name, skip: false };
+  // The default reporter lists no skipped titles: say why on stderr too, once a test.
+  process.stderr.write(`"${name}" ${missing.reason}\n`);
+  return { name: `${name} (${missing.reason})`, skip: true };
 }
