@@ -15,8 +15,8 @@ export default defineConfig({
           index: resolve(root, 'src-main/electron/main.ts'),
           // A worker thread's script is a file of its own (see engine/dataset/languages.ts).
           'languages-worker': resolve(root, 'src-main/engine/dataset/languages-worker.ts'),
-          // The engine pool's worker threads (see service/engine-pool/pooled.ts).
-          'engine-worker': resolve(root, 'src-main/service/engine-pool/worker.ts'),
+          // The engine pool's worker threads (see service/runs/pool/pooled.ts).
+          'engine-worker': resolve(root, 'src-main/service/runs/pool/worker.ts'),
           // The grid's queries and search index (see service/datasets/grid-queries.ts).
           'grid-worker': resolve(root, 'src-main/service/datasets/grid-worker.ts'),
           // An import's WAL checkpoint (see service/datasets/wal-checkpoint.ts).

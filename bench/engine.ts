@@ -3,7 +3,7 @@ import type { Sample } from '../src-shared/schemas/sample.ts';
 import { builtinBackend } from '../src-main/engine/builtin/backend.ts';
 import { textRead } from '../src-main/engine/read-text.ts';
 import { CORPORA, replicate } from './corpus.ts';
-import { runOperationInThread } from '../src-main/service/operation.ts';
+import { runOperationInThread } from '../src-main/service/runs/operation.ts';
 import { formatRow } from './stats.ts';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RowFilter } from '../src-shared/owner/datasets.ts';
-import { createServiceContext } from '../src-main/service/context.ts';
+import { createServiceContext } from '../src-main/service/context/service-context.ts';
 import { gridQueries } from '../src-main/service/datasets/grid-queries.ts';
 import { importDataset } from '../src-main/service/datasets/import.ts';
 import { datasetRows } from '../src-main/service/datasets/rows.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtinBackend } from '../src-main/engine/builtin/backend.ts';
-import { runOperation } from '../src-main/service/operation.ts';
+import { runOperation } from '../src-main/service/runs/operation.ts';
 import { gsm8k } from '../src-main/engine/testing/real-data.ts';
 import { startBenchServer } from './bench-server.ts';
 import { startPeer } from './http-peer.ts';

@@ -14,7 +14,11 @@ import {
   hellaswag,
   truthfulQa,
 } from '../src-main/engine/testing/real-data.ts';
-import { runOperation, withoutResults, type ResultSample } from '../src-main/service/operation.ts';
+import {
+  runOperation,
+  withoutResults,
+  type ResultSample,
+} from '../src-main/service/runs/operation.ts';
 import { formatRow } from './stats.ts';
 
 /**

@@ -10,18 +10,18 @@ import {
   oasst,
   truthfulQa,
 } from '../src-main/engine/testing/real-data.ts';
-import { EnginePool } from '../src-main/service/engine-pool/pool.ts';
+import { EnginePool } from '../src-main/service/runs/pool/pool.ts';
 import {
   engineWorkerScript,
   MIN_POOLED_SAMPLES,
   runPooled,
-} from '../src-main/service/engine-pool/pooled.ts';
-import { chargeMicro, tokenCostMicro } from '../src-main/service/money.ts';
+} from '../src-main/service/runs/pool/pooled.ts';
+import { chargeMicro, tokenCostMicro } from '../src-main/service/billing/money.ts';
 import {
   runOperationInThread,
   type OperationRequest,
   type OperationResult,
-} from '../src-main/service/operation.ts';
+} from '../src-main/service/runs/operation.ts';
 import { DEFAULT_SETTINGS } from '../src-shared/schemas/settings.ts';
 import { CORPORA, replicate } from './corpus.ts';
 import { formatRow } from './stats.ts';

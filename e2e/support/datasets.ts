@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeRows } from '../../src-main/service/files/index.ts';
+import { writeRows } from '../../src-main/files/index.ts';
 
 /** Real dataset rows from resources/datasets, and files made from them for the import tests. */
 

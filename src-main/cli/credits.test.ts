@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors.ts';
-import { placeHold, settleHold } from '../service/billing.ts';
+import { placeHold, settleHold } from '../service/billing/billing.ts';
 import { openDatabase } from '../store/db.ts';
 import { creditsCommand, parseUsdAmount } from './credits.ts';
 import { capture, rejection, tempDirs } from './testing/cli-test-kit.ts';

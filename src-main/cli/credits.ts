@@ -6,8 +6,8 @@ import {
   ledgerEntries,
   OWNER_ACCOUNT_ID,
   type LedgerEntry,
-} from '../service/billing.ts';
-import { MICRO_PER_CENT, MICRO_PER_USD, microToUsd } from '../service/money.ts';
+} from '../service/billing/billing.ts';
+import { MICRO_PER_CENT, MICRO_PER_USD, microToUsd } from '../service/billing/money.ts';
 import { parseCommandArgs } from './args.ts';
 import {
   formatTable,

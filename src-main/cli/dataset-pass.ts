@@ -4,7 +4,7 @@ import type { AuditBlock, Verdict } from '../../src-shared/schemas/blocks.ts';
 import type { DatasetReport } from '../../src-shared/schemas/report.ts';
 import { duplicateWords } from '../engine/dataset/duplicates.ts';
 import { DatasetScan, type ScanResult } from '../engine/dataset/scan.ts';
-import { readSamples, type ReadSamplesOptions } from '../service/read-samples.ts';
+import { readSamples, type ReadSamplesOptions } from '../service/samples/read-samples.ts';
 
 /**
  * The CLI's dataset checks: before the engine runs, one pass over the file's

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditBlock, FixBlock } from '../../src-shared/schemas/blocks.ts';
 import { readJsonl } from '../engine/testing/real-data.ts';
-import { writeRows } from '../service/files/index.ts';
+import { writeRows } from '../files/index.ts';
 
 const repo = join(import.meta.dirname, '..', '..');
 const datasets = join(repo, 'resources', 'datasets');

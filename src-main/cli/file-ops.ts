@@ -9,13 +9,17 @@ import {
   type Operation,
 } from '../../src-shared/schemas/config.ts';
 import type { Sample } from '../../src-shared/schemas/sample.ts';
-import { tokenCostMicro } from '../service/money.ts';
-import { OwnerRunUsage } from '../service/owner-run-usage.ts';
-import { runOperation, type OperationRequest, type ResultSample } from '../service/operation.ts';
-import { readSamples, type SampleRow } from '../service/read-samples.ts';
+import { tokenCostMicro } from '../service/billing/money.ts';
+import { OwnerRunUsage } from '../service/owner/run-usage.ts';
+import {
+  runOperation,
+  type OperationRequest,
+  type ResultSample,
+} from '../service/runs/operation.ts';
+import { readSamples, type SampleRow } from '../service/samples/read-samples.ts';
 import { UsageMeter } from '../engine/usage.ts';
-import { describeEngines, resolveEngines, selectBackend } from '../service/backend-select.ts';
-import { createServiceContext } from '../service/context.ts';
+import { describeEngines, resolveEngines, selectBackend } from '../service/runs/backend-select.ts';
+import { createServiceContext } from '../service/context/service-context.ts';
 import type { RoleEngine } from '../engine/upstream/backend.ts';
 import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
@@ -24,7 +28,7 @@ import { openJsonlSink } from './output.ts';
 import { dedupOnly, reportHeadline, scanFile, writeReport } from './dataset-pass.ts';
 import { assembleReport, VerdictTally } from '../engine/dataset/scan.ts';
 import { duplicatesVerdict } from '../engine/dataset/duplicates.ts';
-import { addCounts, applyDuplicates } from '../service/dataset-checks.ts';
+import { addCounts, applyDuplicates } from '../service/runs/dataset-checks.ts';
 import { openWriteBack, type WriteBack } from './write-back.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
 import { summaryLines } from './run-summary.ts';

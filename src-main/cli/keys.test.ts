@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { authenticate } from '../service/keys.ts';
+import { authenticate } from '../service/billing/keys.ts';
 import { openDatabase } from '../store/db.ts';
 import { formatTable, keysCommand } from './keys.ts';
 import { capture, rejection, tempDirs } from './testing/cli-test-kit.ts';

@@ -1,5 +1,5 @@
 import { AppError } from '../../src-shared/errors.ts';
-import { createKey, getKey, listKeys, revokeKey, type KeyRecord } from '../service/keys.ts';
+import { createKey, getKey, listKeys, revokeKey, type KeyRecord } from '../service/billing/keys.ts';
 import { openDatabase, type Db } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
 import { defaultDataDir } from './paths.ts';

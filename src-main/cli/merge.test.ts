@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rejection, tempDirs } from './testing/cli-test-kit.ts';
 import { datasets, merge, quietly, shardRuns, singleRun } from './testing/shard-kit.ts';
-import { OWNER_ACCOUNT_ID } from '../service/billing.ts';
+import { OWNER_ACCOUNT_ID } from '../service/billing/billing.ts';
 import { openDatabase } from '../store/db.ts';
 import { ledgerEntries } from '../store/ledger.ts';
 import { fileOperationCommand } from './file-ops.ts';

@@ -1,6 +1,6 @@
 import { openDatabase } from '../store/db.ts';
-import { describeEngines, resolveEngines } from '../service/backend-select.ts';
-import { createServiceContext } from '../service/context.ts';
+import { describeEngines, resolveEngines } from '../service/runs/backend-select.ts';
+import { createServiceContext } from '../service/context/service-context.ts';
 import { isWildcardHost, machineHostNames } from '../http/security.ts';
 import { isLoopback, startServer } from '../http/server.ts';
 import { parseCommandArgs, parsePort } from './args.ts';

@@ -8,8 +8,8 @@ import {
   type UpstreamRole,
   type UpstreamRoleSetting,
 } from '../../src-shared/schemas/settings.ts';
-import { describeEngines, resolveEngines } from '../service/backend-select.ts';
-import { maskSecret, sealSecret, shownSecret } from '../service/secret-box.ts';
+import { describeEngines, resolveEngines } from '../service/runs/backend-select.ts';
+import { maskSecret, sealSecret, shownSecret } from '../service/owner/secret-box.ts';
 import { readSettings, writeSettingsSection } from '../store/settings.ts';
 import { parseCommandArgs } from './args.ts';
 import { processIo, resolveDataDir, withDatabase, type CliIo } from './keys.ts';

@@ -1,11 +1,11 @@
 import { AppError } from '../../src-shared/errors.ts';
 import { RESULT_KEYS, type Sample } from '../../src-shared/schemas/sample.ts';
-import { formatFromPath, type FileFormat } from '../service/files/index.ts';
-import { readLayout } from '../service/files/layout.ts';
-import { writeRowsLike, type SourcedRow } from '../service/files/write-like.ts';
-import type { ResultSample } from '../service/operation.ts';
-import type { SampleRow } from '../service/read-samples.ts';
-import type { RowMapping } from '../service/row-mapping.ts';
+import { formatFromPath, type FileFormat } from '../files/index.ts';
+import { readLayout } from '../files/layout.ts';
+import { writeRowsLike, type SourcedRow } from '../files/write-like.ts';
+import type { ResultSample } from '../service/runs/operation.ts';
+import type { SampleRow } from '../service/samples/read-samples.ts';
+import type { RowMapping } from '../service/samples/row-mapping.ts';
 
 /**
  * `--write-back`: the source's own rows, in its schema, with each repair

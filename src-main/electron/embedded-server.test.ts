@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServiceContext } from '../service/context.ts';
+import { createServiceContext } from '../service/context/service-context.ts';
 import { startServer } from '../http/server.ts';
 import { openDatabase } from '../store/db.ts';
 import { EmbeddedServer } from './embedded-server.ts';

@@ -5,7 +5,7 @@
    encryptStringAsync/decryptStringAsync (an async box with keys opened at start-up) is a contained
    later change. */
 import { safeStorage } from 'electron';
-import { setSecretBox } from '../service/secret-box.ts';
+import { setSecretBox } from '../service/owner/secret-box.ts';
 
 /**
  * Upstream API keys in the desktop app are sealed with Electron's safeStorage

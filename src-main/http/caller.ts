@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../src-shared/errors.ts';
 import type { Settings } from '../../src-shared/schemas/settings.ts';
-import type { ServiceContext } from '../service/context.ts';
-import { authenticate } from '../service/keys.ts';
-import { RateLimiter } from '../service/rate-limit.ts';
+import type { ServiceContext } from '../service/context/service-context.ts';
+import { authenticate } from '../service/billing/keys.ts';
+import { RateLimiter } from './rate-limit.ts';
 
 export interface KeyCaller {
   keyId: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { startFakeUpstream, completion } from '../engine/upstream/testing/fake-upstream.ts';
-import { balances, ledgerEntries, openHolds } from '../service/billing.ts';
+import { balances, ledgerEntries, openHolds } from '../service/billing/billing.ts';
 import { openDatabase } from '../store/db.ts';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -103,7 +103,7 @@ describe('crash recovery', () => {
 
   /*
    * A request's hold commits without an fsync and its settle with one
-   * (service/billing.ts, "Crash safety"). kill -9 loses neither: the OS holds
+   * (service/billing/billing.ts, "Crash safety"). kill -9 loses neither: the OS holds
    * the written WAL frames. These two kill the server at each side of the
    * settle and check the money either way.
    */

@@ -5,7 +5,7 @@ import { MAX_METADATA_DEPTH } from '../../src-shared/nesting.ts';
 import { OWNER_METHODS } from '../../src-shared/owner-api.ts';
 import { NativeError } from '../../src-shared/schemas/native.ts';
 import { OpenAIErrorBody } from '../../src-shared/schemas/openai.ts';
-import { balances, ledgerEntries } from '../service/billing.ts';
+import { balances, ledgerEntries } from '../service/billing/billing.ts';
 import { DEFAULT_SETTINGS } from '../../src-shared/schemas/settings.ts';
 import { writeSettingsSection } from '../store/settings.ts';
 import { createTestApp } from './testing/test-app.ts';

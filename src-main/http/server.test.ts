@@ -1,7 +1,7 @@
 import { get as httpGet } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../store/db.ts';
-import { createServiceContext } from '../service/context.ts';
+import { createServiceContext } from '../service/context/service-context.ts';
 import { allowedHostNames, machineHostNames } from './security.ts';
 import { type RunningServer, startServer } from './server.ts';
 

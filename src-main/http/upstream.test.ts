@@ -13,9 +13,9 @@ import {
   type FakeUpstream,
   type Reply,
 } from '../engine/upstream/testing/fake-upstream.ts';
-import { balances, ledgerEntries } from '../service/billing.ts';
-import { createServiceContext } from '../service/context.ts';
-import { createKey } from '../service/keys.ts';
+import { balances, ledgerEntries } from '../service/billing/billing.ts';
+import { createServiceContext } from '../service/context/service-context.ts';
+import { createKey } from '../service/billing/keys.ts';
 import { openDatabase } from '../store/db.ts';
 import { writeSettingsSection } from '../store/settings.ts';
 import { type RunningServer, startServer } from './server.ts';

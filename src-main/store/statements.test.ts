@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { placeHold, settleHold } from '../service/billing.ts';
+import { placeHold, settleHold } from '../service/billing/billing.ts';
 import { openDatabase } from './db.ts';
 import { balances } from './ledger.ts';
 import { readSettings, writeSettingsSection } from './settings.ts';

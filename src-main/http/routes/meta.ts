@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { pricingDocument } from '../../service/catalog.ts';
-import type { ServiceContext } from '../../service/context.ts';
+import { pricingDocument } from '../../service/billing/catalog.ts';
+import type { ServiceContext } from '../../service/context/service-context.ts';
 import { buildOpenApiDocument } from '../openapi.ts';
 
 /** The open routes: pricing and the OpenAPI document. */

@@ -7,9 +7,9 @@ import {
 } from '../../../src-shared/schemas/native.ts';
 import { writeSettingsSection } from '../../store/settings.ts';
 import { DEFAULT_SETTINGS } from '../../../src-shared/schemas/settings.ts';
-import { balances, charge, grant, ledgerEntries } from '../../service/billing.ts';
-import { listHistory } from '../../service/history.ts';
-import { revokeKey, listKeys } from '../../service/keys.ts';
+import { balances, charge, grant, ledgerEntries } from '../../service/billing/billing.ts';
+import { listHistory } from '../../service/runs/history.ts';
+import { revokeKey, listKeys } from '../../service/billing/keys.ts';
 import { gsm8k } from '../../engine/testing/real-data.ts';
 import { createTestApp } from '../testing/test-app.ts';
 

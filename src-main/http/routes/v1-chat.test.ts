@@ -7,7 +7,7 @@ import {
 import type { EngineBackend } from '../../engine/backend.ts';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
 import { gsm8k } from '../../engine/testing/real-data.ts';
-import { balances, charge, ledgerEntries } from '../../service/billing.ts';
+import { balances, charge, ledgerEntries } from '../../service/billing/billing.ts';
 import { parseSse } from '../testing/sse.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { writeSettingsSection } from '../../store/settings.ts';

@@ -6,9 +6,9 @@ import {
   type Usage,
 } from '../../../src-shared/schemas/openai.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
-import type { BilledResult } from '../../service/billed-run.ts';
-import { lastUserContent } from '../../service/chat-request.ts';
-import type { ServiceContext } from '../../service/context.ts';
+import type { BilledResult } from '../../service/billing/billed-run.ts';
+import { lastUserContent } from './chat-request.ts';
+import type { ServiceContext } from '../../service/context/service-context.ts';
 import type { CallerEnv } from '../caller.ts';
 import { openAIBody } from '../errors.ts';
 import type { Gate } from '../gate.ts';

@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { AppError } from '../../../src-shared/errors.ts';
-import { findModelCard, modelCards } from '../../service/catalog.ts';
-import type { ServiceContext } from '../../service/context.ts';
+import { findModelCard, modelCards } from '../../service/billing/catalog.ts';
+import type { ServiceContext } from '../../service/context/service-context.ts';
 import type { CallerEnv } from '../caller.ts';
 
 /**

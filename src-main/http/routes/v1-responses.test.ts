@@ -7,7 +7,7 @@ import {
 import type { EngineBackend } from '../../engine/backend.ts';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
 import { gsm8k } from '../../engine/testing/real-data.ts';
-import { balances, ledgerEntries } from '../../service/billing.ts';
+import { balances, ledgerEntries } from '../../service/billing/billing.ts';
 import { writeSettingsSection } from '../../store/settings.ts';
 import { DEFAULT_SETTINGS } from '../../../src-shared/schemas/settings.ts';
 import { sseEvents } from '../testing/sse.ts';

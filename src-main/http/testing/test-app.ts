@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { openDatabase } from '../../store/db.ts';
-import { createServiceContext, type ServiceContext } from '../../service/context.ts';
-import { createKey } from '../../service/keys.ts';
-import { OwnerEvents } from '../../service/owner-events.ts';
-import { createOwnerHandlers } from '../../service/owner-handlers.ts';
+import {
+  createServiceContext,
+  type ServiceContext,
+} from '../../service/context/service-context.ts';
+import { createKey } from '../../service/billing/keys.ts';
+import { OwnerEvents } from '../../service/owner/events.ts';
+import { createOwnerHandlers } from '../../service/owner/handlers.ts';
 import { createHttpApp } from '../app.ts';
 import { OwnerSessions } from '../owner-session.ts';
 import { Transfers } from '../transfers.ts';

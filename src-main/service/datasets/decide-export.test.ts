@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRows } from '../files/index.ts';
+import { readRows } from '../../files/index.ts';
 import { createHarness, dataset, type Harness } from './testing/harness.ts';
 
 type Row = Record<string, unknown>;

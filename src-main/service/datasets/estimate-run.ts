@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { RunEstimate } from '../../../src-shared/owner/runs.ts';
 import { samplesPage } from '../../store/datasets-rows.ts';
-import { balances, OWNER_ACCOUNT_ID } from '../billing.ts';
-import type { ServiceContext } from '../context.ts';
-import { estimate, sampleTokens, type Estimate } from '../estimate.ts';
-import { microToUsd, tokenCostMicro } from '../money.ts';
-import { runOperation } from '../operation.ts';
+import { balances, OWNER_ACCOUNT_ID } from '../billing/billing.ts';
+import type { ServiceContext } from '../context/service-context.ts';
+import { estimate, sampleTokens, type Estimate } from '../billing/estimate.ts';
+import { microToUsd, tokenCostMicro } from '../billing/money.ts';
+import { runOperation } from '../runs/operation.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { operationFor, type ParsedRunRequest } from './run-request.ts';
 import { sampleReader } from './row-sample.ts';

@@ -4,7 +4,7 @@ import { AppError } from '../../../src-shared/errors.ts';
 import type { RowsPage, RowsQuery } from '../../../src-shared/owner/datasets.ts';
 import { workerScript } from '../../engine/worker-script.ts';
 import type { Db } from '../../store/db.ts';
-import { promised } from '../promised.ts';
+import { promised } from '../owner/promised.ts';
 import type { GridReply, GridRequest } from './grid-worker.ts';
 import { datasetRows } from './rows.ts';
 

@@ -1,8 +1,8 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import { importErrorRecords, datasetsIn } from '../../store/datasets.ts';
-import type { ServiceContext } from '../context.ts';
-import type { OwnerDeps, OwnerHandlers } from '../owner-handlers.ts';
-import { promised } from '../promised.ts';
+import type { ServiceContext } from '../context/service-context.ts';
+import type { OwnerDeps, OwnerHandlers } from '../owner/handlers.ts';
+import { promised } from '../owner/promised.ts';
 import { decide } from './decide.ts';
 import { editRow } from './edit.ts';
 import { estimateRun } from './estimate-run.ts';

@@ -10,7 +10,7 @@ import {
   type ShapeId,
 } from '../../../src-shared/owner/datasets.ts';
 import { SHAPES } from '../../engine/shapes/index.ts';
-import { writeRows } from '../files/index.ts';
+import { writeRows } from '../../files/index.ts';
 import { datasetRecord } from '../../store/datasets.ts';
 import { FIRST_BATCH_ROWS } from './import.ts';
 import { datasetRows } from './rows.ts';

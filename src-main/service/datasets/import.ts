@@ -13,9 +13,9 @@ import {
   type ImportErrorRecord,
 } from '../../store/datasets.ts';
 import { leanRowInserter, type LeanRowRecord } from '../../store/datasets-rows.ts';
-import type { ServiceContext } from '../context.ts';
-import { readLayout } from '../files/layout.ts';
-import type { RowMapping } from '../row-mapping.ts';
+import type { ServiceContext } from '../context/service-context.ts';
+import { readLayout } from '../../files/layout.ts';
+import type { RowMapping } from '../samples/row-mapping.ts';
 import { beginBulk, bulkTransaction, endBulk } from './bulk-writes.ts';
 import { checkpointOffThread } from './wal-checkpoint.ts';
 import { gridQueries } from './grid-queries.ts';

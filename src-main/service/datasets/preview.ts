@@ -8,9 +8,9 @@ import type {
 import type { FieldMapping, OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import { fieldsOf } from '../../engine/mapping/index.ts';
 import { SHAPES } from '../../engine/shapes/index.ts';
-import { mapRow, readRows, type RowResult } from '../files/index.ts';
-import { DETECTION_ROWS } from '../read-samples.ts';
-import { detectHead, resolveRowMapping } from '../row-mapping.ts';
+import { mapRow, readRows, type RowResult } from '../../files/index.ts';
+import { DETECTION_ROWS } from '../samples/read-samples.ts';
+import { detectHead, resolveRowMapping } from '../samples/row-mapping.ts';
 import { namingTheFile, resolveSource, type Uploads } from './source.ts';
 
 /** Rows of the preview mapped to samples for the import dialog. */

@@ -1,13 +1,13 @@
-import type { FileFormat, RowResult } from '../files/index.ts';
-import { readRows } from '../files/index.ts';
-import { readJsonlBatches } from '../files/jsonl.ts';
+import type { FileFormat, RowResult } from '../../files/index.ts';
+import { readRows } from '../../files/index.ts';
+import { readJsonlBatches } from '../../files/jsonl.ts';
 import {
   DETECTION_ROWS,
   headMapping,
   samplesOfRow,
   type ReadSamplesOptions,
   type SampleRow,
-} from '../read-samples.ts';
+} from '../samples/read-samples.ts';
 
 /** Rows per batch for the formats read a row at a time (JSON arrays, CSV, Parquet). */
 const ROWS_PER_BATCH = 1000;

@@ -5,7 +5,7 @@ import type { ShapeId } from '../../engine/shapes/index.ts';
 import type { SampleSource } from '../../store/datasets-rows.ts';
 import { datasetRecord } from '../../store/datasets.ts';
 import type { Db } from '../../store/db.ts';
-import { resolveRowMapping, type RowMapping } from '../row-mapping.ts';
+import { resolveRowMapping, type RowMapping } from '../samples/row-mapping.ts';
 
 /**
  * A row's sample. An import stores each row once, as read (migration 8): its

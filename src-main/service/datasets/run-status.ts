@@ -1,6 +1,6 @@
 import type { RunStatus } from '../../../src-shared/owner/runs.ts';
 import type { RunRecord } from '../../store/datasets-runs.ts';
-import { microToUsd } from '../money.ts';
+import { microToUsd } from '../billing/money.ts';
 
 /** Rows per second since the run started, to one decimal. */
 export function ratePerSecond(done: number, startedAt: string, endMs: number): number {

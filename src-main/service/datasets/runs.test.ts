@@ -10,7 +10,7 @@ import type { EngineBackend } from '../../engine/backend.ts';
 import { openDatabase } from '../../store/db.ts';
 import { finishImport, insertDataset } from '../../store/datasets.ts';
 import { insertRun, runRecord } from '../../store/datasets-runs.ts';
-import { balances, charge, OWNER_ACCOUNT_ID } from '../billing.ts';
+import { balances, charge, OWNER_ACCOUNT_ID } from '../billing/billing.ts';
 import { recoverDatasets } from './recover.ts';
 import { createHarness, dataset, type Harness } from './testing/harness.ts';
 

@@ -1,7 +1,7 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { RunStatus } from '../../../src-shared/owner/runs.ts';
 import { insertRun, runRecord, runRecords } from '../../store/datasets-runs.ts';
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../context/service-context.ts';
 import { newId } from './ids.ts';
 import { executeRun, type RunLoopDeps } from './run-loop.ts';
 import { runRegistry, type ActiveRun } from './run-registry.ts';

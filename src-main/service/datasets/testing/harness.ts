@@ -12,9 +12,9 @@ import type { RunStatus } from '../../../../src-shared/owner/runs.ts';
 import { builtinBackend } from '../../../engine/builtin/backend.ts';
 import type { EngineBackend } from '../../../engine/backend.ts';
 import { openDatabase } from '../../../store/db.ts';
-import { createServiceContext } from '../../context.ts';
-import { OwnerEvents } from '../../owner-events.ts';
-import { createOwnerHandlers, type ServerAddress } from '../../owner-handlers.ts';
+import { createServiceContext } from '../../context/service-context.ts';
+import { OwnerEvents } from '../../owner/events.ts';
+import { createOwnerHandlers, type ServerAddress } from '../../owner/handlers.ts';
 import { runRegistry } from '../run-registry.ts';
 import { datasetScanner } from '../scan.ts';
 

@@ -1,7 +1,7 @@
 import { builtinBackend } from '../../../engine/builtin/backend.ts';
 import { openDatabase } from '../../../store/db.ts';
-import { createServiceContext } from '../../context.ts';
-import { createOwnerHandlers } from '../../owner-handlers.ts';
+import { createServiceContext } from '../../context/service-context.ts';
+import { createOwnerHandlers } from '../../owner/handlers.ts';
 import { datasetScanner } from '../scan.ts';
 
 /**

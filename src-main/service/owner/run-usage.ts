@@ -1,0 +1,84 @@
+import type { Operation } from '../../../src-shared/schemas/config.ts';
+import type { EngineModel } from '../../../src-shared/models.ts';
+import type { ModelUsage } from '../../engine/usage.ts';
+import type { Db } from '../../store/db.ts';
+import { insertUsage } from '../../store/owner-usage.ts';
+import { recordHistory, type HistorySource } from '../runs/history.ts';
+import { tokenCostMicro } from '../billing/money.ts';
+import type { Settings } from '../../../src-shared/schemas/settings.ts';
+
+export interface OwnerRun {
+  id: string;
+  operation: Operation;
+  /** What the usage line names after the operation (a file, a dataset). */
+  label: string;
+  source: Extract<HistorySource, 'app' | 'cli'>;
+}
+
+/**
+ * The owner's own runs (the app's, and `svc audit|fix|refine FILE`) spend no
+ * credit and are never refused for it: each batch records its usage (tokens
+ * per model and what they would cost at the rates in force) and, for fix and
+ * refine, its history, in one immediate transaction with what the caller
+ * keeps of the batch. Credit, holds and charges belong to API keys.
+ */
+export class OwnerRunUsage {
+  readonly #db: Db;
+  readonly #run: OwnerRun;
+  #costMicro = 0;
+
+  constructor(db: Db, run: OwnerRun) {
+    this.#db = db;
+    this.#run = run;
+  }
+
+  recordBatch(
+    batch: {
+      usage: Partial<Record<EngineModel, ModelUsage>>;
+      rates: Settings['rates'];
+      input: readonly unknown[];
+      output: readonly unknown[];
+    },
+    keep?: (usage: { costMicro: number }) => void,
+  ): void {
+    const { id, operation, source, label } = this.#run;
+    let batchCost = 0;
+    this.#db
+      .transaction(() => {
+        for (const [model, used] of Object.entries(batch.usage) as [EngineModel, ModelUsage][]) {
+          const cost = tokenCostMicro({ [model]: used }, batch.rates);
+          batchCost += cost;
+          insertUsage(this.#db, {
+            run_id: id,
+            source,
+            operation,
+            label,
+            model,
+            samples: batch.input.length,
+            input_tokens: used.input_tokens,
+            output_tokens: used.output_tokens,
+            passes: used.passes,
+            cost_micro: cost,
+          });
+        }
+        if (operation !== 'audit') {
+          recordHistory(this.#db, {
+            requestId: id,
+            operation,
+            source,
+            input: batch.input,
+            output: batch.output,
+            costMicro: 0,
+          });
+        }
+        keep?.({ costMicro: this.#costMicro + batchCost });
+      })
+      .immediate();
+    this.#costMicro += batchCost;
+  }
+
+  /** What the run's usage so far would cost at the rates (never charged). */
+  get costMicro(): number {
+    return this.#costMicro;
+  }
+}

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sample } from '../../../../src-shared/schemas/sample.ts';
+import { gsm8k } from '../../../engine/testing/real-data.ts';
+import type { OperationRequest } from '../operation.ts';
+import { EnginePool, PoolUnavailable, SliceFailed } from './pool.ts';
+
+const WORKER = new URL('./worker.ts', import.meta.url);
+const audit = (samples: Sample[]): OperationRequest => ({
+  operation: 'audit',
+  samples,
+  config: { votes: 1 },
+});
+
+const pools: EnginePool[] = [];
+const pool = (script: URL, size: number): EnginePool => {
+  const made = new EnginePool(script, size);
+  pools.push(made);
+  return made;
+};
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+describe('EnginePool', () => {
+  it('serves a new batch first: a small one behind a large one waits for the slices handed out', async () => {
+    const engine = pool(WORKER, 1);
+    const samples = gsm8k();
+    const large = Array.from({ length: 12 }, (_, i) => audit(samples.slice(i * 20, i * 20 + 20)));
+    const landed: string[] = [];
+    const first = engine.run(large, undefined, (index) => landed.push(`large ${index}`));
+    const second = engine.run([audit(samples.slice(0, 5))], undefined, () => landed.push('small'));
+    const [results] = await Promise.all([first, second]);
+    // The worker holds two slices of the large batch (the running one and the next), no more.
+    expect(landed.indexOf('small')).toBe(2);
+    expect(results.map((r) => r.counts.samples)).toEqual(large.map((r) => r.samples.length));
+    expect([...engine.slicesByThread.values()]).toEqual([13]);
+  });
+
+  it('keeps each worker two slices deep, and drops the queued slices of a cancelled batch', async () => {
+    const engine = pool(WORKER, 2);
+    const samples = gsm8k();
+    const slices = Array.from({ length: 8 }, (_, i) => audit(samples.slice(i * 30, i * 30 + 30)));
+    const controller = new AbortController();
+    const cancelled = engine.run(slices, controller.signal, () => controller.abort());
+    await expect(cancelled).rejects.toMatchObject({ code: 'cancelled' });
+    // The pool stays usable: every slice of the cancelled batch was answered (run or dropped).
+    const landed: number[] = [];
+    const next = await engine.run(slices.slice(0, 4), undefined, (index) => landed.push(index));
+    expect(next.map((r) => r.counts.samples)).toEqual([30, 30, 30, 30]);
+    expect([...landed].sort()).toEqual([0, 1, 2, 3]);
+    // At most 2 slices per worker were handed out before the cancel, plus the 4 of the next batch.
+    const run = [...engine.slicesByThread.values()].reduce((a, b) => a + b, 0);
+    expect(run).toBeLessThanOrEqual(4 + 4);
+    expect(run).toBeGreaterThanOrEqual(4 + 1);
+  });
+
+  it('reports a failing slice with its index and the error as the worker saw it', async () => {
+    const engine = pool(WORKER, 2);
+    const samples = gsm8k().slice(0, 30);
+    const broken = [...samples.slice(0, 9), { task_type: 'text', text: null } as unknown as Sample];
+    const error = await engine
+      .run([audit(samples), audit(broken)], undefined)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SliceFailed);
+    expect((error as SliceFailed).index).toBe(1);
+    expect((error as SliceFailed).error).toMatchObject({ kind: 'sample', sampleIndex: 9 });
+  });
+
+  it('says it is unavailable when no worker can start, and stays so', async () => {
+    const engine = pool(new URL('./no-such-worker.ts', import.meta.url), 2);
+    await expect(engine.run([audit(gsm8k().slice(0, 3))], undefined)).rejects.toBeInstanceOf(
+      PoolUnavailable,
+    );
+    expect(engine.unavailable).toBeInstanceOf(PoolUnavailable);
+    await expect(engine.run([audit(gsm8k().slice(0, 3))], undefined)).rejects.toBeInstanceOf(
+      PoolUnavailable,
+    );
+  });
+});

@@ -1,0 +1,68 @@
+import { parentPort } from 'node:worker_threads';
+import { AppError } from '../../../../src-shared/errors.ts';
+import { builtinBackend } from '../../../engine/builtin/backend.ts';
+import { runOperationInThread } from '../operation.ts';
+import { encodeError, encodeResult, type FromWorker, type ToWorker } from './wire.ts';
+
+/**
+ * An engine worker of the pool (pool.ts): runs the slices it is given with
+ * the builtin backend, one at a time and in the order they came, in this
+ * thread. The pool hands over the next slice while one runs, so that this
+ * thread never waits for the main thread between slices. A cancel reaches a
+ * running slice because the engine yields to the event loop every few
+ * milliseconds (the engine then stops as it would on the main thread); a
+ * slice cancelled before it started is answered as failed at once.
+ */
+
+const port = parentPort;
+if (!port) throw new Error('the engine worker runs in a worker thread of the engine pool');
+
+type Run = Extract<ToWorker, { type: 'run' }>;
+const queue: Run[] = [];
+let running: { id: number; controller: AbortController } | undefined;
+
+async function run({ id, request }: Run): Promise<FromWorker> {
+  const controller = new AbortController();
+  running = { id, controller };
+  try {
+    const result = await runOperationInThread(request, {
+      backend: builtinBackend,
+      signal: controller.signal,
+    });
+    return { type: 'done', id, result: encodeResult(result) };
+  } catch (error) {
+    return { type: 'failed', id, error: encodeError(error) };
+  } finally {
+    running = undefined;
+  }
+}
+
+let draining = false;
+
+async function drain(): Promise<void> {
+  draining = true;
+  for (let next = queue.shift(); next; next = queue.shift()) port?.postMessage(await run(next));
+  draining = false;
+}
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'run') {
+    queue.push(message);
+    if (!draining) void drain();
+    return;
+  }
+  if (running?.id === message.id) running.controller.abort();
+  const waiting = queue.findIndex((queued) => queued.id === message.id);
+  if (waiting >= 0) {
+    queue.splice(waiting, 1);
+    const reply: FromWorker = {
+      type: 'failed',
+      id: message.id,
+      error: encodeError(new AppError('cancelled', 'the run was cancelled')),
+    };
+    port.postMessage(reply);
+  }
+});
+
+const ready: FromWorker = { type: 'ready' };
+port.postMessage(ready);
