@@ -147,7 +147,7 @@ export function duplicateGroupsPage(
     .prepare(
       `SELECT first_row, kind, similarity, label_conflict, size, rows_json,
          (SELECT json_group_array(r.source_row ORDER BY m.key) FROM json_each(g.rows_json) AS m
-            JOIN dataset_rows AS r ON r.dataset_id = g.dataset_id AND r.row_index = m.value
+            CROSS JOIN dataset_rows AS r ON r.dataset_id = g.dataset_id AND r.row_index = m.value
          ) AS source_rows_json
        FROM dataset_duplicate_groups AS g WHERE dataset_id = ?
        ORDER BY first_row LIMIT ? OFFSET ?`,
