@@ -5,6 +5,7 @@ import type { EngineBackend } from '../engine/backend.ts';
 import type { ServiceContext } from '../service/context/service-context.ts';
 import type { OwnerHandlers } from '../service/owner/handlers.ts';
 import { keyAuth } from './caller.ts';
+import { drainUnreadBody } from './drain.ts';
 import { withPublicErrors } from './public-errors.ts';
 import { asAppError, errorResponse } from './errors.ts';
 import { Gate } from './gate.ts';
@@ -54,6 +55,8 @@ type Env = { Variables: { requestId: string } };
 export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   const app = new Hono<Env>();
 
+  // First in, last out: a body the route left unread is discarded before the answer goes.
+  app.use('*', drainUnreadBody());
   app.use('*', async (c, next) => {
     const requestId = `req_${randomHex(12)}`;
     c.set('requestId', requestId);
