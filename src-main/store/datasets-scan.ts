@@ -160,34 +160,30 @@ export function setScan(db: Db, datasetId: string, scanJson: string): void {
   db.prepare('UPDATE datasets SET scan_json = ? WHERE id = ?').run(scanJson, datasetId);
 }
 
-/** The verdict columns of the rows that have any finding (dropped rows left out). */
-export function tallyRows(
-  db: Db,
-  datasetId: string,
-): { failed_checks: string; warning_checks: string; error_codes: string; warning_codes: string }[] {
-  // The covering index holds every column read: the table itself is not touched.
-  return db
-    .prepare(
-      `SELECT failed_checks, warning_checks, error_codes, warning_codes
-       FROM dataset_rows INDEXED BY dataset_rows_by_index
-       WHERE dataset_id = ? AND dropped = 0
-         AND (failed_checks != '' OR warning_checks != '' OR error_codes != ''
-           OR warning_codes != '')`,
-    )
-    .all(datasetId) as {
-    failed_checks: string;
-    warning_checks: string;
-    error_codes: string;
-    warning_codes: string;
-  }[];
+/** One line of a dataset's kept tallies (migration 10): rows failing or only warning. */
+export interface TallyRecord {
+  kind: 'check' | 'issue';
+  name: string;
+  failed: number;
+  warned: number;
 }
 
-/** How many rows are not dropped. */
+/** The tallies of a dataset's kept rows, per check and per issue code, kept by a trigger. */
+export function keptTallies(db: Db, datasetId: string): TallyRecord[] {
+  return db
+    .prepare(
+      `SELECT kind, name, failed, warned FROM dataset_tallies
+       WHERE dataset_id = ? AND (failed != 0 OR warned != 0)`,
+    )
+    .all(datasetId) as TallyRecord[];
+}
+
+/** How many rows are not dropped: the dataset's rows less the drops kept by a trigger. */
 export function keptRowCount(db: Db, datasetId: string): number {
   return db
     .prepare(
-      `SELECT count(*) FROM dataset_rows INDEXED BY dataset_rows_by_index
-       WHERE dataset_id = ? AND dropped = 0`,
+      `SELECT d.row_count - coalesce(c.dropped, 0) FROM datasets AS d
+       LEFT JOIN dataset_sort_counts AS c ON c.dataset_id = d.id WHERE d.id = ?`,
     )
     .pluck()
     .get(datasetId) as number;

@@ -5,12 +5,12 @@ import type {
   DuplicateGroupsQuery,
 } from '../../../src-shared/owner/overview.ts';
 import type { Tally } from '../../../src-shared/schemas/report.ts';
-import { bumpTally, failingCheckFindings, sortedTallies } from '../../engine/dataset/scan.ts';
+import { failingCheckFindings, sortedTallies } from '../../engine/dataset/scan.ts';
 import type { Db } from '../../store/db.ts';
 import {
   duplicateGroupsPage,
   keptRowCount,
-  tallyRows,
+  keptTallies,
   type DuplicateGroupRecord,
 } from '../../store/datasets-scan.ts';
 import type { StoredScan } from './scan.ts';
@@ -18,8 +18,6 @@ import { readyDataset } from './summary.ts';
 
 /** Groups listed in the overview itself (the rest are paged). */
 const OVERVIEW_GROUPS = 20;
-
-const split = (stored: string): string[] => stored.split(',').filter(Boolean);
 
 function groupOf(record: DuplicateGroupRecord): z.infer<typeof DuplicateGroupsPage>['groups'][0] {
   return {
@@ -35,24 +33,17 @@ function groupOf(record: DuplicateGroupRecord): z.infer<typeof DuplicateGroupsPa
 
 /**
  * A dataset at a glance: the counts of failures and warnings per check and
- * per issue code of every row's verdict in force (dropped rows left out),
+ * per issue code of every row's verdict in force (dropped rows left out, the
+ * counts kept as verdicts are written, so this reads no row),
  * the latest scan's statistics and findings, and the first duplicate groups.
  */
 export function datasetOverview(db: Db, datasetId: string, scanning: boolean): DatasetOverview {
   const dataset = readyDataset(db, datasetId);
+  // Kept by a trigger as verdicts are written (migration 10): no row is read here.
   const checks = new Map<string, Tally>();
   const issues = new Map<string, Tally>();
-  for (const row of tallyRows(db, dataset.id)) {
-    const failed = split(row.failed_checks);
-    for (const check of failed) bumpTally(checks, check, 'failed');
-    for (const check of split(row.warning_checks)) {
-      if (!failed.includes(check)) bumpTally(checks, check, 'warned');
-    }
-    const errors = split(row.error_codes);
-    for (const code of errors) bumpTally(issues, code, 'failed');
-    for (const code of split(row.warning_codes)) {
-      if (!errors.includes(code)) bumpTally(issues, code, 'warned');
-    }
+  for (const { kind, name, failed, warned } of keptTallies(db, dataset.id)) {
+    (kind === 'check' ? checks : issues).set(name, { failed, warned });
   }
   const rows = keptRowCount(db, dataset.id);
   const scan = dataset.scan_json === null ? null : (JSON.parse(dataset.scan_json) as StoredScan);

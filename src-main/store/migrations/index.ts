@@ -8,6 +8,7 @@ import { datasetChecks } from './006-dataset-checks.ts';
 import { ownerUsage } from './007-owner-usage.ts';
 import { leanRows } from './008-lean-rows.ts';
 import { gridFilterIndexes } from './009-grid-filter-indexes.ts';
+import { datasetTallies } from './010-dataset-tallies.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ownerUsage,
   leanRows,
   gridFilterIndexes,
+  datasetTallies,
 ];
