@@ -99,6 +99,26 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['node:*', 'electron', '**/src-main/**'] }],
     },
   },
+  // The file-format module has one door: from outside src-main/files/, only files/index.ts.
+  // typescript-eslint's copy of no-restricted-imports, so that it adds to the layer rules
+  // above: a second `no-restricted-imports` for the same files would replace them.
+  {
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['src-main/files/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/files/*', '**/files/*/**', '!**/files/index.ts'],
+              message: 'Import the file formats through src-main/files/index.ts, their one door.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,

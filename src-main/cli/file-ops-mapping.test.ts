@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRows, writeRows } from '../files/index.ts';
-import { readParquetLayout } from '../files/parquet-like.ts';
+import { readParquetLayout, readRows, writeRows } from '../files/index.ts';
 import { oasstPaths } from '../engine/shapes/oasst-paths.ts';
 import { mappingFromFlags, type MapFlags } from './map-flags.ts';
 import { svcProcess as svc, tempDirs } from './testing/cli-test-kit.ts';

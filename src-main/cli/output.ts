@@ -1,5 +1,6 @@
-import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { tempFileBeside } from '../files/index.ts';
 
 /** Where JSONL results go: a file (written beside it, then renamed into place) or stdout. */
 export interface JsonlSink {
@@ -21,14 +22,15 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
       discard: () => Promise.resolve(),
     };
   }
-  const partial = `${path}.partial`;
-  const stream: WriteStream = createWriteStream(partial);
+  // One writer per run: the plain `<path>.partial`, which a rerun overwrites.
+  const partial = tempFileBeside(path, { unique: false });
+  const stream: WriteStream = createWriteStream(partial.path);
   return {
     write: (value) => writeWithBackpressure(stream, `${JSON.stringify(value)}\n`),
     close: async () => {
       stream.end();
       await once(stream, 'finish');
-      renameSync(partial, path);
+      await partial.commit();
     },
     discard: async () => {
       // Writes still queued fail once it is destroyed: expected, not worth an uncaught error.
@@ -36,7 +38,7 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
       const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
       stream.destroy();
       await closed;
-      rmSync(partial, { force: true });
+      await partial.discard();
     },
   };
 }

@@ -1,8 +1,12 @@
 import { AppError } from '../../src-shared/errors.ts';
 import { RESULT_KEYS, type Sample } from '../../src-shared/schemas/sample.ts';
-import { formatFromPath, type FileFormat } from '../files/index.ts';
-import { readLayout } from '../files/layout.ts';
-import { writeRowsLike, type SourcedRow } from '../files/write-like.ts';
+import {
+  formatFromPath,
+  readLayout,
+  writeRowsLike,
+  type FileFormat,
+  type SourcedRow,
+} from '../files/index.ts';
 import type { ResultSample } from '../service/runs/operation.ts';
 import type { SampleRow } from '../service/samples/read-samples.ts';
 import type { RowMapping } from '../service/samples/row-mapping.ts';

@@ -1,5 +1,7 @@
 import { AppError } from '../../src-shared/errors.ts';
 
+/** How the module's errors name a file and say what went wrong with it, reading or writing. */
+
 /** The file as messages name it: its path as given, quoted. */
 export function fileName(path: string): string {
   return `"${path}"`;
@@ -14,7 +16,7 @@ export function cancelled(path: string): AppError {
   return new AppError('cancelled', `reading ${fileName(path)} was cancelled`);
 }
 
-export function isAbortError(error: unknown): boolean {
+function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
 
@@ -32,4 +34,13 @@ export function readFailure(
   if (error instanceof AppError) return error;
   if (signal?.aborted || isAbortError(error)) return cancelled(path);
   return unreadable(path, error instanceof Error ? error.message : String(error), error);
+}
+
+/** A file-system error in words. */
+export function fsProblem(error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'not a file';
+  return error instanceof Error ? error.message : String(error);
 }

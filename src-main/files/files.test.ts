@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileWriter, parquetWriteRows } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src-shared/errors.ts';
 import {
   FILE_FORMATS,
   formatFromPath,
@@ -22,6 +21,7 @@ import {
   type FileFormat,
   type RowResult,
 } from './index.ts';
+import { failure } from './testing/files-test-kit.ts';
 
 type Row = Record<string, unknown>;
 
@@ -52,16 +52,6 @@ async function values(path: string, options?: Parameters<typeof readRows>[1]): P
     if ('error' in result) throw new Error(`row ${result.row}: ${result.error}`);
     return result.value;
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected an AppError');
 }
 
 async function* lazily(rows: Row[]): AsyncGenerator<Row> {
@@ -116,7 +106,7 @@ describe.each([
     const back = await values(path);
     if ((format === 'csv' || format === 'parquet') && name.startsWith('hellaswag')) {
       // HellaSwag rows come in two key orders; CSV and Parquet files have one column order
-      // (CSV reads `ind` and `label` back as numbers: see cells.ts)
+      // (CSV reads `ind` and `label` back as numbers: see csv-cells.ts)
       expect(back).toEqual(original);
     } else {
       expect(JSON.stringify(back)).toBe(JSON.stringify(original));

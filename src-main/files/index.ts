@@ -1,9 +1,26 @@
 /**
  * Dataset files: streaming readers and writers for JSON Lines, JSON arrays,
- * CSV and Parquet.
+ * CSV and Parquet. This file is the module's one door: code outside
+ * `src-main/files/` imports from here only (eslint.config.js holds it so).
+ *
+ * - `read/`: one reader per format, and `readRows`, which picks by format.
+ * - `write/`: plain writers, one per format, and `writeRows`, which picks by
+ *   format; `temp-file.ts` makes a written file appear whole or not at all.
+ * - `write-like/`: a repaired file written in its source's own layout
+ *   (`readLayout` at import, `writeRowsLike` at export).
+ * - here: format detection, errors, the CSV cell rule, kinds of JSON value.
  */
 export { formatFromPath, FILE_FORMATS, type FileFormat } from './format.ts';
-export type { RowResult } from './rows.ts';
-export { mapRow } from './rows.ts';
-export { readRows, type ReadOptions } from './read.ts';
-export { writeRows } from './write.ts';
+export { fsProblem } from './errors.ts';
+
+export { readRows, type ReadOptions } from './read/read-rows.ts';
+export { readJsonlBatches } from './read/jsonl.ts';
+export { mapRow, type RowResult } from './read/row-result.ts';
+
+export { writeRows } from './write/write-rows.ts';
+export { tempFileBeside, type TempFile } from './write/temp-file.ts';
+
+export { readLayout, type SourceLayout } from './write-like/layout.ts';
+export { readParquetLayout, type ParquetLayout } from './write-like/parquet-layout.ts';
+export { writeRowsLike } from './write-like/write-rows-like.ts';
+export type { SourcedRow } from './write-like/sourced-row.ts';

@@ -14,7 +14,7 @@ import {
 } from '../../store/datasets.ts';
 import { leanRowInserter, type LeanRowRecord } from '../../store/datasets-rows.ts';
 import type { ServiceContext } from '../context/service-context.ts';
-import { readLayout } from '../../files/layout.ts';
+import { readLayout } from '../../files/index.ts';
 import type { RowMapping } from '../samples/row-mapping.ts';
 import { beginBulk, bulkTransaction, endBulk } from './bulk-writes.ts';
 import { checkpointOffThread } from './wal-checkpoint.ts';

@@ -1,6 +1,4 @@
-import type { FileFormat, RowResult } from '../../files/index.ts';
-import { readRows } from '../../files/index.ts';
-import { readJsonlBatches } from '../../files/jsonl.ts';
+import { readJsonlBatches, readRows, type FileFormat, type RowResult } from '../../files/index.ts';
 import {
   DETECTION_ROWS,
   headMapping,

@@ -2,8 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { ImportSource } from '../../../src-shared/owner/datasets.ts';
-import { formatFromPath, type FileFormat } from '../../files/index.ts';
-import { fsProblem } from '../../files/source.ts';
+import { formatFromPath, fsProblem, type FileFormat } from '../../files/index.ts';
 
 /** Where uploaded files are (the browser transport); Electron passes paths instead. */
 export interface Uploads {

@@ -1,66 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { checkSignal, readFailure, unreadable } from './errors.ts';
-import { toRow, type RowResult } from './rows.ts';
-import { sniffText } from './source.ts';
+import { checkSignal, unreadable } from '../errors.ts';
+import { readLineBatches } from './lines.ts';
+import { toRow, type RowResult } from './row-result.ts';
+import { sniffText } from './sniff.ts';
 
 /** A file that starts with this many unparsable lines (and no good one) is not JSON Lines. */
 const LEADING_FAILURES_MAX = 10;
-
-/** Bytes read per step: a batch of lines is what one read brings in. */
-const CHUNK_BYTES = 1 << 18;
-
-/**
- * The lines of a UTF-8 file with their 1-based numbers, streamed a chunk at a
- * time (a BOM and `\r` line ends are dropped): one array per read, so the
- * caller's work per line is a plain loop, not a generator step.
- */
-export async function* readLineBatches(
-  path: string,
-  signal?: AbortSignal,
-): AsyncGenerator<{ first: number; texts: string[] }> {
-  const stream = createReadStream(path, { encoding: 'utf8', signal, highWaterMark: CHUNK_BYTES });
-  let pending = '';
-  let line = 0;
-  const clean = (text: string): string => {
-    const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text;
-    return line === 0 && trimmed.startsWith('\ufeff') ? trimmed.slice(1) : trimmed;
-  };
-  try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      pending += chunk;
-      const first = line + 1;
-      const texts: string[] = [];
-      let start = 0;
-      for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n', start)) {
-        texts.push(clean(pending.slice(start, end)));
-        line++;
-        start = end + 1;
-      }
-      pending = pending.slice(start);
-      if (texts.length > 0) yield { first, texts };
-    }
-    if (pending !== '') {
-      const first = line + 1;
-      const texts = [clean(pending)];
-      line++;
-      yield { first, texts };
-    }
-  } catch (error) {
-    throw readFailure(path, error, signal);
-  } finally {
-    stream.destroy();
-  }
-}
-
-/** The lines of a UTF-8 file with their 1-based numbers, one at a time. */
-export async function* readLines(
-  path: string,
-  signal?: AbortSignal,
-): AsyncGenerator<{ line: number; text: string }> {
-  for await (const { first, texts } of readLineBatches(path, signal)) {
-    for (let i = 0; i < texts.length; i++) yield { line: first + i, text: texts[i] as string };
-  }
-}
 
 /**
  * JSON Lines, streamed: one object per line; blank lines are skipped; a line

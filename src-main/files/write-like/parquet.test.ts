@@ -10,9 +10,10 @@ import {
 } from 'hyparquet';
 import { fileWriter, parquetWriteRows } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src-shared/errors.ts';
-import { readRows } from './index.ts';
-import { readParquetLayout, writeParquetLike, type ParquetLayout } from './parquet-like.ts';
+import { readRows } from '../index.ts';
+import { failure } from '../testing/files-test-kit.ts';
+import { readParquetLayout, type ParquetLayout } from './parquet-layout.ts';
+import { writeParquetLike } from './parquet.ts';
 
 type Row = Record<string, unknown>;
 
@@ -81,16 +82,6 @@ async function writeLike(layout: ParquetLayout, rows: Row[]): Promise<string> {
   await writeParquetLike(path, layout, lazily(rows), counter);
   expect(counter.rows).toBe(rows.length);
   return path;
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected an AppError');
 }
 
 const OPTIONAL = 'OPTIONAL';

@@ -1,10 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { parse, type Parser } from 'csv-parse';
-import { decodeCell } from './cells.ts';
-import { checkSignal, readFailure, unreadable } from './errors.ts';
-import type { RowResult } from './rows.ts';
-import { sniffText } from './source.ts';
+import { checkSignal, readFailure, unreadable } from '../errors.ts';
+import { sniffText } from './sniff.ts';
 
 /** One CSV record as it is in the file. */
 export interface CsvRecord {
@@ -105,86 +103,6 @@ function lastRecord({ record, raw }: ParsedRecord, newline: string, followed: bo
   return terminated
     ? { fields: record, raw: raw.slice(0, -1), newline }
     : { fields: record, raw, newline: '' };
-}
-
-/**
- * CSV with a header row (see `readCsvRecords`). Empty lines are skipped,
- * except in a one-column file, where an empty line is an empty value (the
- * writer quotes those: `""`). Cells follow the rule in `cells.ts`; a row with
- * a cell read as other than its text keeps every cell's text as well
- * (`text`, see `mapRow`). Every row, and every row error, carries `raw`: its
- * record's source text without the line terminator. A row with more or fewer
- * fields than the header is a row error. `row` counts data rows (the header
- * and skipped lines excluded).
- */
-export async function* readCsv(path: string, signal?: AbortSignal): AsyncGenerator<RowResult> {
-  let header: string[] | undefined;
-  let row = 0;
-  for await (const record of readCsvRecords(path, signal)) {
-    if ('error' in record) {
-      if (!header) throw unreadable(path, `the CSV header is broken: ${record.error}`);
-      yield { row: ++row, error: record.error, raw: record.raw };
-      continue;
-    }
-    const { fields, raw } = record;
-    const blank = fields.length === 1 && fields[0] === '';
-    if (blank && header?.length !== 1) continue;
-    if (!header) {
-      header = readHeader(path, fields);
-      continue;
-    }
-    row++;
-    checkSignal(path, signal);
-    if (fields.length !== header.length) {
-      yield {
-        row,
-        error: `expected ${header.length} fields (as the header has), got ${fields.length}`,
-        raw,
-      };
-      continue;
-    }
-    const { value, text } = readCells(header, fields);
-    yield text ? { row, value, text, raw } : { row, value, raw };
-  }
-}
-
-/**
- * A record's cells by column name, read by the rule in `cells.ts`, and every
- * cell's text as well when one was read as other than its text. The objects
- * are filled key by key: several times faster than `Object.fromEntries`, on
- * every row of a million-row file.
- */
-function readCells(
-  header: readonly string[],
-  fields: readonly string[],
-): { value: Record<string, unknown>; text?: Record<string, string> } {
-  const value: Record<string, unknown> = {};
-  let decodedAny = false;
-  let i = 0;
-  for (const name of header) {
-    const cell = fields[i++] ?? '';
-    const decoded = decodeCell(cell);
-    if (decoded !== cell) decodedAny = true;
-    setCell(value, name, decoded);
-  }
-  if (!decodedAny) return { value };
-  const text: Record<string, string> = {};
-  header.forEach((name, i) => setCell(text, name, fields[i] ?? ''));
-  return { value, text };
-}
-
-/** `object[name] = cell`, also for a column named `__proto__` (an assignment would set the prototype). */
-function setCell(object: Record<string, unknown>, name: string, cell: unknown): void {
-  if (name === '__proto__') {
-    Object.defineProperty(object, name, {
-      value: cell,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    object[name] = cell;
-  }
 }
 
 /** The column names of a header record: BOM stripped, each name once. */

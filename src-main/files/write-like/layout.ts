@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
-import type { FileFormat } from './format.ts';
-import { readCsvLayout, type CsvLayout } from './csv-like.ts';
-import { readParquetLayout, type ParquetLayout } from './parquet-like.ts';
+import type { FileFormat } from '../format.ts';
+import { readCsvLayout, type CsvLayout } from './csv-layout.ts';
+import { readParquetLayout, type ParquetLayout } from './parquet-layout.ts';
 
 /**
  * What a source file looked like, beyond its rows: enough to write the same

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { rename, rm, stat } from 'node:fs/promises';
-import { AppError } from '../../src-shared/errors.ts';
-import { fileName } from './errors.ts';
-import { FILE_FORMATS, type FileFormat } from './format.ts';
-import { fsProblem } from './source.ts';
+import { AppError } from '../../../src-shared/errors.ts';
+import { FILE_FORMATS, type FileFormat } from '../format.ts';
+import { writeCsv } from './csv.ts';
+import { JSON_ARRAY_FRAME, JSONL_FRAME, writeJsonRows } from './json.ts';
+import { writeParquet } from './parquet.ts';
 import { spool } from './spool.ts';
-import { JSON_ARRAY_FRAME, JSONL_FRAME, writeCsv, writeJsonRows, writeParquet } from './writers.ts';
+import { writeRowsWhole } from './temp-file.ts';
 
 type Row = Record<string, unknown>;
 
@@ -27,13 +26,12 @@ export async function writeRows(
   if (!FILE_FORMATS.includes(format)) {
     throw new AppError('invalid_request', `unknown file format ${JSON.stringify(format)}`);
   }
-  const partial = `${path}.${randomUUID().slice(0, 8)}.partial`;
-  const counter = { rows: 0 };
-  try {
+  return writeRowsWhole(path, async (partial, counter) => {
     if (format === 'jsonl') await writeJsonRows(partial, asAsync(rows), JSONL_FRAME, counter);
     else if (format === 'json') {
       await writeJsonRows(partial, asAsync(rows), JSON_ARRAY_FRAME, counter);
     } else {
+      // CSV and Parquet need every column before the first row: the rows are read twice.
       const spooled = await spool(rows);
       try {
         if (format === 'csv') await writeCsv(partial, spooled, counter);
@@ -42,13 +40,5 @@ export async function writeRows(
         await spooled.dispose();
       }
     }
-    await rename(partial, path);
-    return { rows: counter.rows, bytes: (await stat(path)).size };
-  } catch (error) {
-    await rm(partial, { force: true });
-    if (error instanceof AppError) throw error;
-    throw new AppError('invalid_request', `cannot write ${fileName(path)}: ${fsProblem(error)}`, {
-      cause: error,
-    });
-  }
+  });
 }

@@ -1,4 +1,5 @@
 import { parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { isObject } from '../values.ts';
 
 /**
  * Write a repaired JSON value back over its source line, changing only the
@@ -108,7 +109,7 @@ export function spliceJsonLine(raw: string, next: unknown): string {
 
   // `value` has been through jsonView, as JSON.stringify would see it.
   const emit = (node: Node, value: unknown): void => {
-    if (node.type === 'object' && isRecord(value)) {
+    if (node.type === 'object' && isObject(value)) {
       emitObject(node, value);
     } else if (node.type === 'array' && Array.isArray(value)) {
       const items = node.children ?? [];
@@ -312,10 +313,6 @@ function itemView(array: readonly unknown[], index: number): unknown {
 
 function omitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isBlank(char: string): boolean {

@@ -1,16 +1,7 @@
 import { open, stat } from 'node:fs/promises';
-import { unreadable } from './errors.ts';
+import { fsProblem, unreadable } from '../errors.ts';
 
 const SNIFF_BYTES = 8192;
-
-/** A file-system error in words. */
-export function fsProblem(error: unknown): string {
-  const code = error instanceof Error && 'code' in error ? error.code : undefined;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'not a file';
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** The size and first bytes of a regular file; an AppError naming it when it cannot be read. */
 export async function sniff(

@@ -1,10 +1,10 @@
+import { unreadable } from '../errors.ts';
+import { formatFromPath, type FileFormat } from '../format.ts';
 import { readCsv } from './csv.ts';
-import { unreadable } from './errors.ts';
-import { formatFromPath, type FileFormat } from './format.ts';
 import { readJson } from './json.ts';
 import { readJsonl } from './jsonl.ts';
 import { readParquet } from './parquet.ts';
-import type { RowResult } from './rows.ts';
+import type { RowResult } from './row-result.ts';
 
 export interface ReadOptions {
   /** The file's format; by default the one its extension says. */

@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { JSONParser } from '@streamparser/json';
-import { checkSignal, readFailure, unreadable } from './errors.ts';
+import { checkSignal, readFailure, unreadable } from '../errors.ts';
 import { readJsonl } from './jsonl.ts';
-import { toRow, type RowResult } from './rows.ts';
-import { sniffText } from './source.ts';
+import { toRow, type RowResult } from './row-result.ts';
+import { sniffText } from './sniff.ts';
 
 /**
  * A JSON array of objects, streamed element by element with

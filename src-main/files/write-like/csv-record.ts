@@ -1,43 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'csv-parse/sync';
-import { decodeCell, encodeCell } from './cells.ts';
-import { readCsvRecords, readHeader } from './csv.ts';
-import { unreadable } from './errors.ts';
+import { decodeCell, encodeCell } from '../csv-cells.ts';
 
 /**
- * Writing CSV back the way its source was written: the header record as it
- * was, the file's newline style, and each record with the quoting of its
- * source record, so an unchanged row is byte for byte its source record and a
- * changed one differs only in the cells that changed.
+ * One CSV record written back the way its source record was written: an
+ * unchanged record is byte for byte its source, and a changed one differs
+ * only in the cells that changed, each keeping its source cell's quoting.
  */
-
-/** A CSV file's header and newline style, stored with a dataset (JSON-serialisable). */
-export interface CsvLayout {
-  /** The column names, as `readCsv` reads them. */
-  header: string[];
-  /** The header record's source text, without its line terminator (or a byte order mark). */
-  header_raw: string;
-  /** The file's newline style (an old Mac file's `\r` is written as `\n`). */
-  newline: '\n' | '\r\n';
-}
-
-/** The layout of a CSV file; an empty file has no columns. */
-export async function readCsvLayout(path: string): Promise<CsvLayout> {
-  for await (const record of readCsvRecords(path)) {
-    if ('error' in record) {
-      throw unreadable(path, `the CSV header is broken: ${record.error}`);
-    }
-    const { fields, raw, newline } = record;
-    // blank lines before the header, as readCsv skips them
-    if (fields.length === 1 && fields[0] === '') continue;
-    return {
-      header: readHeader(path, fields),
-      header_raw: raw,
-      newline: newline === '\r\n' ? '\r\n' : '\n',
-    };
-  }
-  return { header: [], header_raw: '', newline: '\n' };
-}
 
 /** A row's values in the order of a CSV header; a key the row lacks (or undefined) is null. */
 export function csvRecordFor(

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { findNodeAtLocation, parseTree, type JSONPath, type Node } from 'jsonc-parser';
-import { prng } from '../engine/dataset/prng.ts';
+import { prng } from '../../engine/dataset/prng.ts';
 import { describe, expect, it } from 'vitest';
 import {
   detectJsonStyle,

@@ -1,16 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError } from '../../src-shared/errors.ts';
-import { readJsonl } from './jsonl.ts';
-import { writeText } from './text-writer.ts';
+import { AppError } from '../../../src-shared/errors.ts';
+import { readJsonl } from '../read/jsonl.ts';
+import { writeText } from './text.ts';
 
 type Row = Record<string, unknown>;
 
 /** What a column holds, for choosing its Parquet type. */
 export type ValueKind = 'boolean' | 'int32' | 'double' | 'string' | 'json';
 
-export function kindOfValue(value: unknown): ValueKind | undefined {
+function kindOfValue(value: unknown): ValueKind | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'boolean') return 'boolean';
   if (typeof value === 'number') {

@@ -1,197 +1,22 @@
-import { parquetSchema, type SchemaElement, type SchemaTree } from 'hyparquet';
+import type { SchemaElement, SchemaTree } from 'hyparquet';
 import { isListLike, isMapLike } from 'hyparquet/src/schema.js';
-import { fileWriter, parquetWriteRows, schemaFromColumnData } from 'hyparquet-writer';
-import { AppError } from '../../src-shared/errors.ts';
-import { openParquet } from './parquet.ts';
-import { isObject, kindOf } from './rows.ts';
-import { spool, type Spooled, type ValueKind } from './spool.ts';
-import { parquetType } from './writers.ts';
+import { isObject, kindOf } from '../values.ts';
 
 /**
- * Parquet written "like" the file its rows came from: with that file's schema,
- * so an export keeps INT64, FLOAT, timestamps, lists and structs instead of
- * the types `writeParquet` would guess from JSON values.
- *
- * The rows are JSON values as `readParquet` makes them (`jsonValue`); each
- * column's values are turned back into what hyparquet-writer takes for its
- * schema node, mirroring the order in which hyparquet's reader decides how to
- * read it (its `convert`), so a value read and written back is the same value
- * of the same type. A changed value is coerced to the column's type when that
- * loses nothing (7 or "7" into INT64, 3 into a STRING column) and is refused
- * otherwise, naming the row and column.
- *
- * Columns hyparquet-writer cannot write with their source schema are written
- * with the type `writeParquet` infers from the values instead:
- * - INT96 (legacy timestamps): hyparquet-writer has no INT96 encoder;
- * - BSON and INTERVAL: hyparquet cannot read them either;
- * - 2-level lists and repeated fields outside a LIST or MAP (legacy files):
- *   hyparquet-writer's level encoder only walks 3-level lists and maps;
- * - maps whose entries are not named `key` and `value`;
- * - VARIANT anywhere but as a top-level column (hyparquet-writer encodes
- *   variants per top-level column only).
- * Keys of the rows that the schema lacks (verdict columns) become extra
- * top-level columns after the source's, typed the same way.
- *
- * Not kept: key-value metadata (pandas' and Arrow's describe the source's
- * columns, which extra columns would contradict), compression, encodings,
- * row group sizes, and sub-millisecond timestamp digits (hyparquet reads
- * timestamps as Dates).
+ * Values written back into a Parquet schema. The rows are JSON values as
+ * `readParquet` makes them (`jsonValue`); each column's values are turned back
+ * into what hyparquet-writer takes for its schema node, mirroring the order in
+ * which hyparquet's reader decides how to read it (its `convert`), so a value
+ * read and written back is the same value of the same type. A changed value is
+ * coerced to the column's type when that loses nothing (7 or "7" into INT64,
+ * 3 into a STRING column) and is refused otherwise (a `Problem`).
  */
-
-type Row = Record<string, unknown>;
-
-/** The source's schema: hyparquet's schema elements, root first, depth first, as JSON values. */
-export interface ParquetLayout {
-  schema: SchemaElement[];
-}
-
-export async function readParquetLayout(path: string): Promise<ParquetLayout> {
-  const { metadata } = await openParquet(path);
-  return { schema: metadata.schema.map(plainElement) };
-}
-
-/**
- * Writes rows with the layout's schema: its columns in order, then the
- * rows' other keys. A key a row lacks is null. Rows are spooled first (to
- * learn the extra columns' types) and written one row group at a time.
- */
-export async function writeParquetLike(
-  path: string,
-  layout: ParquetLayout,
-  rows: AsyncIterable<Row>,
-  counter: { rows: number },
-): Promise<void> {
-  const spooled = await spool(rows);
-  try {
-    await writeSpooledParquetLike(path, layout, spooled, counter);
-  } finally {
-    await spooled.dispose();
-  }
-}
-
-/** `writeParquetLike` for rows a caller has spooled already. */
-export async function writeSpooledParquetLike(
-  path: string,
-  layout: ParquetLayout,
-  spooled: Spooled,
-  counter: { rows: number },
-): Promise<void> {
-  const root = schemaTree(layout);
-  const columns = planColumns(root, spooled);
-  if (columns.length === 0) {
-    throw new AppError(
-      'invalid_request',
-      'nothing to write: a Parquet file needs at least one column',
-    );
-  }
-  await parquetWriteRows({
-    writer: fileWriter(path),
-    columns: columns.map(({ name }) => ({ name })),
-    schema: [
-      { ...root.element, num_children: columns.length },
-      ...columns.flatMap((column) => column.schema),
-    ],
-    rows: (async function* () {
-      for await (const row of spooled.rows()) {
-        yield convertRow(columns, row, counter.rows + 1);
-        counter.rows++;
-      }
-    })(),
-  });
-}
-
-// --- the layout -------------------------------------------------------------
-
-/**
- * A copy without the keys hyparquet leaves undefined, and without a logical
- * type it does not know (it keeps those as raw Thrift fields), so the layout
- * survives JSON as it is.
- */
-function plainElement(element: SchemaElement): SchemaElement {
-  const { logical_type: logical, ...rest } = element;
-  const copy: SchemaElement = definedOnly(rest);
-  if (typeof logical?.type === 'string') copy.logical_type = definedOnly(logical);
-  return copy;
-}
-
-function definedOnly<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-function schemaTree(layout: ParquetLayout): SchemaTree {
-  try {
-    const tree = parquetSchema(layout);
-    if (tree.count !== layout.schema.length) throw new Error('elements left over');
-    return tree;
-  } catch (error) {
-    throw new AppError(
-      'invalid_request',
-      `the source's Parquet layout is not a schema (${error instanceof Error ? error.message : String(error)})`,
-      { cause: error },
-    );
-  }
-}
-
-// --- columns ----------------------------------------------------------------
 
 /** Turns a JSON value into what hyparquet-writer takes for one schema node; throws a Problem. */
-type Convert = (value: unknown) => unknown;
-
-interface Column {
-  name: string;
-  /** Its schema elements, the column's own first. */
-  schema: SchemaElement[];
-  convert: Convert;
-}
-
-function planColumns(root: SchemaTree, spooled: Spooled): Column[] {
-  const columns = root.children.map((node): Column => {
-    const { name } = node.element;
-    const convert = compile(node, true);
-    return convert
-      ? { name, schema: subtree(node), convert }
-      : inferred(name, spooled.kinds.get(name));
-  });
-  const known = new Set(columns.map(({ name }) => name));
-  for (const key of spooled.keys) {
-    if (!known.has(key)) columns.push(inferred(key, spooled.kinds.get(key)));
-  }
-  return columns;
-}
-
-function subtree(node: SchemaTree): SchemaElement[] {
-  return [{ ...node.element }, ...node.children.flatMap(subtree)];
-}
-
-/** A column typed from its values, as `writeParquet` types every column. */
-function inferred(name: string, kinds: ReadonlySet<ValueKind> | undefined): Column {
-  const [, element] = schemaFromColumnData({
-    columnData: [{ name, data: [], type: parquetType(kinds) }],
-  });
-  if (!element) throw new AppError('internal_error', `no schema for the column "${name}"`);
-  return { name, schema: [element], convert: (value) => value ?? null };
-}
-
-function convertRow(columns: readonly Column[], row: Row, at: number): Row {
-  const out: Row = {};
-  for (const { name, convert } of columns) {
-    try {
-      out[name] = convert(row[name]);
-    } catch (error) {
-      if (!(error instanceof Problem)) throw error;
-      throw new AppError(
-        'invalid_request',
-        `cannot write row ${at}: column "${name}${error.at}": ${error.message}`,
-      );
-    }
-  }
-  return out;
-}
-
-// --- values -----------------------------------------------------------------
+export type Convert = (value: unknown) => unknown;
 
 /** A value that does not fit its column; `at` is where inside the column (`.field`, `[2]`). */
-class Problem extends Error {
+export class Problem extends Error {
   at = '';
 }
 
@@ -213,10 +38,10 @@ function expected(what: string, value: unknown): Problem {
 
 /**
  * The converter for a schema node, or undefined when hyparquet-writer cannot
- * write the node as it is (the column then falls back, see the top).
+ * write the node as it is (the column then falls back, see `parquet.ts`).
  * Repeated nodes are only written as the middle of a LIST or MAP.
  */
-function compile(node: SchemaTree, top: boolean): Convert | undefined {
+export function compile(node: SchemaTree, top: boolean): Convert | undefined {
   const { element } = node;
   if (element.repetition_type === 'REPEATED') return undefined;
   if (element.logical_type?.type === 'VARIANT') return top ? variant(element) : undefined;
@@ -308,7 +133,7 @@ function compileStruct(node: SchemaTree): Convert | undefined {
         throw new Problem(`has a field "${key}" that the source file's struct does not`);
       }
     }
-    const out: Row = {};
+    const out: Record<string, unknown> = {};
     for (const [name, convert] of fields) {
       try {
         out[name] = convert(value[name]);

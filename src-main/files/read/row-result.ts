@@ -1,7 +1,9 @@
+import { isObject, kindOf } from '../values.ts';
+
 /**
  * One row read from a file: its value, or why it could not be read. `row` is
  * 1-based. `text`: a CSV row with cells read as other than text also carries
- * every cell as the text it was (see `cells.ts` and `mapRow`). `raw`: the
+ * every cell as the text it was (see `csv-cells.ts` and `mapRow`). `raw`: the
  * row's exact source text without its line terminator (a JSON Lines line, a
  * CSV record), so an unchanged row can be written back byte for byte.
  */
@@ -35,18 +37,6 @@ export function mapRow<T>(
       throw error;
     }
   }
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `an array`, `a number`, `null`, ... for messages. */
-export function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  const type = typeof value;
-  return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
 }
 
 /** A parsed value as a row: objects are rows, anything else is a row error. `raw`: its source text. */

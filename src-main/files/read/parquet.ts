@@ -5,9 +5,9 @@ import {
   type AsyncBuffer,
   type FileMetaData,
 } from 'hyparquet';
-import { checkSignal, readFailure, unreadable } from './errors.ts';
-import { toRow, type RowResult } from './rows.ts';
-import { sniff } from './source.ts';
+import { checkSignal, readFailure, unreadable } from '../errors.ts';
+import { toRow, type RowResult } from './row-result.ts';
+import { sniff } from './sniff.ts';
 
 const MAGIC = Buffer.from('PAR1');
 

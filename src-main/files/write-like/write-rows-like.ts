@@ -1,0 +1,62 @@
+import type { FileFormat } from '../format.ts';
+import { writeText } from '../write/text.ts';
+import { writeRowsWhole } from '../write/temp-file.ts';
+import { writeRows } from '../write/write-rows.ts';
+import { csvLinesLike } from './csv.ts';
+import { jsonlLinesLike } from './jsonl.ts';
+import type { SourceLayout } from './layout.ts';
+import { writeParquetLike } from './parquet.ts';
+import type { SourcedRow } from './sourced-row.ts';
+
+type Row = Record<string, unknown>;
+
+/** Writes the rows to a (temporary) file, counting them. */
+type WriteLike = (
+  path: string,
+  rows: AsyncIterable<SourcedRow>,
+  counter: { rows: number },
+) => Promise<void>;
+
+/**
+ * Writes rows back in the source's own form when the output format is the
+ * source's: an unchanged JSON Lines line or CSV record is its source text,
+ * byte for byte; a changed line keeps its key order, spacing and escapes
+ * around the values that changed (`spliceJsonLine`); a changed CSV record
+ * keeps its other cells and their quoting (`encodeCsvRecordLike`); Parquet is
+ * written with the source's schema. In another format (or a JSON array) the
+ * rows are written as `writeRows` writes any rows. Columns a row has beyond
+ * the source's (the verdict columns) are appended. The file appears whole
+ * or not at all.
+ */
+export async function writeRowsLike(
+  path: string,
+  format: FileFormat,
+  rows: AsyncIterable<SourcedRow>,
+  layout: SourceLayout | null,
+): Promise<{ rows: number; bytes: number }> {
+  const writeLike = layout?.format === format ? writerLike(layout) : undefined;
+  if (!writeLike) return writeRows(path, format, values(rows));
+  return writeRowsWhole(path, (partial, counter) => writeLike(partial, rows, counter));
+}
+
+/** How to write rows like a source with this layout; undefined when only plain writing can. */
+function writerLike(layout: SourceLayout): WriteLike | undefined {
+  switch (layout.format) {
+    case 'jsonl':
+      return (path, rows, counter) => writeText(path, jsonlLinesLike(rows, layout, counter));
+    case 'csv':
+      return (path, rows, counter) => writeText(path, csvLinesLike(rows, layout, counter));
+    case 'parquet': {
+      const { parquet } = layout;
+      if (!parquet) return undefined;
+      return (path, rows, counter) => writeParquetLike(path, parquet, values(rows), counter);
+    }
+    default:
+      // A JSON array: its rows have no source text of their own to keep.
+      return undefined;
+  }
+}
+
+async function* values(rows: AsyncIterable<SourcedRow>): AsyncGenerator<Row> {
+  for await (const row of rows) yield row.value;
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { rename, rm, stat } from 'node:fs/promises';
+import { AppError } from '../../../src-shared/errors.ts';
+import { fileName, fsProblem } from '../errors.ts';
+
+/**
+ * A file written under a temporary name beside its target, then renamed over
+ * the target once complete: readers of the target see its old self (or
+ * nothing) until `commit`, and the whole new file after, never half of it.
+ * Beside the target, so the rename stays on one file system.
+ */
+export interface TempFile {
+  /** Where to write: `<target>.<8 hex digits>.partial`, or `<target>.partial`. */
+  readonly path: string;
+  /** Renames the written file over the target. */
+  commit(): Promise<void>;
+  /** Removes the temporary file, if there is one. */
+  discard(): Promise<void>;
+}
+
+/**
+ * `unique` (the default) tags the temporary name, so two writers of one target
+ * (two exports from the app) never share a temporary file. The CLI, one writer
+ * per run, passes `unique: false`: its `<target>.partial` is overwritten by a
+ * rerun instead of leaving tagged leftovers beside its output.
+ */
+export function tempFileBeside(target: string, { unique = true } = {}): TempFile {
+  const path = unique ? `${target}.${randomUUID().slice(0, 8)}.partial` : `${target}.partial`;
+  return {
+    path,
+    commit: () => rename(path, target),
+    discard: () => rm(path, { force: true }),
+  };
+}
+
+/**
+ * Writes rows to `target` whole or not at all: `write` fills a temporary file
+ * beside it (counting the rows it writes), which is then renamed over the
+ * target, or removed when anything fails. An error that is not an AppError
+ * becomes one naming the target. Returns the rows written and the file's size
+ * in bytes.
+ */
+export async function writeRowsWhole(
+  target: string,
+  write: (path: string, counter: { rows: number }) => Promise<void>,
+): Promise<{ rows: number; bytes: number }> {
+  const file = tempFileBeside(target);
+  const counter = { rows: 0 };
+  try {
+    await write(file.path, counter);
+    await file.commit();
+    return { rows: counter.rows, bytes: (await stat(target)).size };
+  } catch (error) {
+    await file.discard();
+    if (error instanceof AppError) throw error;
+    throw new AppError('invalid_request', `cannot write ${fileName(target)}: ${fsProblem(error)}`, {
+      cause: error,
+    });
+  }
+}
