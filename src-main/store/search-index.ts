@@ -36,6 +36,15 @@ const SCHEMA = 'search';
 
 const tableOf = (datasetId: string): string => `fts_${datasetId.replace(/[^A-Za-z0-9_]/g, '_')}`;
 
+/** A dataset in the index's `indexed` table (migrations/search-index). */
+interface IndexedEntry {
+  dataset_id: string;
+  /** The last row index indexed (-1: none yet). */
+  through: number;
+  complete: 0 | 1;
+}
+
+/** A row as the index reads it. */
 interface IndexedRow {
   row_index: number;
   search_text: string;
@@ -96,14 +105,8 @@ export class SearchIndex {
     const ready = new Set(
       plucked(this.#db, `SELECT id FROM datasets WHERE state = 'ready'`).all() as string[],
     );
-    const known = statement(
-      this.#index,
-      'SELECT dataset_id, through, complete FROM indexed',
-    ).all() as {
-      dataset_id: string;
-      through: number;
-      complete: 0 | 1;
-    }[];
+    const indexed = statement(this.#index, 'SELECT dataset_id, through, complete FROM indexed');
+    const known = indexed.all() as IndexedEntry[];
     for (const entry of known) {
       if (ready.has(entry.dataset_id)) continue;
       const present = plucked(this.#db, 'SELECT 1 FROM datasets WHERE id = ?').get(
