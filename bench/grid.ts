@@ -6,7 +6,6 @@ import { createServiceContext } from '../src-main/service/context/service-contex
 import { gridQueries } from '../src-main/service/datasets/grid-queries.ts';
 import { importDataset } from '../src-main/service/datasets/import.ts';
 import { datasetRows } from '../src-main/service/datasets/rows.ts';
-import '../src-main/service/datasets/search-text.ts';
 import { datasetStats } from '../src-main/store/datasets.ts';
 import { openDatabase } from '../src-main/store/db.ts';
 import { writeGsm8kLike } from './import.ts';

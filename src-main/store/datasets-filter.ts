@@ -1,5 +1,5 @@
 import type { RowFilter, SORT_COLUMNS } from '../../src-shared/owner/datasets.ts';
-import type { Db } from './db.ts';
+import { SEARCH_TEXT_FN } from './search-text.ts';
 
 /**
  * The grid's filters and sort orders as SQL over `dataset_rows`. Every filter
@@ -53,58 +53,6 @@ const FILTER_INDEXES = {
 } as const satisfies Record<string, readonly [string, string]>;
 type FilterState = keyof typeof FILTER_INDEXES;
 const BY_SELECTIVITY = Object.keys(FILTER_INDEXES) as FilterState[];
-
-/** The SQL function giving a row's search text from its original (migration 8's rows). */
-const SEARCH_TEXT_FN = 'svc_search_text';
-
-export interface SearchTextOf {
-  /** Readies what `text` needs of the dataset: called before the query (which it cannot query). */
-  prepare(db: Db, datasetId: string): void;
-  text(db: Db, datasetId: string, original: string, sourcePath: string | null): string;
-}
-
-let searchTextOf: SearchTextOf | undefined;
-
-/**
- * How a row's search text is derived: the service's (the grid's text of its
- * sample, lowercased), set once at start-up; the store only calls it.
- */
-export function setSearchTextOf(fn: SearchTextOf): void {
-  searchTextOf = fn;
-}
-
-let searchIndexOf: ((db: Db, datasetId: string) => string | undefined) | undefined;
-
-/** Where a connection finds a dataset's complete search index (the grid worker's). */
-export function setSearchIndexOf(fn: (db: Db, datasetId: string) => string | undefined): void {
-  searchIndexOf = fn;
-}
-
-/** The dataset's search index as this connection sees it, if complete. */
-export const searchIndexFor = (db: Db, datasetId: string): string | undefined =>
-  searchIndexOf?.(db, datasetId);
-
-const withSearchFunction = new WeakSet<Db>();
-
-/** Registers the search text function on a connection before a query that searches. */
-export function ensureSearchFunction(db: Db, datasetId: string): void {
-  searchTextOf?.prepare(db, datasetId);
-  if (withSearchFunction.has(db)) return;
-  db.function(
-    SEARCH_TEXT_FN,
-    { deterministic: true },
-    (datasetId: unknown, original: unknown, sourcePath: unknown) => {
-      if (!searchTextOf) throw new Error('no search text function was set');
-      return searchTextOf.text(
-        db,
-        datasetId as string,
-        original as string,
-        sourcePath as string | null,
-      );
-    },
-  );
-  withSearchFunction.add(db);
-}
 
 /** The text a search compares against `search_text` (which is stored lowercased). */
 export const searchKey = (text: string): string => text.toLowerCase();
@@ -206,7 +154,7 @@ export function rowWhere(
     };
   }
   if (search !== '') {
-    // A row stored once (migration 8) has its search text derived (see ensureSearchFunction).
+    // A row stored once (migration 8) has its search text derived (see search-text.ts).
     clauses.push(
       `(CASE WHEN sample_json = '' THEN instr(${SEARCH_TEXT_FN}(dataset_id, original_json, source_path), ?)
         ELSE instr(search_text, ?) END) > 0`,

@@ -1,16 +1,16 @@
 import type { RowFilter } from '../../src-shared/owner/datasets.ts';
 import type { Db } from './db.ts';
 import {
-  ensureSearchFunction,
   pageSegments,
   rowWhere as filterWhere,
   searchAloneCount,
   searchAlonePage,
-  searchIndexFor,
   source,
   type RowSort,
   type RowWhere,
 } from './datasets-filter.ts';
+import { withSearchText, type RowSearch } from './search-text.ts';
+import { composedPlucked, plucked, statement } from './statements.ts';
 
 /** The rows of a dataset (`dataset_rows`, migration 3): insert, page, read, update. */
 
@@ -96,7 +96,8 @@ const GRID_COLUMNS =
 
 /** Inserts rows; the caller wraps a batch in one transaction. */
 export function insertRows(db: Db, datasetId: string, rows: readonly NewRowRecord[]): void {
-  const insert = db.prepare(
+  const insert = statement(
+    db,
     `INSERT INTO dataset_rows (dataset_id, row_index, source_row, task_type, search_text, title,
        detail, original_json, sample_json, source_raw, source_path)
      VALUES (@dataset_id, @row_index, @source_row, @task_type, @search_text, @title, @detail,
@@ -126,7 +127,8 @@ export interface LeanRowRecord {
  * caller wraps each batch in a transaction.
  */
 export function leanRowInserter(db: Db, datasetId: string): (row: LeanRowRecord) => void {
-  const insert = db.prepare(
+  const insert = statement(
+    db,
     `INSERT INTO dataset_rows (dataset_id, row_index, source_row, task_type, search_text, title,
        detail, original_json, sample_json, source_raw, source_path)
      VALUES (?, ?, ?, ?, '', '', '', ?, '', ?, ?)`,
@@ -144,27 +146,48 @@ export function leanRowInserter(db: Db, datasetId: string): (row: LeanRowRecord)
   };
 }
 
-/** The filter's WHERE, with what a text search needs registered on the connection. */
-function rowWhere(db: Db, datasetId: string, filter?: RowFilter): RowWhere {
-  const index =
-    filter?.search !== undefined && filter.search !== ''
-      ? searchIndexFor(db, datasetId)
-      : undefined;
-  const where = filterWhere(datasetId, filter, index);
-  if (where.searches) ensureSearchFunction(db, datasetId);
-  return where;
+/**
+ * The filter's WHERE; a text search is answered from the dataset's index
+ * when `search` names a complete one.
+ */
+function rowWhere(datasetId: string, filter: RowFilter | undefined, search?: RowSearch): RowWhere {
+  const index = filter?.search !== undefined && filter.search !== '' ? search?.index : undefined;
+  return filterWhere(datasetId, filter, index);
 }
 
-/** How many rows match the filter (the same WHERE as the page). */
-export function countRows(db: Db, datasetId: string, filter?: RowFilter): number {
-  const where = rowWhere(db, datasetId, filter);
+/** Runs the queries of `where`: when it scans for a text, with the search text of lean rows. */
+function reading<T>(
+  db: Db,
+  datasetId: string,
+  where: RowWhere,
+  search: RowSearch | undefined,
+  read: () => T,
+): T {
+  return where.searches ? withSearchText(db, datasetId, search?.leanText, read) : read();
+}
+
+/**
+ * How many rows match the filter (the same WHERE as the page). `search`:
+ * what a text search needs (see search-text.ts); without it, a search that
+ * scans rows stored once (migration 8) throws.
+ */
+export function countRows(
+  db: Db,
+  datasetId: string,
+  filter?: RowFilter,
+  search?: RowSearch,
+): number {
+  const where = rowWhere(datasetId, filter, search);
   const { sql, params } = where.searchAlone
     ? searchAloneCount(where.searchAlone)
     : { sql: `SELECT count(*) FROM ${source(where)} WHERE ${where.sql}`, params: where.params };
-  return db
-    .prepare(sql)
-    .pluck()
-    .get(...params) as number;
+  return reading(
+    db,
+    datasetId,
+    where,
+    search,
+    () => composedPlucked(db, sql).get(...params) as number,
+  );
 }
 
 /**
@@ -175,16 +198,30 @@ export function countRows(db: Db, datasetId: string, filter?: RowFilter): number
 export function pageIndices(
   db: Db,
   datasetId: string,
-  query: { filter?: RowFilter; sort: RowSort; offset: number; limit: number; total?: number },
+  query: {
+    filter?: RowFilter;
+    sort: RowSort;
+    offset: number;
+    limit: number;
+    total?: number;
+    /** What a text search needs (see countRows). */
+    search?: RowSearch;
+  },
 ): number[] {
-  const where = rowWhere(db, datasetId, query.filter);
+  const where = rowWhere(datasetId, query.filter, query.search);
+  return reading(db, datasetId, where, query.search, () => readPage(db, datasetId, where, query));
+}
+
+function readPage(
+  db: Db,
+  datasetId: string,
+  where: RowWhere,
+  query: Parameters<typeof pageIndices>[2],
+): number[] {
   const rowOrder = query.sort.column === 'index';
   if (rowOrder && where.searchAlone) {
     const { sql, params } = searchAlonePage(where.searchAlone, query.sort.direction);
-    return db
-      .prepare(sql)
-      .pluck()
-      .all(...params, query.limit, query.offset) as number[];
+    return composedPlucked(db, sql).all(...params, query.limit, query.offset) as number[];
   }
   if (rowOrder && where.sql === 'dataset_id = ?' && query.total !== undefined) {
     const dense = denseIndices(db, datasetId, query.total, query);
@@ -193,21 +230,17 @@ export function pageIndices(
   const taskTypes =
     query.sort.column === 'task_type'
       ? (JSON.parse(
-          (db.prepare('SELECT task_types FROM datasets WHERE id = ?').pluck().get(datasetId) as
+          (plucked(db, 'SELECT task_types FROM datasets WHERE id = ?').get(datasetId) as
             string | undefined) ?? '[]',
         ) as string[])
       : [];
   const segments = pageSegments(where, query.sort, taskTypes);
   const count = (sql: string, params: unknown[]): number =>
-    db
-      .prepare(sql)
-      .pluck()
-      .get(...params) as number;
+    composedPlucked(db, sql).get(...params) as number;
   const storedCount = (column: 'scored' | 'with_status'): number =>
-    (db
-      .prepare(`SELECT ${column} FROM dataset_sort_counts WHERE dataset_id = ?`)
-      .pluck()
-      .get(datasetId) as number | undefined) ?? 0;
+    (plucked(db, `SELECT ${column} FROM dataset_sort_counts WHERE dataset_id = ?`).get(
+      datasetId,
+    ) as number | undefined) ?? 0;
   const out: number[] = [];
   let skip = query.offset;
   for (const [i, segment] of segments.entries()) {
@@ -218,7 +251,7 @@ export function pageIndices(
         segment.stored !== undefined
           ? storedCount(segment.stored)
           : segment.countSql === undefined
-            ? (query.total ?? countRows(db, datasetId, query.filter)) -
+            ? (query.total ?? countRows(db, datasetId, query.filter, query.search)) -
               segments.reduce(
                 (sum, other) =>
                   other === segment || other.countSql === undefined
@@ -235,10 +268,11 @@ export function pageIndices(
         continue;
       }
     }
-    const rows = db
-      .prepare(segment.sql)
-      .pluck()
-      .all(...segment.params, query.limit - out.length, skip) as number[];
+    const rows = composedPlucked(db, segment.sql).all(
+      ...segment.params,
+      query.limit - out.length,
+      skip,
+    ) as number[];
     out.push(...rows);
     skip = 0;
   }
@@ -257,12 +291,11 @@ function denseIndices(
   total: number,
   page: { sort: RowSort; offset: number; limit: number },
 ): number[] | undefined {
-  const bounds = db
-    .prepare(
-      `SELECT (SELECT min(row_index) FROM dataset_rows WHERE dataset_id = ?) AS low,
+  const bounds = statement(
+    db,
+    `SELECT (SELECT min(row_index) FROM dataset_rows WHERE dataset_id = ?) AS low,
          (SELECT max(row_index) FROM dataset_rows WHERE dataset_id = ?) AS high`,
-    )
-    .get(datasetId, datasetId) as { low: number | null; high: number | null };
+  ).get(datasetId, datasetId) as { low: number | null; high: number | null };
   // Distinct indices from 0 to total - 1 with total rows: every one is there.
   if (bounds.low !== 0 || bounds.high !== total - 1) return undefined;
   const end = Math.min(total, page.offset + page.limit);
@@ -273,13 +306,22 @@ function denseIndices(
   return out;
 }
 
-/** Every matching index, ascending (a run's scope). */
-export function matchingIndices(db: Db, datasetId: string, filter?: RowFilter): number[] {
-  const where = rowWhere(db, datasetId, filter);
-  return db
-    .prepare(`SELECT row_index FROM ${source(where)} WHERE ${where.sql} ORDER BY row_index`)
-    .pluck()
-    .all(...where.params) as number[];
+/** Every matching index, ascending (a run's scope). `search`: see countRows. */
+export function matchingIndices(
+  db: Db,
+  datasetId: string,
+  filter?: RowFilter,
+  search?: RowSearch,
+): number[] {
+  const where = rowWhere(datasetId, filter, search);
+  const sql = `SELECT row_index FROM ${source(where)} WHERE ${where.sql} ORDER BY row_index`;
+  return reading(
+    db,
+    datasetId,
+    where,
+    search,
+    () => composedPlucked(db, sql).all(...where.params) as number[],
+  );
 }
 
 /** A grid row as stored: a row imported since migration 8 has its title and detail derived. */
@@ -288,24 +330,22 @@ export type StoredGridRow = GridRowRecord & SampleSource;
 /** Grid rows by index, in the order asked (missing ones left out). */
 export function gridRows(db: Db, datasetId: string, indices: readonly number[]): StoredGridRow[] {
   if (indices.length === 0) return [];
-  const rows = db
-    .prepare(
-      `SELECT ${GRID_COLUMNS}, ${SAMPLE_SOURCE} FROM dataset_rows
+  const rows = statement(
+    db,
+    `SELECT ${GRID_COLUMNS}, ${SAMPLE_SOURCE} FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
-    )
-    .all(datasetId, JSON.stringify(indices)) as StoredGridRow[];
+  ).all(datasetId, JSON.stringify(indices)) as StoredGridRow[];
   const byIndex = new Map(rows.map((row) => [row.row_index, row]));
   return indices.flatMap((index) => byIndex.get(index) ?? []);
 }
 
 export function rowRecord(db: Db, datasetId: string, index: number): RowRecord | undefined {
-  return db
-    .prepare(
-      `SELECT ${GRID_COLUMNS}, original_json, ${SAMPLE_SOURCE}, audit_json, fix_json,
+  return statement(
+    db,
+    `SELECT ${GRID_COLUMNS}, original_json, ${SAMPLE_SOURCE}, audit_json, fix_json,
          reaudit_json, fixed_json, dupe_json
        FROM dataset_rows WHERE dataset_id = ? AND row_index = ?`,
-    )
-    .get(datasetId, index) as RowRecord | undefined;
+  ).get(datasetId, index) as RowRecord | undefined;
 }
 
 /** What a run reads of each row: the sample and the blocks it may keep. */
@@ -323,15 +363,14 @@ export type RunInputRecord = Pick<
 
 export function runInputs(db: Db, datasetId: string, indices: readonly number[]): RunInputRecord[] {
   if (indices.length === 0) return [];
-  return db
-    .prepare(
-      `SELECT row_index, ${SAMPLE_SOURCE}, audit_json, fix_json, reaudit_json, fixed_json,
+  return statement(
+    db,
+    `SELECT row_index, ${SAMPLE_SOURCE}, audit_json, fix_json, reaudit_json, fixed_json,
          decision, dupe_json
        FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
        ORDER BY row_index`,
-    )
-    .all(datasetId, JSON.stringify(indices)) as RunInputRecord[];
+  ).all(datasetId, JSON.stringify(indices)) as RunInputRecord[];
 }
 
 /** Writes a run's results for rows; the caller wraps a batch in one transaction. */
@@ -340,7 +379,8 @@ export function updateRowResults(
   datasetId: string,
   rows: readonly RowResultRecord[],
 ): void {
-  const update = db.prepare(
+  const update = statement(
+    db,
     `UPDATE dataset_rows SET audit_json = @audit_json, fix_json = @fix_json,
        reaudit_json = @reaudit_json, fixed_json = @fixed_json, passed = @passed, score = @score,
        failed_checks = @failed_checks, flagged = @flagged, changed = @changed,
@@ -357,15 +397,16 @@ export function updateRowResults(
 /**
  * The rows a decision applies to: those matching the filter (and among
  * `indices` when given); accepting and rejecting only rows whose fix changed
- * something. Ascending.
+ * something. Ascending. `search`: see countRows.
  */
 export function decisionTargets(
   db: Db,
   datasetId: string,
   target: { indices?: readonly number[] | undefined; filter?: RowFilter | undefined },
   changedOnly: boolean,
+  search?: RowSearch,
 ): number[] {
-  const where = rowWhere(db, datasetId, target.filter);
+  const where = rowWhere(datasetId, target.filter, search);
   const clauses = [where.sql];
   const params = [...where.params];
   if (target.indices !== undefined) {
@@ -373,12 +414,14 @@ export function decisionTargets(
     params.push(JSON.stringify(target.indices));
   }
   if (changedOnly) clauses.push('changed = 1');
-  return db
-    .prepare(
-      `SELECT row_index FROM ${source(where)} WHERE ${clauses.join(' AND ')} ORDER BY row_index`,
-    )
-    .pluck()
-    .all(...params) as number[];
+  const sql = `SELECT row_index FROM ${source(where)} WHERE ${clauses.join(' AND ')} ORDER BY row_index`;
+  return reading(
+    db,
+    datasetId,
+    where,
+    search,
+    () => composedPlucked(db, sql).all(...params) as number[],
+  );
 }
 
 /** What deciding needs of a row whose verdict depends on the decision (it has a reaudit). */
@@ -394,13 +437,12 @@ export function reauditedRows(
   indices: readonly number[],
 ): DecidedRecord[] {
   if (indices.length === 0) return [];
-  return db
-    .prepare(
-      `SELECT row_index, audit_json, reaudit_json, dupe_json FROM dataset_rows
+  return statement(
+    db,
+    `SELECT row_index, audit_json, reaudit_json, dupe_json FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
          AND reaudit_json IS NOT NULL`,
-    )
-    .all(datasetId, JSON.stringify(indices)) as DecidedRecord[];
+  ).all(datasetId, JSON.stringify(indices)) as DecidedRecord[];
 }
 
 /** Sets the decision of the rows by index; the caller wraps it in a transaction. */
@@ -410,7 +452,8 @@ export function setDecision(
   decision: 'accepted' | 'rejected' | null,
   indices: readonly number[],
 ): void {
-  const update = db.prepare(
+  const update = statement(
+    db,
     `UPDATE dataset_rows SET decision = ?, dedup_sig = NULL
      WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
   );
@@ -430,7 +473,8 @@ export function setDropped(
   dropped: boolean,
   indices: readonly number[],
 ): number {
-  const update = db.prepare(
+  const update = statement(
+    db,
     `UPDATE dataset_rows SET dropped = ?
      WHERE dataset_id = ? AND dropped != ? AND row_index IN (SELECT value FROM json_each(?))`,
   );
@@ -456,7 +500,8 @@ export type VerdictRecord = Pick<
 
 /** Rewrites the verdict columns of rows; the caller wraps it in a transaction. */
 export function updateVerdicts(db: Db, datasetId: string, rows: readonly VerdictRecord[]): void {
-  const update = db.prepare(
+  const update = statement(
+    db,
     `UPDATE dataset_rows SET passed = @passed, score = @score, failed_checks = @failed_checks,
        unverified = @unverified, error_codes = @error_codes, warning_codes = @warning_codes,
        warning_checks = @warning_checks
@@ -486,14 +531,13 @@ export function exportPage(
   afterIndex: number,
   limit: number,
 ): ExportRecord[] {
-  return db
-    .prepare(
-      `SELECT row_index, source_row, original_json, fixed_json, decision, passed, failed_checks,
+  return statement(
+    db,
+    `SELECT row_index, source_row, original_json, fixed_json, decision, passed, failed_checks,
          flagged, dropped, source_raw, source_path
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
        ORDER BY row_index LIMIT ?`,
-    )
-    .all(datasetId, afterIndex, limit) as ExportRecord[];
+  ).all(datasetId, afterIndex, limit) as ExportRecord[];
 }
 
 /** The samples of the rows given, ascending (what an estimate reads). */
@@ -503,11 +547,10 @@ export function samplesPage(
   indices: readonly number[],
 ): ({ row_index: number } & SampleSource)[] {
   if (indices.length === 0) return [];
-  return db
-    .prepare(
-      `SELECT row_index, ${SAMPLE_SOURCE} FROM dataset_rows
+  return statement(
+    db,
+    `SELECT row_index, ${SAMPLE_SOURCE} FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
        ORDER BY row_index`,
-    )
-    .all(datasetId, JSON.stringify(indices)) as ({ row_index: number } & SampleSource)[];
+  ).all(datasetId, JSON.stringify(indices)) as ({ row_index: number } & SampleSource)[];
 }

@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { statement } from './statements.ts';
 
 /** The `runs` table (migration 3): audit, fix or refine over a dataset's rows. */
 
@@ -26,7 +27,8 @@ export function insertRun(
     'id' | 'dataset_id' | 'operation' | 'scope_json' | 'config_json' | 'total' | 'started_at'
   >,
 ): void {
-  db.prepare(
+  statement(
+    db,
     `INSERT INTO runs (id, dataset_id, operation, scope_json, config_json, status, total,
        started_at)
      VALUES (@id, @dataset_id, @operation, @scope_json, @config_json, 'running', @total,
@@ -35,18 +37,19 @@ export function insertRun(
 }
 
 export function runRecord(db: Db, id: string): RunRecord | undefined {
-  return db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRecord | undefined;
+  return statement(db, 'SELECT * FROM runs WHERE id = ?').get(id) as RunRecord | undefined;
 }
 
 /** A dataset's runs, newest first. */
 export function runRecords(db: Db, datasetId: string): RunRecord[] {
-  return db
-    .prepare('SELECT * FROM runs WHERE dataset_id = ? ORDER BY started_at DESC, id DESC')
-    .all(datasetId) as RunRecord[];
+  return statement(
+    db,
+    'SELECT * FROM runs WHERE dataset_id = ? ORDER BY started_at DESC, id DESC',
+  ).all(datasetId) as RunRecord[];
 }
 
 export function runningRuns(db: Db): RunRecord[] {
-  return db.prepare(`SELECT * FROM runs WHERE status = 'running'`).all() as RunRecord[];
+  return statement(db, `SELECT * FROM runs WHERE status = 'running'`).all() as RunRecord[];
 }
 
 export function updateRunProgress(
@@ -54,7 +57,7 @@ export function updateRunProgress(
   id: string,
   progress: { done: number; cost_micro: number },
 ): void {
-  db.prepare('UPDATE runs SET done = ?, cost_micro = ? WHERE id = ?').run(
+  statement(db, 'UPDATE runs SET done = ?, cost_micro = ? WHERE id = ?').run(
     progress.done,
     progress.cost_micro,
     id,
@@ -66,7 +69,8 @@ export function finishRun(
   id: string,
   end: { status: Exclude<RunState, 'running'>; error: string | null; finished_at: string },
 ): void {
-  db.prepare(
+  statement(
+    db,
     `UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'`,
   ).run(end.status, end.error, end.finished_at, id);
 }

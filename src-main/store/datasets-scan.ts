@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { plucked, statement } from './statements.ts';
 import { SAMPLE_SOURCE, type SampleSource, type VerdictRecord } from './datasets-rows.ts';
 
 /**
@@ -28,14 +29,13 @@ export function scanPage(
   afterIndex: number,
   limit: number,
 ): ScanRowRecord[] {
-  return db
-    .prepare(
-      `SELECT row_index, source_row, ${SAMPLE_SOURCE}, fixed_json, decision, dedup_sig, dropped,
+  return statement(
+    db,
+    `SELECT row_index, source_row, ${SAMPLE_SOURCE}, fixed_json, decision, dedup_sig, dropped,
          dupe_json IS NOT NULL AS has_dupe, source_path IS NOT NULL AS in_tree
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
        ORDER BY row_index LIMIT ?`,
-    )
-    .all(datasetId, afterIndex, limit) as ScanRowRecord[];
+  ).all(datasetId, afterIndex, limit) as ScanRowRecord[];
 }
 
 export type CurrentSampleRecord = Pick<
@@ -50,12 +50,11 @@ export function currentSamples(
   indices: readonly number[],
 ): CurrentSampleRecord[] {
   if (indices.length === 0) return [];
-  return db
-    .prepare(
-      `SELECT row_index, ${SAMPLE_SOURCE}, fixed_json, decision FROM dataset_rows
+  return statement(
+    db,
+    `SELECT row_index, ${SAMPLE_SOURCE}, fixed_json, decision FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
-    )
-    .all(datasetId, JSON.stringify(indices)) as CurrentSampleRecord[];
+  ).all(datasetId, JSON.stringify(indices)) as CurrentSampleRecord[];
 }
 
 export function saveSignatures(
@@ -63,7 +62,8 @@ export function saveSignatures(
   datasetId: string,
   rows: readonly { row_index: number; sig: Buffer }[],
 ): void {
-  const update = db.prepare(
+  const update = statement(
+    db,
     'UPDATE dataset_rows SET dedup_sig = ? WHERE dataset_id = ? AND row_index = ?',
   );
   for (const row of rows) update.run(row.sig, datasetId, row.row_index);
@@ -84,13 +84,12 @@ export function verdictInputs(
   indices: readonly number[],
 ): VerdictInputRecord[] {
   if (indices.length === 0) return [];
-  return db
-    .prepare(
-      `SELECT row_index, audit_json, reaudit_json, decision, dupe_json, passed, score,
+  return statement(
+    db,
+    `SELECT row_index, audit_json, reaudit_json, decision, dupe_json, passed, score,
          failed_checks, unverified, error_codes, warning_codes, warning_checks FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
-    )
-    .all(datasetId, JSON.stringify(indices)) as VerdictInputRecord[];
+  ).all(datasetId, JSON.stringify(indices)) as VerdictInputRecord[];
 }
 
 /** Sets rows' `duplicates` verdicts and the verdict columns that follow from them. */
@@ -99,7 +98,8 @@ export function setDupes(
   datasetId: string,
   rows: readonly (VerdictRecord & { dupe_json: string | null })[],
 ): void {
-  const update = db.prepare(
+  const update = statement(
+    db,
     `UPDATE dataset_rows SET dupe_json = @dupe_json, passed = @passed, score = @score,
        failed_checks = @failed_checks, unverified = @unverified, error_codes = @error_codes,
        warning_codes = @warning_codes, warning_checks = @warning_checks
@@ -124,8 +124,9 @@ export function replaceDuplicateGroups(
   datasetId: string,
   groups: readonly DuplicateGroupRecord[],
 ): void {
-  db.prepare('DELETE FROM dataset_duplicate_groups WHERE dataset_id = ?').run(datasetId);
-  const insert = db.prepare(
+  statement(db, 'DELETE FROM dataset_duplicate_groups WHERE dataset_id = ?').run(datasetId);
+  const insert = statement(
+    db,
     `INSERT INTO dataset_duplicate_groups
        (dataset_id, first_row, kind, similarity, label_conflict, size, rows_json)
      VALUES (@dataset_id, @first_row, @kind, @similarity, @label_conflict, @size, @rows_json)`,
@@ -139,25 +140,24 @@ export function duplicateGroupsPage(
   offset: number,
   limit: number,
 ): { total: number; groups: DuplicateGroupRecord[] } {
-  const total = db
-    .prepare('SELECT count(*) FROM dataset_duplicate_groups WHERE dataset_id = ?')
-    .pluck()
-    .get(datasetId) as number;
-  const groups = db
-    .prepare(
-      `SELECT first_row, kind, similarity, label_conflict, size, rows_json,
+  const total = plucked(
+    db,
+    'SELECT count(*) FROM dataset_duplicate_groups WHERE dataset_id = ?',
+  ).get(datasetId) as number;
+  const groups = statement(
+    db,
+    `SELECT first_row, kind, similarity, label_conflict, size, rows_json,
          (SELECT json_group_array(r.source_row ORDER BY m.key) FROM json_each(g.rows_json) AS m
             CROSS JOIN dataset_rows AS r ON r.dataset_id = g.dataset_id AND r.row_index = m.value
          ) AS source_rows_json
        FROM dataset_duplicate_groups AS g WHERE dataset_id = ?
        ORDER BY first_row LIMIT ? OFFSET ?`,
-    )
-    .all(datasetId, limit, offset) as DuplicateGroupRecord[];
+  ).all(datasetId, limit, offset) as DuplicateGroupRecord[];
   return { total, groups };
 }
 
 export function setScan(db: Db, datasetId: string, scanJson: string): void {
-  db.prepare('UPDATE datasets SET scan_json = ? WHERE id = ?').run(scanJson, datasetId);
+  statement(db, 'UPDATE datasets SET scan_json = ? WHERE id = ?').run(scanJson, datasetId);
 }
 
 /** One line of a dataset's kept tallies (migration 10): rows failing or only warning. */
@@ -170,21 +170,18 @@ export interface TallyRecord {
 
 /** The tallies of a dataset's kept rows, per check and per issue code, kept by a trigger. */
 export function keptTallies(db: Db, datasetId: string): TallyRecord[] {
-  return db
-    .prepare(
-      `SELECT kind, name, failed, warned FROM dataset_tallies
+  return statement(
+    db,
+    `SELECT kind, name, failed, warned FROM dataset_tallies
        WHERE dataset_id = ? AND (failed != 0 OR warned != 0)`,
-    )
-    .all(datasetId) as TallyRecord[];
+  ).all(datasetId) as TallyRecord[];
 }
 
 /** How many rows are not dropped: the dataset's rows less the drops kept by a trigger. */
 export function keptRowCount(db: Db, datasetId: string): number {
-  return db
-    .prepare(
-      `SELECT d.row_count - coalesce(c.dropped, 0) FROM datasets AS d
+  return plucked(
+    db,
+    `SELECT d.row_count - coalesce(c.dropped, 0) FROM datasets AS d
        LEFT JOIN dataset_sort_counts AS c ON c.dataset_id = d.id WHERE d.id = ?`,
-    )
-    .pluck()
-    .get(datasetId) as number;
+  ).get(datasetId) as number;
 }

@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { statement } from './statements.ts';
 
 /** The `datasets` and `dataset_errors` tables (migration 3). Rows live in datasets-rows.ts. */
 
@@ -41,7 +42,8 @@ export function insertDataset(
   row: Pick<DatasetRecord, 'id' | 'name' | 'file_name' | 'format' | 'shape'> &
     Partial<Pick<DatasetRecord, 'mapping_json' | 'layout_json' | 'paths'>>,
 ): void {
-  db.prepare(
+  statement(
+    db,
     `INSERT INTO datasets (id, name, file_name, format, shape, mapping_json, layout_json, paths)
      VALUES (@id, @name, @file_name, @format, @shape, @mapping_json, @layout_json, @paths)`,
   ).run({ mapping_json: null, layout_json: null, paths: null, ...row });
@@ -56,7 +58,8 @@ export function recordImportProgress(
   id: string,
   progress: { row_count: number; error_count: number; task_types: readonly string[] },
 ): void {
-  db.prepare(
+  statement(
+    db,
     `UPDATE datasets SET row_count = ?, error_count = ?, task_types = ?
      WHERE id = ? AND state = 'importing'`,
   ).run(progress.row_count, progress.error_count, JSON.stringify(progress.task_types), id);
@@ -72,7 +75,8 @@ export function recordImportMapping(
   id: string,
   mapping: { mapping_json: string | null; paths: DatasetRecord['paths'] },
 ): void {
-  db.prepare(
+  statement(
+    db,
     `UPDATE datasets SET mapping_json = ?, paths = ? WHERE id = ? AND state = 'importing'`,
   ).run(mapping.mapping_json, mapping.paths, id);
 }
@@ -89,7 +93,8 @@ export function finishImport(
     paths?: DatasetRecord['paths'];
   },
 ): void {
-  db.prepare(
+  statement(
+    db,
     `UPDATE datasets SET row_count = ?, error_count = ?, task_types = ?, state = 'ready',
        mapping_json = ?, paths = ?
      WHERE id = ?`,
@@ -104,21 +109,20 @@ export function finishImport(
 }
 
 export function datasetRecord(db: Db, id: string): DatasetRecord | undefined {
-  return db.prepare('SELECT * FROM datasets WHERE id = ?').get(id) as DatasetRecord | undefined;
+  return statement(db, 'SELECT * FROM datasets WHERE id = ?').get(id) as DatasetRecord | undefined;
 }
 
 /** Datasets in a state, newest first. */
 export function datasetsIn(db: Db, ...states: DatasetState[]): DatasetRecord[] {
-  return db
-    .prepare(
-      `SELECT * FROM datasets WHERE state IN (SELECT value FROM json_each(?))
+  return statement(
+    db,
+    `SELECT * FROM datasets WHERE state IN (SELECT value FROM json_each(?))
        ORDER BY created_at DESC, id`,
-    )
-    .all(JSON.stringify(states)) as DatasetRecord[];
+  ).all(JSON.stringify(states)) as DatasetRecord[];
 }
 
 export function setDatasetState(db: Db, id: string, state: DatasetState): void {
-  db.prepare('UPDATE datasets SET state = ? WHERE id = ?').run(state, id);
+  statement(db, 'UPDATE datasets SET state = ? WHERE id = ?').run(state, id);
 }
 
 export function datasetStats(db: Db, id: string): DatasetStats {
@@ -127,9 +131,9 @@ export function datasetStats(db: Db, id: string): DatasetStats {
   // the audited rows are the rows with a status (kept in dataset_sort_counts) less those that
   // have one only by a flag. Reading every row's index instead took 234 ms at a million rows,
   // on the main thread, at each listing.
-  return db
-    .prepare(
-      `SELECT
+  return statement(
+    db,
+    `SELECT
          coalesce((SELECT with_status FROM dataset_sort_counts WHERE dataset_id = @id), 0)
            - (SELECT count(*) FROM dataset_rows INDEXED BY dataset_rows_flagged
               WHERE dataset_id = @id AND flagged = 1 AND passed IS NULL) AS audited,
@@ -143,8 +147,7 @@ export function datasetStats(db: Db, id: string): DatasetStats {
           WHERE dataset_id = @id AND decision IS NOT NULL AND decision = 'accepted') AS accepted,
          (SELECT count(*) FROM dataset_rows INDEXED BY dataset_rows_dropped
           WHERE dataset_id = @id AND dropped = 1) AS dropped`,
-    )
-    .get({ id }) as DatasetStats;
+  ).get({ id }) as DatasetStats;
 }
 
 /**
@@ -152,18 +155,17 @@ export function datasetStats(db: Db, id: string): DatasetStats {
  * how many. Big datasets go in slices so no single statement blocks for long.
  */
 export function deleteRowSlice(db: Db, id: string, limit: number): number {
-  return db
-    .prepare(
-      `DELETE FROM dataset_rows WHERE dataset_id = @id AND row_index < coalesce(
+  return statement(
+    db,
+    `DELETE FROM dataset_rows WHERE dataset_id = @id AND row_index < coalesce(
          (SELECT row_index FROM dataset_rows WHERE dataset_id = @id
           ORDER BY row_index LIMIT 1 OFFSET @limit), 9223372036854775807)`,
-    )
-    .run({ id, limit }).changes;
+  ).run({ id, limit }).changes;
 }
 
 /** Deletes the dataset with whatever rows, errors and runs it still has. */
 export function deleteDatasetRecord(db: Db, id: string): number {
-  return db.prepare('DELETE FROM datasets WHERE id = ?').run(id).changes;
+  return statement(db, 'DELETE FROM datasets WHERE id = ?').run(id).changes;
 }
 
 export interface ImportErrorRecord {
@@ -176,17 +178,17 @@ export function insertImportErrors(
   datasetId: string,
   errors: readonly ImportErrorRecord[],
 ): void {
-  const insert = db.prepare(
+  const insert = statement(
+    db,
     'INSERT INTO dataset_errors (dataset_id, source_row, message) VALUES (?, ?, ?)',
   );
   for (const error of errors) insert.run(datasetId, error.row, error.message);
 }
 
 export function importErrorRecords(db: Db, datasetId: string, limit: number): ImportErrorRecord[] {
-  return db
-    .prepare(
-      `SELECT source_row AS row, message FROM dataset_errors
+  return statement(
+    db,
+    `SELECT source_row AS row, message FROM dataset_errors
        WHERE dataset_id = ? ORDER BY source_row LIMIT ?`,
-    )
-    .all(datasetId, limit) as ImportErrorRecord[];
+  ).all(datasetId, limit) as ImportErrorRecord[];
 }

@@ -28,3 +28,14 @@ export function openDatabase(dataDir: string): Db {
   migrate(db, MIGRATIONS);
   return db;
 }
+
+/**
+ * A read-only connection to the app database in `file`, beside the main
+ * connection (a worker thread's: WAL lets it read while the main one
+ * writes). It applies no migrations: the main connection has.
+ */
+export function openReadOnly(file: string): Db {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}

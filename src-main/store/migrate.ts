@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { plucked, statement } from './statements.ts';
 
 export interface Migration {
   version: number;
@@ -22,7 +23,7 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
   sorted.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`migration versions must be 1..n, found ${m.version}`);
   });
-  const row = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as {
+  const row = statement(db, 'SELECT max(version) AS v FROM schema_migrations').get() as {
     v: number | null;
   };
   const current = row.v ?? 0;
@@ -32,8 +33,8 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
     );
   }
   const applied: number[] = [];
-  const record = db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)');
-  const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
+  const record = statement(db, 'INSERT INTO schema_migrations (version, name) VALUES (?, ?)');
+  const done = plucked(db, 'SELECT 1 FROM schema_migrations WHERE version = ?');
   for (const m of sorted.slice(current)) {
     db.transaction(() => {
       // Another process opening the same database at once (two CLI runs) may have applied it

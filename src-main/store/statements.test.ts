@@ -6,7 +6,16 @@ import { placeHold, settleHold } from '../service/billing/billing.ts';
 import { openDatabase } from './db.ts';
 import { balances } from './ledger.ts';
 import { readSettings, writeSettingsSection } from './settings.ts';
-import { plucked, preparedCount, statement } from './statements.ts';
+import { insertDataset } from './datasets.ts';
+import { countRows, gridRows, insertRows, pageIndices } from './datasets-rows.ts';
+import {
+  COMPOSED_KEPT,
+  composed,
+  composedPlucked,
+  plucked,
+  preparedCount,
+  statement,
+} from './statements.ts';
 
 describe('statements prepared once per connection', () => {
   it('hands back the same statement for the same SQL on the same connection only', () => {
@@ -54,5 +63,52 @@ describe('statements prepared once per connection', () => {
     expect(readSettings(server).dedup.threshold).toBe(0.5);
     server.close();
     cli.close();
+  });
+
+  it('keeps the most recently used composed statements, a bounded number', () => {
+    const db = openDatabase(':memory:');
+    const sql = (i: number) => `SELECT ${i} AS n`;
+    const first = composed(db, sql(0));
+    expect(composed(db, sql(0))).toBe(first);
+    for (let i = 1; i <= COMPOSED_KEPT; i++) composed(db, sql(i));
+    // The least recently used went when one more came: prepared again.
+    expect(composed(db, sql(0))).not.toBe(first);
+    expect(composedPlucked(db, sql(5)).get()).toBe(5);
+    expect(composed(db, sql(5)).get()).toEqual({ n: 5 });
+  });
+
+  it('prepares nothing once a grid page and its count are warm', () => {
+    const db = openDatabase(':memory:');
+    insertDataset(db, {
+      id: 'ds_a',
+      name: 'a',
+      file_name: 'a.jsonl',
+      format: 'jsonl',
+      shape: 'text',
+    });
+    insertRows(
+      db,
+      'ds_a',
+      Array.from({ length: 20 }, (_, i) => ({
+        row_index: i,
+        source_row: i + 1,
+        task_type: 'text',
+        search_text: `row ${i}`,
+        title: `Row ${i}`,
+        detail: '',
+        original_json: '{}',
+        sample_json: '{}',
+      })),
+    );
+    const read = () => {
+      const filter = { flagged: false, search: 'row 1' };
+      const sort = { column: 'score', direction: 'desc' } as const;
+      countRows(db, 'ds_a', filter);
+      gridRows(db, 'ds_a', pageIndices(db, 'ds_a', { filter, sort, offset: 2, limit: 5 }));
+    };
+    read();
+    const prepare = vi.spyOn(db, 'prepare');
+    for (let i = 0; i < 5; i++) read();
+    expect(prepare).not.toHaveBeenCalled();
   });
 });

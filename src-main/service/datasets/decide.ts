@@ -11,6 +11,7 @@ import {
   updateVerdicts,
 } from '../../store/datasets-rows.ts';
 import { displayedVerdict, verdictColumns } from './row-state.ts';
+import { rowSearch } from './search-text.ts';
 import { readyDataset } from './summary.ts';
 
 const CHUNK = 2_000;
@@ -32,18 +33,19 @@ export function decide(db: Db, input: z.output<typeof Decision>): { updated: num
     throw new AppError('invalid_request', 'name the rows: `indices`, or a `filter` (`{}` for all)');
   }
   const target = { indices: input.indices, filter: input.filter };
+  const search = rowSearch(db, input.dataset_id);
   const decision = input.decision;
   if (decision === 'dropped' || decision === 'restored') {
     return db
       .transaction(() => {
-        const indices = decisionTargets(db, input.dataset_id, target, false);
+        const indices = decisionTargets(db, input.dataset_id, target, false, search);
         return { updated: setDropped(db, input.dataset_id, decision === 'dropped', indices) };
       })
       .immediate();
   }
   return db
     .transaction(() => {
-      const indices = decisionTargets(db, input.dataset_id, target, decision !== null);
+      const indices = decisionTargets(db, input.dataset_id, target, decision !== null, search);
       setDecision(db, input.dataset_id, decision, indices);
       for (let start = 0; start < indices.length; start += CHUNK) {
         const rows = reauditedRows(db, input.dataset_id, indices.slice(start, start + CHUNK));

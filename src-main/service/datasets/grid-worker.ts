@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { RowsQuery } from '../../../src-shared/owner/datasets.ts';
+import { openReadOnly } from '../../store/db.ts';
+import { SearchIndex } from '../../store/search-index.ts';
 import { datasetRows } from './rows.ts';
-import { SearchIndex } from './search-index.ts';
-import './search-text.ts';
+import { leanSearchText } from './search-text.ts';
 
 /**
  * The grid's queries on a thread of their own (see grid-queries.ts): a
@@ -26,14 +26,13 @@ export type GridReply =
   | { type: 'indexed'; dataset_id: string };
 
 const { file } = workerData as { file: string };
-const db = new Database(file, { readonly: true, fileMustExist: true });
-db.pragma('busy_timeout = 5000');
+const db = openReadOnly(file);
 const port = parentPort;
 
 // The search index is built a slice at a time, queries answered between slices.
 let index: SearchIndex | undefined;
 try {
-  index = new SearchIndex(db);
+  index = new SearchIndex(db, (datasetId) => leanSearchText(db, datasetId));
 } catch (error) {
   console.error('grid worker: no search index, searches scan the rows:', error);
 }
@@ -71,7 +70,9 @@ port?.on('message', (request: GridRequest) => {
   const { id, query } = request;
   let reply: GridReply;
   try {
-    reply = { type: 'rows', id, page: datasetRows(db, query) };
+    // A search is answered from the dataset's index once it is complete (this connection's).
+    const page = datasetRows(db, query, index?.completeTable(query.dataset_id));
+    reply = { type: 'rows', id, page };
   } catch (error) {
     reply = {
       type: 'rows',

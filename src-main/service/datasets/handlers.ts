@@ -14,7 +14,6 @@ import { runRegistry } from './run-registry.ts';
 import { cancelRun, listRuns, startRun } from './runs.ts';
 import { datasetOverview, duplicateGroups } from './overview.ts';
 import { gridQueries } from './grid-queries.ts';
-import './search-text.ts';
 import { datasetRow } from './rows.ts';
 import { datasetScanner, type StoredScan } from './scan.ts';
 import { readyDataset, summaryOf } from './summary.ts';

@@ -13,10 +13,10 @@ import {
   type ImportErrorRecord,
 } from '../../store/datasets.ts';
 import { leanRowInserter, type LeanRowRecord } from '../../store/datasets-rows.ts';
+import { beginBulk, bulkTransaction, endBulk } from '../../store/bulk-writes.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { readLayout } from '../../files/index.ts';
 import type { RowMapping } from '../samples/row-mapping.ts';
-import { beginBulk, bulkTransaction, endBulk } from './bulk-writes.ts';
 import { checkpointOffThread } from './wal-checkpoint.ts';
 import { gridQueries } from './grid-queries.ts';
 import { newId } from './ids.ts';

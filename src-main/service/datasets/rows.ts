@@ -15,6 +15,7 @@ import { cachedCount } from './count-cache.ts';
 import { gridText } from './grid-text.ts';
 import { displayedVerdict } from './row-state.ts';
 import { sampleReader } from './row-sample.ts';
+import { rowSearch } from './search-text.ts';
 import { readableDataset } from './summary.ts';
 
 /** The grid's reads: a page of rows (filtered, sorted) and one row in full. */
@@ -46,11 +47,20 @@ function toGridRow(record: StoredGridRow, sampleOf: ReturnType<typeof sampleRead
   };
 }
 
-/** A page of the grid: the rows at `offset` in the sort's order, and how many match in all. */
-export function datasetRows(db: Db, query: z.output<typeof RowsQuery>): RowsPage {
+/**
+ * A page of the grid: the rows at `offset` in the sort's order, and how many
+ * match in all. `searchIndex`: the dataset's complete search index, when the
+ * connection has one (the grid worker's).
+ */
+export function datasetRows(
+  db: Db,
+  query: z.output<typeof RowsQuery>,
+  searchIndex?: string,
+): RowsPage {
   const dataset = readableDataset(db, query.dataset_id);
   const filter: RowFilter = query.filter;
-  const total = cachedCount(db, dataset, filter);
+  const search = rowSearch(db, query.dataset_id, searchIndex);
+  const total = cachedCount(db, dataset, filter, search);
   const indices =
     query.offset >= total
       ? []
@@ -60,6 +70,7 @@ export function datasetRows(db: Db, query: z.output<typeof RowsQuery>): RowsPage
           offset: query.offset,
           limit: query.limit,
           total,
+          search,
         });
   const sampleOf = sampleReader(db, query.dataset_id);
   return {

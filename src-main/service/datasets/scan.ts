@@ -18,8 +18,8 @@ import {
 } from '../../store/datasets-scan.ts';
 import type { SampleSource, VerdictRecord } from '../../store/datasets-rows.ts';
 import { datasetRecord } from '../../store/datasets.ts';
+import { bulkTransaction } from '../../store/bulk-writes.ts';
 import type { ServiceContext } from '../context/service-context.ts';
-import { bulkTransaction } from './bulk-writes.ts';
 import { displayedVerdict, verdictColumns } from './row-state.ts';
 import { sampleReader } from './row-sample.ts';
 

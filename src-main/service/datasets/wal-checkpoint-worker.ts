@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { checkpointWalOfFile } from '../../store/checkpoint.ts';
 
 /**
  * Copies the WAL into the database on a thread of its own (see
@@ -9,13 +9,6 @@ import { parentPort, workerData } from 'node:worker_threads';
  */
 
 const { file } = workerData as { file: string };
-const db = new Database(file, { fileMustExist: true });
-let result: unknown;
-try {
-  db.pragma('busy_timeout = 5000');
-  result = db.pragma('wal_checkpoint(PASSIVE)');
-} finally {
-  db.close();
-}
+const result = checkpointWalOfFile(file);
 // Told once the connection is closed: the message ends the worker.
 parentPort?.postMessage(result);

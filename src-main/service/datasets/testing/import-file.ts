@@ -1,4 +1,5 @@
 import { builtinBackend } from '../../../engine/builtin/backend.ts';
+import { datasetRecord } from '../../../store/datasets.ts';
 import { openDatabase } from '../../../store/db.ts';
 import { createServiceContext } from '../../context/service-context.ts';
 import { createOwnerHandlers } from '../../owner/handlers.ts';
@@ -42,17 +43,14 @@ const scanStarted = performance.now();
 await datasetScanner(ctx, () => undefined).idle(summary.id);
 const scanSeconds = (performance.now() - scanStarted) / 1000;
 peak = Math.max(peak, process.memoryUsage().heapUsed);
-const scanned = db
-  .prepare('SELECT scan_json IS NOT NULL FROM datasets WHERE id = ?')
-  .pluck()
-  .get(summary.id);
+const scanned = (datasetRecord(db, summary.id)?.scan_json ?? null) !== null;
 db.close();
 console.log(
   JSON.stringify({
     summary,
     seconds,
     scan_seconds: scanSeconds,
-    scanned: scanned === 1,
+    scanned,
     peak_heap_mb: Math.round(peak / 1e6),
   }),
 );

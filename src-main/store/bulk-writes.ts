@@ -1,4 +1,5 @@
-import type { Db } from '../../store/db.ts';
+import { checkpointWal } from './checkpoint.ts';
+import type { Db } from './db.ts';
 
 /**
  * An import's writes at the storage's speed. Two costs dominate a big import
@@ -7,13 +8,13 @@ import type { Db } from '../../store/db.ts';
  * (each page then written twice, interleaved with the inserts). While any
  * import runs, automatic checkpoints are off and its batches commit with
  * NORMAL sync; when the last one ends, the WAL is checkpointed once, off
- * the main thread where a worker can.
+ * the main thread where a worker can (service/datasets/wal-checkpoint.ts).
  *
  * Nothing durable is weakened: every other commit of the connection still
  * fsyncs the WAL (FULL is restored before the batch's transaction returns,
  * and the pragma is per commit), and an fsync of the WAL makes every frame
  * before it durable too, the import's included. An import cut short by a
- * crash is left 'importing' and cleared at start-up (recover.ts).
+ * crash is left 'importing' and cleared at start-up (service/datasets/recover.ts).
  */
 
 /**
@@ -71,7 +72,7 @@ export function endBulk(db: Db, checkpoint?: (db: Db) => Promise<boolean>): void
     db.pragma(`wal_autocheckpoint = ${state.autocheckpoint}`);
   };
   const here = (): void => {
-    if (db.open) db.pragma('wal_checkpoint(PASSIVE)');
+    if (db.open) checkpointWal(db);
     restore();
   };
   if (!checkpoint) {

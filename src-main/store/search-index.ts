@@ -1,19 +1,21 @@
 import Database from 'better-sqlite3';
 import { dirname, join } from 'node:path';
-import { setSearchIndexOf } from '../../store/datasets-filter.ts';
-import type { Db } from '../../store/db.ts';
-import { gridText } from './grid-text.ts';
-import { sampleReader } from './row-sample.ts';
+import type { Db } from './db.ts';
+import { migrate } from './migrate.ts';
+import { SEARCH_INDEX_MIGRATIONS } from './migrations/search-index/index.ts';
+import type { LeanSearchText } from './search-text.ts';
+import { composed, plucked, statement } from './statements.ts';
 
 /**
  * The text search's index: per dataset, an FTS5 table with the trigram
  * tokenizer over each row's search text (rowid: the row's index), so a
  * search is a phrase of trigrams, answered in milliseconds where a scan of a
  * million rows takes seconds (measured: see the README). It lives in a file
- * of its own beside the database (`svc-search.sqlite`): a cache, rebuilt
- * when missing, written by the grid worker without ever taking the app
- * database's write lock. A dataset's index is used once complete; until
- * then (and for searches under three characters) the rows are scanned.
+ * of its own beside the database (`svc-search.sqlite`, its schema by
+ * migrations/search-index): a cache, rebuilt when missing, written by the
+ * grid worker without ever taking the app database's write lock. A
+ * dataset's index is used once complete; until then (and for searches under
+ * three characters) the rows are scanned.
  */
 
 export const SEARCH_FILE = 'svc-search.sqlite';
@@ -29,35 +31,51 @@ export const SEARCH_FILE = 'svc-search.sqlite';
 const CHUNK_ROWS = 32;
 const SLICE_MS = 8;
 
+/** The schema the index's file is attached as on the app database's connection. */
+const SCHEMA = 'search';
+
 const tableOf = (datasetId: string): string => `fts_${datasetId.replace(/[^A-Za-z0-9_]/g, '_')}`;
+
+/** A dataset in the index's `indexed` table (migrations/search-index). */
+interface IndexedEntry {
+  dataset_id: string;
+  /** The last row index indexed (-1: none yet). */
+  through: number;
+  complete: 0 | 1;
+}
+
+/** A row as the index reads it. */
+interface IndexedRow {
+  row_index: number;
+  search_text: string;
+  sample_json: string;
+  lean_original: string | null;
+  source_path: string | null;
+}
 
 export class SearchIndex {
   readonly #db: Db;
-  readonly #index: Database.Database;
+  readonly #index: Db;
+  readonly #leanText: (datasetId: string) => LeanSearchText;
   readonly #complete = new Set<string>();
 
-  /** `db`: the worker's read-only connection to the app database. */
-  constructor(db: Db) {
+  /**
+   * `db`: the worker's read-only connection to the app database, which the
+   * index's file is attached to. `leanText`: how the rows of a dataset
+   * stored once (migration 8) are searched (the service's).
+   */
+  constructor(db: Db, leanText: (datasetId: string) => LeanSearchText) {
     this.#db = db;
+    this.#leanText = leanText;
     const file = join(dirname(db.name), SEARCH_FILE);
     this.#index = new Database(file);
     this.#index.pragma('journal_mode = WAL');
     // A cache: rebuilt if lost, so no fsync per slice.
     this.#index.pragma('synchronous = OFF');
-    this.#index.exec(`CREATE TABLE IF NOT EXISTS indexed (
-      dataset_id TEXT PRIMARY KEY, through INTEGER NOT NULL, complete INTEGER NOT NULL)`);
-    db.exec(`ATTACH DATABASE '${file.replaceAll("'", "''")}' AS search`);
-    for (const id of this.#index
-      .prepare('SELECT dataset_id FROM indexed WHERE complete = 1')
-      .pluck()
-      .all() as string[]) {
-      this.#complete.add(id);
-    }
-    setSearchIndexOf((connection, datasetId) =>
-      connection === db && this.#complete.has(datasetId)
-        ? `search.${tableOf(datasetId)}`
-        : undefined,
-    );
+    migrate(this.#index, SEARCH_INDEX_MIGRATIONS);
+    db.exec(`ATTACH DATABASE '${file.replaceAll("'", "''")}' AS ${SCHEMA}`);
+    const complete = plucked(this.#index, 'SELECT dataset_id FROM indexed WHERE complete = 1');
+    for (const id of complete.all() as string[]) this.#complete.add(id);
   }
 
   /** The datasets whose index is complete. */
@@ -71,32 +89,34 @@ export class SearchIndex {
   }
 
   /**
+   * The dataset's index as the app database's connection reads it
+   * (`schema.table`, see RowSearch), when complete.
+   */
+  completeTable(datasetId: string): string | undefined {
+    return this.#complete.has(datasetId) ? `${SCHEMA}.${tableOf(datasetId)}` : undefined;
+  }
+
+  /**
    * Indexes one slice of the first dataset not yet complete (and drops the
    * indexes of datasets deleted); returns the dataset whose index it
    * completed, null when there was nothing to do, or undefined to go on.
    */
   step(): string | null | undefined {
     const ready = new Set(
-      this.#db.prepare(`SELECT id FROM datasets WHERE state = 'ready'`).pluck().all() as string[],
+      plucked(this.#db, `SELECT id FROM datasets WHERE state = 'ready'`).all() as string[],
     );
-    const known = this.#index
-      .prepare('SELECT dataset_id, through, complete FROM indexed')
-      .all() as {
-      dataset_id: string;
-      through: number;
-      complete: 0 | 1;
-    }[];
+    const indexed = statement(this.#index, 'SELECT dataset_id, through, complete FROM indexed');
+    const known = indexed.all() as IndexedEntry[];
     for (const entry of known) {
       if (ready.has(entry.dataset_id)) continue;
-      const present = this.#db
-        .prepare('SELECT 1 FROM datasets WHERE id = ?')
-        .pluck()
-        .get(entry.dataset_id);
+      const present = plucked(this.#db, 'SELECT 1 FROM datasets WHERE id = ?').get(
+        entry.dataset_id,
+      );
       if (present !== undefined) continue; // still importing (or deleting): later
       this.#complete.delete(entry.dataset_id);
       this.#index.transaction(() => {
         this.#index.exec(`DROP TABLE IF EXISTS ${tableOf(entry.dataset_id)}`);
-        this.#index.prepare('DELETE FROM indexed WHERE dataset_id = ?').run(entry.dataset_id);
+        statement(this.#index, 'DELETE FROM indexed WHERE dataset_id = ?').run(entry.dataset_id);
       })();
     }
     const byId = new Map(known.map((entry) => [entry.dataset_id, entry]));
@@ -110,41 +130,41 @@ export class SearchIndex {
         this.#index.exec(
           `CREATE VIRTUAL TABLE ${table} USING fts5(text, tokenize = 'trigram', content = '')`,
         );
-        this.#index
-          .prepare('INSERT INTO indexed (dataset_id, through, complete) VALUES (?, -1, 0)')
-          .run(next);
+        statement(
+          this.#index,
+          'INSERT INTO indexed (dataset_id, through, complete) VALUES (?, -1, 0)',
+        ).run(next);
       })();
     }
-    const select = this.#db.prepare(
+    const select = statement(
+      this.#db,
       `SELECT row_index, search_text, sample_json,
          CASE WHEN sample_json = '' THEN original_json END AS lean_original, source_path
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ? ORDER BY row_index LIMIT ?`,
     );
-    const sampleOf = sampleReader(this.#db, next);
-    const insert = this.#index.prepare(`INSERT INTO ${table} (rowid, text) VALUES (?, ?)`);
+    const lean = this.#leanText(next);
+    const insert = composed(this.#index, `INSERT INTO ${table} (rowid, text) VALUES (?, ?)`);
     const deadline = performance.now() + SLICE_MS;
     const done = this.#index.transaction((): boolean => {
       let last = through;
       let finished: boolean;
       do {
-        const rows = select.all(next, last, CHUNK_ROWS) as {
-          row_index: number;
-          search_text: string;
-          sample_json: string;
-          lean_original: string | null;
-          source_path: string | null;
-        }[];
+        const rows = select.all(next, last, CHUNK_ROWS) as IndexedRow[];
         for (const row of rows) {
+          // A row stored once (sample_json '') has its original as lean_original (NOT NULL).
           const text =
-            row.sample_json === '' ? gridText(sampleOf(row)).search_text : row.search_text;
+            row.sample_json === ''
+              ? lean.text(row.lean_original as string, row.source_path)
+              : row.search_text;
           insert.run(row.row_index, text);
         }
         last = rows.at(-1)?.row_index ?? last;
         finished = rows.length < CHUNK_ROWS;
       } while (!finished && performance.now() < deadline);
-      this.#index
-        .prepare('UPDATE indexed SET through = ?, complete = ? WHERE dataset_id = ?')
-        .run(last, finished ? 1 : 0, next);
+      statement(
+        this.#index,
+        'UPDATE indexed SET through = ?, complete = ? WHERE dataset_id = ?',
+      ).run(last, finished ? 1 : 0, next);
       return finished;
     })();
     if (!done) return undefined;

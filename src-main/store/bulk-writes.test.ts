@@ -2,9 +2,9 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../store/db.ts';
+import { checkpointOffThread } from '../service/datasets/wal-checkpoint.ts';
 import { beginBulk, bulkTransaction, endBulk } from './bulk-writes.ts';
-import { checkpointOffThread } from './wal-checkpoint.ts';
+import { openDatabase, type Db } from './db.ts';
 
 /**
  * An import's bulk writes: automatic checkpoints stay off from its start

@@ -1,0 +1,82 @@
+import type { Db } from './db.ts';
+
+/**
+ * The search text of a row stored once (migration 8): its `search_text` is
+ * '' and the text is derived from the original as read, by the service (the
+ * grid's text of the row's sample, lowercased). The store does not know how:
+ * whoever runs a search over such rows passes the derivation in, per dataset.
+ */
+export interface LeanSearchText {
+  /**
+   * Readies what `text` needs (it may query the database): called before a
+   * query that derives texts, since a function called by a query cannot query.
+   */
+  prepare(): void;
+  text(original: string, sourcePath: string | null): string;
+}
+
+/**
+ * What a text search over a dataset's rows needs besides its SQL, passed by
+ * the caller: how a row stored once is searched, and the dataset's trigram
+ * index when this connection has a complete one (see search-index.ts).
+ */
+export interface RowSearch {
+  leanText: LeanSearchText;
+  /** The complete index (`schema.table`), when there is one: searches are answered from it. */
+  index?: string | undefined;
+}
+
+/** The SQL function a scanning search calls for a row stored once (see datasets-filter.ts). */
+export const SEARCH_TEXT_FN = 'svc_search_text';
+
+/** Per connection: the dataset being searched and how its rows' texts are derived. */
+interface Searching {
+  datasetId: string;
+  leanText: LeanSearchText | undefined;
+}
+const searching = new WeakMap<Db, Searching>();
+const NOT_SEARCHING: Searching = { datasetId: '', leanText: undefined };
+
+/**
+ * Registers SEARCH_TEXT_FN on the connection (once: redefining a function
+ * would make SQLite re-prepare every cached statement). It derives a row's
+ * text with what the query under way was given.
+ */
+function registerSearchFunction(db: Db): void {
+  db.function(
+    SEARCH_TEXT_FN,
+    { deterministic: true },
+    (datasetId: unknown, original: unknown, sourcePath: unknown) => {
+      const now = searching.get(db);
+      if (now?.leanText === undefined || now.datasetId !== datasetId) {
+        throw new Error('a search over rows stored once needs their search text (a RowSearch)');
+      }
+      return now.leanText.text(original as string, sourcePath as string | null);
+    },
+  );
+}
+
+/**
+ * Runs `read`, a query (or several) that scans the dataset's rows for a text,
+ * with `leanText` deriving the text of its rows stored once. Nested calls
+ * (a count inside a page's reading) restore what was there before.
+ */
+export function withSearchText<T>(
+  db: Db,
+  datasetId: string,
+  leanText: LeanSearchText | undefined,
+  read: () => T,
+): T {
+  let before = searching.get(db);
+  if (before === undefined) {
+    registerSearchFunction(db);
+    before = NOT_SEARCHING;
+  }
+  leanText?.prepare();
+  searching.set(db, { datasetId, leanText });
+  try {
+    return read();
+  } finally {
+    searching.set(db, before);
+  }
+}
