@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 
 /**
@@ -67,8 +67,8 @@ export function drainUnreadBody(limits: DrainLimits = { bytes: DRAIN_BYTES, ms: 
   const middleware: MiddlewareHandler = async (c, next) => {
     await next();
     const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-    if (!incoming || typeof (incoming as IncomingMessage).resume !== 'function') return;
-    const complete = await discardRest(incoming as IncomingMessage, limits);
+    if (!(incoming instanceof IncomingMessage)) return;
+    const complete = await discardRest(incoming, limits);
     if (!complete) c.res.headers.set('Connection', 'close');
   };
   return middleware;
