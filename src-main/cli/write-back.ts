@@ -3,7 +3,7 @@ import { RESULT_KEYS, type Sample } from '../../src-shared/schemas/sample.ts';
 import { formatFromPath, type FileFormat } from '../files/index.ts';
 import { readLayout } from '../files/layout.ts';
 import { writeRowsLike, type SourcedRow } from '../files/write-like.ts';
-import type { ResultSample } from '../service/runs/operation.ts';
+import type { ResultSample } from '../service/runs/contract.ts';
 import type { SampleRow } from '../service/samples/read-samples.ts';
 import type { RowMapping } from '../service/samples/row-mapping.ts';
 

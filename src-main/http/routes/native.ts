@@ -5,7 +5,7 @@ import type { EngineBackend } from '../../engine/backend.ts';
 import { preflight, runBilled } from '../../service/billing/billed-run.ts';
 import type { ServiceContext } from '../../service/context/service-context.ts';
 import { microToCostUsd } from '../../service/billing/money.ts';
-import type { OperationRequest } from '../../service/runs/operation.ts';
+import type { OperationRequest } from '../../service/runs/contract.ts';
 import { keyAuth, type CallerEnv } from '../caller.ts';
 import { readBody } from '../json-body.ts';
 import type { Gate } from '../gate.ts';

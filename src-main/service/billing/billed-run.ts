@@ -7,7 +7,8 @@ import { checkContext, estimate, sampleTokens } from './estimate.ts';
 import { recordHistory } from '../runs/history.ts';
 import { chargeMicro, MICRO_PER_CENT, tokenCostMicro, usdToMicro } from './money.ts';
 import { applyDatasetChecks } from '../runs/dataset-checks.ts';
-import { runInBatches, type OperationRequest, type OperationResult } from '../runs/operation.ts';
+import type { OperationRequest, OperationResult } from '../runs/contract.ts';
+import { runInBatches } from '../runs/operation.ts';
 
 /**
  * A request billed to an API key's account, as the interface says: checks
