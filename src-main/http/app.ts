@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../../src-shared/errors.ts';
 import type { EngineBackend } from '../engine/backend.ts';
 import type { ServiceContext } from '../service/context/service-context.ts';
-import type { OwnerHandlers } from '../service/owner/handlers.ts';
+import type { OwnerHandlers } from '../service/owner/handler-types.ts';
 import { keyAuth } from './caller.ts';
 import { withPublicErrors } from './public-errors.ts';
 import { asAppError, errorResponse } from './errors.ts';
