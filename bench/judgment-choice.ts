@@ -14,11 +14,8 @@ import {
   hellaswag,
   truthfulQa,
 } from '../src-main/engine/testing/real-data.ts';
-import {
-  runOperation,
-  withoutResults,
-  type ResultSample,
-} from '../src-main/service/runs/operation.ts';
+import { withoutResults, type ResultSample } from '../src-main/service/runs/contract.ts';
+import { runOperation } from '../src-main/service/runs/operation.ts';
 import { formatRow } from './stats.ts';
 
 /**

@@ -10,7 +10,8 @@ import {
   oasst,
   truthfulQa,
 } from '../src-main/engine/testing/real-data.ts';
-import { runOperation, type ResultSample } from '../src-main/service/runs/operation.ts';
+import type { ResultSample } from '../src-main/service/runs/contract.ts';
+import { runOperation } from '../src-main/service/runs/operation.ts';
 import { sharedJsonl } from '../src-main/engine/testing/shared-data.ts';
 import { formatRow } from './stats.ts';
 

@@ -17,11 +17,8 @@ import {
   runPooled,
 } from '../src-main/service/runs/pool/pooled.ts';
 import { chargeMicro, tokenCostMicro } from '../src-main/service/billing/money.ts';
-import {
-  runOperationInThread,
-  type OperationRequest,
-  type OperationResult,
-} from '../src-main/service/runs/operation.ts';
+import type { OperationRequest, OperationResult } from '../src-main/service/runs/contract.ts';
+import { runOperationInThread } from '../src-main/service/runs/operation.ts';
 import { DEFAULT_SETTINGS } from '../src-shared/schemas/settings.ts';
 import { CORPORA, replicate } from './corpus.ts';
 import { formatRow } from './stats.ts';

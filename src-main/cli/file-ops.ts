@@ -11,11 +11,8 @@ import {
 import type { Sample } from '../../src-shared/schemas/sample.ts';
 import { tokenCostMicro } from '../service/billing/money.ts';
 import { OwnerRunUsage } from '../service/owner/run-usage.ts';
-import {
-  runOperation,
-  type OperationRequest,
-  type ResultSample,
-} from '../service/runs/operation.ts';
+import type { OperationRequest, ResultSample } from '../service/runs/contract.ts';
+import { runOperation } from '../service/runs/operation.ts';
 import { readSamples, type SampleRow } from '../service/samples/read-samples.ts';
 import { UsageMeter } from '../engine/usage.ts';
 import { describeEngines, resolveEngines, selectBackend } from '../service/runs/backend-select.ts';

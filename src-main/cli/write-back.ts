@@ -7,7 +7,7 @@ import {
   type FileFormat,
   type SourcedRow,
 } from '../files/index.ts';
-import type { ResultSample } from '../service/runs/operation.ts';
+import type { ResultSample } from '../service/runs/contract.ts';
 import type { SampleRow } from '../service/samples/read-samples.ts';
 import type { RowMapping } from '../service/samples/row-mapping.ts';
 

@@ -1,6 +1,6 @@
 import type { ServerSetting } from '../../src-shared/schemas/settings.ts';
 import type { RunningServer } from '../http/server.ts';
-import type { ServerAddress } from '../service/owner/handlers.ts';
+import type { ServerAddress } from '../service/owner/handler-types.ts';
 import type { z } from 'zod';
 
 type Setting = z.infer<typeof ServerSetting>;

@@ -1,7 +1,7 @@
 import type { IpcMainInvokeEvent } from 'electron';
 import { ipcChannel, OWNER_METHODS, type IpcResult } from '../../src-shared/owner-api.ts';
 import { dispatchOwnerCall } from '../service/owner/dispatch.ts';
-import type { OwnerHandlers } from '../service/owner/handlers.ts';
+import type { OwnerHandlers } from '../service/owner/handler-types.ts';
 
 /**
  * The IPC edge without Electron itself (only its types), so it is tested in

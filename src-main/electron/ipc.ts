@@ -1,5 +1,5 @@
 import { type BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent } from 'electron';
-import type { OwnerHandlers } from '../service/owner/handlers.ts';
+import type { OwnerHandlers } from '../service/owner/handler-types.ts';
 import { isTrustedSender, registerOwnerHandlers } from './ipc-handlers.ts';
 
 /** Every owner method on Electron's `ipcMain` (see ipc-handlers.ts). */

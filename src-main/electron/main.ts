@@ -2,12 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow } from 'electron';
 import { OWNER_EVENT_CHANNEL } from '../../src-shared/owner-api.ts';
+import { hostedOwnerHandlers } from '../http/owner-handlers.ts';
 import { startServer } from '../http/server.ts';
 import { Transfers } from '../http/transfers.ts';
 import { selectBackend } from '../service/runs/backend-select.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
 import { OwnerEvents } from '../service/owner/events.ts';
-import { createOwnerHandlers } from '../service/owner/handlers.ts';
 import { openDatabase } from '../store/db.ts';
 import { EmbeddedServer } from './embedded-server.ts';
 import { registerOwnerIpc, registerShellIpc } from './ipc.ts';
@@ -54,13 +54,11 @@ async function launch(): Promise<void> {
   );
   const embedded = server;
   await embedded.apply(ctx.settings().server);
-  const handlers = createOwnerHandlers(ctx, {
+  const handlers = hostedOwnerHandlers(ctx, {
     address: () => embedded.address(),
-    emit: (event) => events.emit(event),
+    events,
     backend: () => selectBackend(ctx),
-    uploads: transfers,
-    downloads: transfers,
-    tempDir: transfers.dir,
+    transfers,
   });
   registerOwnerIpc(
     {

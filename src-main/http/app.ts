@@ -2,13 +2,14 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../../src-shared/errors.ts';
 import type { EngineBackend } from '../engine/backend.ts';
+import { createBilledPipeline } from '../service/billing/billed-pipeline.ts';
+import { OperationGate } from '../service/billing/operation-gate.ts';
 import type { ServiceContext } from '../service/context/service-context.ts';
-import type { OwnerHandlers } from '../service/owner/handlers.ts';
+import type { OwnerHandlers } from '../service/owner/handler-types.ts';
 import { keyAuth } from './caller.ts';
 import { drainUnreadBody } from './drain.ts';
 import { withPublicErrors } from './public-errors.ts';
 import { asAppError, errorResponse } from './errors.ts';
-import { Gate } from './gate.ts';
 import type { OwnerSessions } from './owner-session.ts';
 import { randomHex } from './random-id.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -99,25 +100,23 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   };
   app.use('*', capBody);
 
-  const gate = new Gate(options.maxConcurrentOperations ?? 4, options.maxQueuedOperations ?? 256);
   app.route('/', metaRoutes(options.ctx));
+  // Every billed route runs its requests through one pipeline, behind one gate. Key
+  // holders read failures without the model server's address, model or configuration.
+  const pipeline = createBilledPipeline({
+    ctx: options.ctx,
+    gate: new OperationGate(
+      options.maxConcurrentOperations ?? 4,
+      options.maxQueuedOperations ?? 256,
+    ),
+    backend: () => withPublicErrors(options.backend()),
+  });
+  app.route('/', nativeRoutes(options.ctx, pipeline));
   // One door per route family: a key's per-minute allowance covers every route of its family.
   const v1Auth = keyAuth(options.ctx, 'v1');
-  // Key holders read failures without the model server's address, model or configuration.
-  const keyBackend = () => withPublicErrors(options.backend());
-  app.route('/', nativeRoutes(options.ctx, keyBackend, gate));
-  app.route(
-    '/',
-    v1ChatRoutes(options.ctx, keyBackend, gate, v1Auth, {
-      keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS,
-    }),
-  );
-  app.route(
-    '/',
-    v1ResponsesRoutes(options.ctx, keyBackend, gate, v1Auth, {
-      keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS,
-    }),
-  );
+  const v1Options = { keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS };
+  app.route('/', v1ChatRoutes(pipeline, v1Auth, v1Options));
+  app.route('/', v1ResponsesRoutes(pipeline, v1Auth, v1Options));
   app.route('/', v1ModelRoutes(options.ctx, v1Auth));
   app.route('/', ownerRoutes(options.owner, options.sessions));
   if (options.transfers && options.events) {

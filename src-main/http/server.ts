@@ -9,8 +9,9 @@ import { releaseOpenHolds } from '../service/billing/billing.ts';
 import type { ServiceContext } from '../service/context/service-context.ts';
 import { purgeHistory } from '../service/runs/history.ts';
 import { OwnerEvents } from '../service/owner/events.ts';
-import { createOwnerHandlers, type ServerAddress } from '../service/owner/handlers.ts';
+import type { ServerAddress } from '../service/owner/handler-types.ts';
 import { createHttpApp } from './app.ts';
+import { hostedOwnerHandlers } from './owner-handlers.ts';
 import { OwnerSessions } from './owner-session.ts';
 import { isWildcardHost } from './security.ts';
 import { Transfers } from './transfers.ts';
@@ -77,14 +78,7 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
   const transfers = options.transfers ?? new Transfers(mkdtempSync(join(tmpdir(), 'svc-')));
   const app = createHttpApp({
     ctx: options.ctx,
-    owner: createOwnerHandlers(options.ctx, {
-      address,
-      emit: (event) => events.emit(event),
-      backend,
-      uploads: transfers,
-      downloads: transfers,
-      tempDir: transfers.dir,
-    }),
+    owner: hostedOwnerHandlers(options.ctx, { address, events, backend, transfers }),
     transfers,
     events,
     sessions,

@@ -5,7 +5,7 @@ import { CONFIG_BY_OPERATION, Conventions } from '../../../src-shared/schemas/co
 import type { ChatCompletionRequest } from '../../../src-shared/schemas/openai.ts';
 import type { ResponseCreateRequest } from '../../../src-shared/schemas/openai-responses.ts';
 import { Sample } from '../../../src-shared/schemas/sample.ts';
-import type { OperationRequest } from '../../service/runs/operation.ts';
+import type { OperationRequest } from '../../service/runs/contract.ts';
 
 /**
  * The samples of a chat-completions request: only the last user message is

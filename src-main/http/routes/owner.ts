@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { AppError, validationError } from '../../../src-shared/errors.ts';
 import { OWNER_HTTP_PREFIX, ownerApi, OWNER_METHODS } from '../../../src-shared/owner-api.ts';
-import type { OwnerHandlers } from '../../service/owner/handlers.ts';
+import type { OwnerHandlers } from '../../service/owner/handler-types.ts';
 import { readJson } from '../json-body.ts';
 import { SESSION_COOKIE, type OwnerSessions } from '../owner-session.ts';
 

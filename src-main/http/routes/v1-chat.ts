@@ -5,13 +5,11 @@ import {
   type ChatCompletionChunk,
   type Usage,
 } from '../../../src-shared/schemas/openai.ts';
-import type { EngineBackend } from '../../engine/backend.ts';
 import type { BilledResult } from '../../service/billing/billed-run.ts';
 import { lastUserContent } from './chat-request.ts';
-import type { ServiceContext } from '../../service/context/service-context.ts';
+import type { BilledPipeline } from '../../service/billing/billed-pipeline.ts';
 import type { CallerEnv } from '../caller.ts';
 import { openAIBody } from '../errors.ts';
-import type { Gate } from '../gate.ts';
 import { readBody } from '../json-body.ts';
 import { randomHex } from '../random-id.ts';
 import {
@@ -39,22 +37,14 @@ const usageOf = (billed: BilledResult): Usage => ({
  * asked for `stream_options.include_usage`.
  */
 export function v1ChatRoutes(
-  ctx: ServiceContext,
-  backend: () => EngineBackend,
-  gate: Gate,
+  pipeline: BilledPipeline,
   auth: MiddlewareHandler<CallerEnv>,
   options: V1RouteOptions,
 ): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.post('/v1/chat/completions', auth, async (c) => {
     const body = await readBody(c, ChatCompletionRequest);
-    const operation = startV1Operation(
-      ctx,
-      c,
-      { backend, gate },
-      body.model,
-      lastUserContent(body.messages),
-    );
+    const operation = startV1Operation(pipeline, c, body.model, lastUserContent(body.messages));
     const model = operation.model.id;
     const id = `chatcmpl-${randomHex(12)}`;
     const created = Math.floor(Date.now() / 1000);

@@ -3,21 +3,19 @@ import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { AppError } from '../../../src-shared/errors.ts';
 import { findChatModel, type ChatModel } from '../../../src-shared/models.ts';
 import { MAX_SAMPLES_PER_NATIVE_REQUEST } from '../../../src-shared/schemas/native.ts';
-import type { EngineBackend } from '../../engine/backend.ts';
-import { openBilling, preflight, type BilledResult } from '../../service/billing/billed-run.ts';
-import { chatOperation } from './chat-request.ts';
-import type { ServiceContext } from '../../service/context/service-context.ts';
+import type { BilledPipeline } from '../../service/billing/billed-pipeline.ts';
+import type { BilledResult } from '../../service/billing/billed-run.ts';
 import { microToUsd } from '../../service/billing/money.ts';
 import type { CallerEnv } from '../caller.ts';
 import { asAppError } from '../errors.ts';
-import type { Gate } from '../gate.ts';
+import { chatOperation } from './chat-request.ts';
 
 /**
  * What `/v1/chat/completions` and `/v1/responses` share: the model chosen by
  * name, the samples read from the last user message, every refusal before
- * any work or stream (model, samples, context, cost cap, a full queue, the
- * one-cent hold), then the billed work whose body is rendered before the
- * charge is settled.
+ * any work or stream (model, samples, then the billed pipeline's: context,
+ * cost cap, a full queue, the one-cent hold), then the billed work whose body
+ * is rendered before the charge is settled.
  */
 export interface V1RouteOptions {
   /** How often a streamed response sends `: keepalive` while the work runs. */
@@ -33,9 +31,8 @@ export interface V1Operation {
 }
 
 export function startV1Operation(
-  ctx: ServiceContext,
+  pipeline: BilledPipeline,
   c: Context<CallerEnv>,
-  deps: { backend: () => EngineBackend; gate: Gate },
   modelName: string,
   content: string,
 ): V1Operation {
@@ -46,32 +43,18 @@ export function startV1Operation(
     });
   }
   const { request, samplesPointer } = chatOperation(model, content);
-  const settings = c.get('settings');
-  preflight(ctx, request, samplesPointer, settings);
-  deps.gate.assertRoom();
-  const billing = openBilling(
-    ctx,
-    { ...c.get('caller'), source: 'v1' },
-    c.get('requestId'),
-    settings,
-  );
+  const opened = pipeline.open({
+    caller: { ...c.get('caller'), source: 'v1' },
+    requestId: c.get('requestId'),
+    request,
+    settings: c.get('settings'),
+    samplesPointer,
+  });
   return {
     model,
-    release: (memo) => billing.release(memo),
+    release: (memo) => opened.release(memo),
     run: (signal, render) =>
-      deps.gate.run(
-        () =>
-          billing.run(
-            request,
-            {
-              backend: deps.backend(),
-              signal,
-              batchSize: MAX_SAMPLES_PER_NATIVE_REQUEST,
-            },
-            render,
-          ),
-        signal,
-      ),
+      opened.run({ signal, batchSize: MAX_SAMPLES_PER_NATIVE_REQUEST }, render),
   };
 }
 

@@ -7,13 +7,11 @@ import {
   type ResponseStreamEvent,
   type ResponseUsage,
 } from '../../../src-shared/schemas/openai-responses.ts';
-import type { EngineBackend } from '../../engine/backend.ts';
 import type { BilledResult } from '../../service/billing/billed-run.ts';
 import { lastUserInput } from './chat-request.ts';
-import type { ServiceContext } from '../../service/context/service-context.ts';
+import type { BilledPipeline } from '../../service/billing/billed-pipeline.ts';
 import type { CallerEnv } from '../caller.ts';
 import { openAIBody } from '../errors.ts';
-import type { Gate } from '../gate.ts';
 import { readBody } from '../json-body.ts';
 import { randomHex } from '../random-id.ts';
 import {
@@ -40,22 +38,14 @@ const usageOf = (billed: BilledResult): ResponseUsage => ({
  * `GET /v1/responses/{id}` to read a stored response back.
  */
 export function v1ResponsesRoutes(
-  ctx: ServiceContext,
-  backend: () => EngineBackend,
-  gate: Gate,
+  pipeline: BilledPipeline,
   auth: MiddlewareHandler<CallerEnv>,
   options: V1RouteOptions,
 ): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.post('/v1/responses', auth, async (c) => {
     const body = await readBody(c, ResponseCreateRequest);
-    const operation = startV1Operation(
-      ctx,
-      c,
-      { backend, gate },
-      body.model,
-      lastUserInput(body.input),
-    );
+    const operation = startV1Operation(pipeline, c, body.model, lastUserInput(body.input));
     const id = `resp_${randomHex(16)}`;
     const messageId = `msg_${randomHex(16)}`;
     const created = Math.floor(Date.now() / 1000);

@@ -10,8 +10,8 @@ import {
 } from '../../service/context/service-context.ts';
 import { createKey } from '../../service/billing/keys.ts';
 import { OwnerEvents } from '../../service/owner/events.ts';
-import { createOwnerHandlers } from '../../service/owner/handlers.ts';
 import { createHttpApp } from '../app.ts';
+import { hostedOwnerHandlers } from '../owner-handlers.ts';
 import { OwnerSessions } from '../owner-session.ts';
 import { Transfers } from '../transfers.ts';
 
@@ -36,13 +36,11 @@ export function createTestApp(options: TestAppOptions = {}) {
   const backend = () => options.backend ?? builtinBackend;
   const app = createHttpApp({
     ctx,
-    owner: createOwnerHandlers(ctx, {
+    owner: hostedOwnerHandlers(ctx, {
       address: () => ({ host: '127.0.0.1', port: TEST_PORT, url: TEST_BASE }),
-      emit: (event) => events.emit(event),
+      events,
       backend,
-      uploads: transfers,
-      downloads: transfers,
-      tempDir: transfers.dir,
+      transfers,
     }),
     transfers,
     events,

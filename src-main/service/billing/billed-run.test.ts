@@ -5,7 +5,7 @@ import { openBilling } from './billed-run.ts';
 import { balances, ledgerEntries } from './billing.ts';
 import { createServiceContext } from '../context/service-context.ts';
 import { createKey } from './keys.ts';
-import type { OperationRequest } from '../runs/operation.ts';
+import type { OperationRequest } from '../runs/contract.ts';
 
 const request = {
   operation: 'fix',

@@ -1,21 +1,22 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { Settings } from '../../../src-shared/schemas/settings.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
-import { placeHold, releaseHold, settleHold } from './billing.ts';
 import type { ServiceContext } from '../context/service-context.ts';
-import { checkContext, estimate, sampleTokens } from './estimate.ts';
-import { recordHistory } from '../runs/history.ts';
-import { chargeMicro, MICRO_PER_CENT, tokenCostMicro, usdToMicro } from './money.ts';
+import type { OperationRequest, OperationResult } from '../runs/contract.ts';
 import { applyDatasetChecks } from '../runs/dataset-checks.ts';
-import { runInBatches, type OperationRequest, type OperationResult } from '../runs/operation.ts';
+import { recordHistory } from '../runs/history.ts';
+import { runInBatches } from '../runs/operation.ts';
+import { placeHold, releaseHold, settleHold } from './billing.ts';
+import { chargeMicro, MICRO_PER_CENT, tokenCostMicro } from './money.ts';
 
 /**
- * A request billed to an API key's account, as the interface says: checks
- * before any work (context, the cost cap), one cent held at the start, the
- * real token cost settled at the end (rounded up to the cent, at least one
- * cent), the hold released on any failure or disconnect, and 402 with no
- * result when the balance cannot cover the settled cost. Fix and refine are
- * kept in the history; audit stores nothing about the samples.
+ * The money steps of a request billed to an API key's account, as the
+ * interface says: one cent held at the start, the real token cost settled at
+ * the end (rounded up to the cent, at least one cent), the hold released on
+ * any failure or disconnect, and 402 with no result when the balance cannot
+ * cover the settled cost. Fix and refine are kept in the history; audit
+ * stores nothing about the samples. Routes do not call this directly: the
+ * pipeline (billed-pipeline.ts) puts it in order with the checks and the gate.
  */
 
 export const HOLD_MICRO = MICRO_PER_CENT;
@@ -34,30 +35,6 @@ export interface BilledResult {
 }
 
 /**
- * Everything that can be refused before a hold or any work. `settings` are
- * the request's (read once, when it came in: see http/caller.ts); by default
- * the ones in force now.
- */
-export function preflight(
-  ctx: ServiceContext,
-  request: OperationRequest,
-  pointerPrefix = '/data',
-  settings: Settings = ctx.settings(),
-): void {
-  const tokens = sampleTokens(request.samples);
-  checkContext(tokens, pointerPrefix);
-  const cap = usdToMicro(settings.limits.cost_cap_usd_per_request);
-  const { maxChargeMicro } = estimate(request, tokens, settings);
-  if (maxChargeMicro > cap) {
-    throw new AppError(
-      'cost_limit_exceeded',
-      `the estimated cost of this request, up to $${(maxChargeMicro / 1e6).toFixed(2)}, is above ` +
-        `the per-request cap of $${(cap / 1e6).toFixed(2)}: send fewer or smaller samples, or lower votes/max_attempts`,
-    );
-  }
-}
-
-/**
  * A billed request in two steps, so a streamed response can refuse with 402
  * before it opens: `openBilling` places the hold (or throws), `run` does the
  * work, has `render` produce the response body from the result and what it
@@ -73,6 +50,10 @@ export interface BillingSession {
   ): Promise<T>;
   release(memo: string): void;
 }
+
+/** What a released hold's ledger entry says: the failure's code, or 'failed'. */
+export const releaseMemo = (error: unknown): string =>
+  error instanceof AppError ? error.code : 'failed';
 
 export interface RunBilledOptions {
   backend: EngineBackend;
@@ -124,7 +105,7 @@ export function openBilling(
         billed = { result, chargedMicro: chargeMicro(cost), ...result.usage.total() };
         body = render(billed);
       } catch (error) {
-        release(error instanceof AppError ? error.code : 'failed');
+        release(releaseMemo(error));
         throw error;
       }
       closed = true;
@@ -160,17 +141,4 @@ export function openBilling(
       return body;
     },
   };
-}
-
-/** Hold, work, render, settle: the whole billed request in one call (preflight first). */
-export async function runBilled<T>(
-  ctx: ServiceContext,
-  caller: Caller,
-  requestId: string,
-  request: OperationRequest,
-  options: RunBilledOptions,
-  render: (billed: BilledResult) => T,
-  settings: Settings = ctx.settings(),
-): Promise<T> {
-  return openBilling(ctx, caller, requestId, settings).run(request, options, render);
 }

@@ -75,6 +75,32 @@ function assertAmount(micro: number, what: string): void {
   }
 }
 
+/** `insufficient_quota` unless the account's available balance covers `micro`; `why` says so. */
+function assertAvailable(
+  db: Db,
+  accountId: number,
+  micro: number,
+  why: (available: string) => string,
+): void {
+  const { available_micro } = balances(db, accountId);
+  if (available_micro < micro) {
+    throw new AppError('insufficient_quota', why(formatUsd(Math.max(0, available_micro))));
+  }
+}
+
+/** The row that closes a hold without a charge. */
+function appendRelease(db: Db, hold: LedgerRow, memo: string): number {
+  return appendLedgerRow(db, {
+    account_id: hold.account_id,
+    kind: 'release',
+    amount_micro: hold.amount_micro,
+    hold_id: hold.id,
+    request_id: hold.request_id,
+    key_id: hold.key_id,
+    memo,
+  });
+}
+
 /** The hold with this id, open; anything else is a bug in the caller, not a user error. */
 function openHold(db: Db, holdId: number): LedgerRow {
   const hold = ledgerRow(db, holdId);
@@ -106,15 +132,14 @@ export function placeHold(db: Db, request: HoldRequest): number {
   assertAmount(request.micro, 'a hold');
   // Not fsync'd: see "Crash safety" above. The settle's durable commit carries it to disk.
   return unsynced(db, () => {
-    const { available_micro } = balances(db, request.accountId);
-    if (available_micro < request.micro) {
-      throw new AppError(
-        'insufficient_quota',
+    assertAvailable(
+      db,
+      request.accountId,
+      request.micro,
+      (available) =>
         `insufficient credit: starting a request holds ${formatUsd(request.micro)} but ` +
-          `${formatUsd(Math.max(0, available_micro))} is available; add credit in the app ` +
-          'or with `svc credits add`',
-      );
-    }
+        `${available} is available; add credit in the app or with \`svc credits add\``,
+    );
     return appendLedgerRow(db, {
       account_id: request.accountId,
       kind: 'hold',
@@ -163,23 +188,15 @@ export function settleHold(db: Db, holdId: number, settlement: Settlement): void
     const { balance_micro, held_micro } = balances(db, hold.account_id);
     const otherHeld = held_micro - hold.amount_micro;
     const coverable = balance_micro - otherHeld;
-    const common = {
+    if (coverable < settlement.chargeMicro) {
+      appendRelease(db, hold, 'released: the balance could not cover the charge');
+      return { coverable, otherHeld };
+    }
+    const chargeId = appendLedgerRow(db, {
       account_id: hold.account_id,
       hold_id: hold.id,
       request_id: hold.request_id,
       key_id: hold.key_id,
-    };
-    if (coverable < settlement.chargeMicro) {
-      appendLedgerRow(db, {
-        ...common,
-        kind: 'release',
-        amount_micro: hold.amount_micro,
-        memo: 'released: the balance could not cover the charge',
-      });
-      return { coverable, otherHeld };
-    }
-    const chargeId = appendLedgerRow(db, {
-      ...common,
       kind: 'charge',
       amount_micro: settlement.chargeMicro,
       memo: settlement.memo ?? 'request finished',
@@ -204,18 +221,7 @@ export function settleHold(db: Db, holdId: number, settlement: Settlement): void
 /** Closes a hold without charging (the request failed or was cancelled). */
 export function releaseHold(db: Db, holdId: number, memo = 'released: the request failed'): void {
   // Not fsync'd: a release a power cut drops leaves its hold open, and start-up releases it.
-  unsynced(db, () => {
-    const hold = openHold(db, holdId);
-    appendLedgerRow(db, {
-      account_id: hold.account_id,
-      kind: 'release',
-      amount_micro: hold.amount_micro,
-      hold_id: hold.id,
-      request_id: hold.request_id,
-      key_id: hold.key_id,
-      memo,
-    });
-  });
+  unsynced(db, () => appendRelease(db, openHold(db, holdId), memo));
 }
 
 export interface DirectCharge {
@@ -234,14 +240,14 @@ export interface DirectCharge {
 export function charge(db: Db, request: DirectCharge): number {
   assertAmount(request.chargeMicro, 'a charge');
   return durable(db, () => {
-    const { available_micro } = balances(db, request.accountId);
-    if (available_micro < request.chargeMicro) {
-      throw new AppError(
-        'insufficient_quota',
-        `the run cost ${formatUsd(request.chargeMicro)} but ` +
-          `${formatUsd(Math.max(0, available_micro))} is available; nothing was charged`,
-      );
-    }
+    assertAvailable(
+      db,
+      request.accountId,
+      request.chargeMicro,
+      (available) =>
+        `the run cost ${formatUsd(request.chargeMicro)} but ${available} is available; ` +
+        'nothing was charged',
+    );
     return appendLedgerRow(db, {
       account_id: request.accountId,
       kind: 'charge',
@@ -261,17 +267,7 @@ export function charge(db: Db, request: DirectCharge): number {
 export function releaseOpenHolds(db: Db): number {
   return durable(db, () => {
     const holds = openHolds(db);
-    for (const hold of holds) {
-      appendLedgerRow(db, {
-        account_id: hold.account_id,
-        kind: 'release',
-        amount_micro: hold.amount_micro,
-        hold_id: hold.id,
-        request_id: hold.request_id,
-        key_id: hold.key_id,
-        memo: 'released at startup',
-      });
-    }
+    for (const hold of holds) appendRelease(db, hold, 'released at startup');
     return holds.length;
   });
 }

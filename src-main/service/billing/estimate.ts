@@ -6,7 +6,7 @@ import { countTokens } from '../../engine/tokens.ts';
 import type { ModelUsage } from '../../engine/usage.ts';
 import { CONTEXT_LENGTH_TOKENS } from './catalog.ts';
 import { chargeMicro, tokenCostMicro } from './money.ts';
-import type { OperationRequest } from '../runs/operation.ts';
+import type { OperationRequest } from '../runs/contract.ts';
 
 /**
  * The cost of a request before any work, as an upper bound: every pass the

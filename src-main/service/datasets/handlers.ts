@@ -1,7 +1,7 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import { importErrorRecords, datasetsIn } from '../../store/datasets.ts';
 import type { ServiceContext } from '../context/service-context.ts';
-import type { OwnerDeps, OwnerHandlers } from '../owner/handlers.ts';
+import type { OwnerDeps, OwnerHandlers } from '../owner/handler-types.ts';
 import { promised } from '../owner/promised.ts';
 import { decide } from './decide.ts';
 import { editRow } from './edit.ts';

@@ -3,7 +3,7 @@ import { DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
 import { withCheck } from '../runs/dataset-checks.ts';
 import { RESULT_KEYS, type Sample } from '../../../src-shared/schemas/sample.ts';
 import type { RowResultRecord, RunInputRecord } from '../../store/datasets-rows.ts';
-import type { ResultSample } from '../runs/operation.ts';
+import type { ResultSample } from '../runs/contract.ts';
 
 /**
  * How a run's result lands on a row. Runs always work on the imported sample.

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { RunRequest } from '../../../src-shared/owner/runs.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import type { OperationRequest } from '../runs/operation.ts';
+import type { OperationRequest } from '../runs/contract.ts';
 
 /** A run request as the handlers receive it: validated, defaults filled in. */
 export type ParsedRunRequest = z.output<typeof RunRequest>;

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../context/service-context.ts';
 import { listHistory } from '../runs/history.ts';
 import { createKey, listKeys, revokeKey } from '../billing/keys.ts';
 import { microToUsd, usdToMicro } from '../billing/money.ts';
-import type { OwnerHandlers } from './handlers.ts';
+import type { OwnerHandlers } from './handler-types.ts';
 import { promised } from './promised.ts';
 import { usageByDay } from '../../store/owner-usage.ts';
 

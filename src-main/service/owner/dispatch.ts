@@ -5,7 +5,7 @@ import {
   OWNER_METHODS,
   type OwnerMethod,
 } from '../../../src-shared/owner-api.ts';
-import type { OwnerHandlers } from './handlers.ts';
+import type { OwnerHandlers } from './handler-types.ts';
 
 export const isOwnerMethod = (name: string): name is OwnerMethod =>
   (OWNER_METHODS as string[]).includes(name);

@@ -11,7 +11,7 @@ import type { Env } from '../runs/backend-select.ts';
 import { createServiceContext } from '../context/service-context.ts';
 import { engineHandlers } from './engines.ts';
 import { dispatchOwnerCall } from './dispatch.ts';
-import type { OwnerHandlers } from './handlers.ts';
+import type { OwnerHandlers } from './handler-types.ts';
 import { plainSecretBox, setSecretBox } from './secret-box.ts';
 
 const KEY = 'sk-test-0123456789abcdef';

@@ -11,7 +11,7 @@ import { UpstreamClient } from '../../engine/upstream/client.ts';
 import { writeSettingsSection } from '../../store/settings.ts';
 import { resolveEngines, type Env } from '../runs/backend-select.ts';
 import type { ServiceContext } from '../context/service-context.ts';
-import type { OwnerHandlers } from './handlers.ts';
+import type { OwnerHandlers } from './handler-types.ts';
 import { promised } from './promised.ts';
 import { getSecretBox, sealSecret, shownSecret } from './secret-box.ts';
 

@@ -3,7 +3,7 @@ import { AppError, validationError } from '../../../src-shared/errors.ts';
 import type { EditableSettings } from '../../../src-shared/owner-api.ts';
 import { writeSettingsSection } from '../../store/settings.ts';
 import type { ServiceContext } from '../context/service-context.ts';
-import type { OwnerHandlers } from './handlers.ts';
+import type { OwnerHandlers } from './handler-types.ts';
 import { promised } from './promised.ts';
 
 /**

@@ -5,7 +5,7 @@ import {
   findDuplicates,
   type DuplicateResult,
 } from '../../engine/dataset/duplicates.ts';
-import type { OperationResult, ResultSample } from './operation.ts';
+import type { OperationResult, ResultSample } from './contract.ts';
 
 /**
  * The dataset checks of one request: the `duplicates` check over all of its

@@ -14,7 +14,8 @@ import type { EngineBackend } from '../../../engine/backend.ts';
 import { openDatabase } from '../../../store/db.ts';
 import { createServiceContext } from '../../context/service-context.ts';
 import { OwnerEvents } from '../../owner/events.ts';
-import { createOwnerHandlers, type ServerAddress } from '../../owner/handlers.ts';
+import type { ServerAddress } from '../../owner/handler-types.ts';
+import { createOwnerHandlers } from '../../owner/handlers.ts';
 import { runRegistry } from '../run-registry.ts';
 import { datasetScanner } from '../scan.ts';
 

@@ -1,4 +1,4 @@
-import type { OperationResult } from '../operation.ts';
+import type { OperationResult } from '../contract.ts';
 
 /**
  * Parts of one request, run separately over consecutive slices of its

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sample } from '../../../../src-shared/schemas/sample.ts';
 import { gsm8k } from '../../../engine/testing/real-data.ts';
-import type { OperationRequest } from '../operation.ts';
+import type { OperationRequest } from '../contract.ts';
 import { EnginePool, PoolUnavailable, SliceFailed } from './pool.ts';
 
 const WORKER = new URL('./worker.ts', import.meta.url);

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../../src-shared/errors.ts';
-import type { OperationRequest } from '../operation.ts';
+import type { OperationRequest } from '../contract.ts';
 import type { FromWorker, ToWorker, WireError, WireResult } from './wire.ts';
 
 /**

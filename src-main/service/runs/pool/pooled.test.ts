@@ -14,12 +14,8 @@ import {
   truthfulQa,
 } from '../../../engine/testing/real-data.ts';
 import { chargeMicro, tokenCostMicro } from '../../billing/money.ts';
-import {
-  runOperation,
-  runOperationInThread,
-  type OperationRequest,
-  type OperationResult,
-} from '../operation.ts';
+import type { OperationRequest, OperationResult } from '../contract.ts';
+import { runOperation, runOperationInThread } from '../operation.ts';
 import {
   closeEnginePool,
   configureEngineWorkers,

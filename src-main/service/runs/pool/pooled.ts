@@ -3,7 +3,7 @@ import { isMainThread } from 'node:worker_threads';
 import type { EngineBackend } from '../../../engine/backend.ts';
 import { builtinBackend } from '../../../engine/builtin/backend.ts';
 import { workerScript } from '../../../engine/worker-script.ts';
-import type { OperationOptions, OperationRequest, OperationResult } from '../operation.ts';
+import type { OperationOptions, OperationRequest, OperationResult } from '../contract.ts';
 import { mergeResults } from './merge.ts';
 import { EnginePool, PoolUnavailable, SliceFailed } from './pool.ts';
 import { decodeError, decodeResult } from './wire.ts';

@@ -4,7 +4,7 @@ import type { AuditBlock } from '../../../../src-shared/schemas/blocks.ts';
 import type { AuditCounts, FieldError } from '../../../../src-shared/schemas/native.ts';
 import { SampleError } from '../../../engine/operations.ts';
 import { UsageMeter, type ModelUsage } from '../../../engine/usage.ts';
-import { withoutResults, type OperationRequest, type OperationResult } from '../operation.ts';
+import { withoutResults, type OperationRequest, type OperationResult } from '../contract.ts';
 
 /**
  * What crosses between the main thread and an engine worker. Messages are

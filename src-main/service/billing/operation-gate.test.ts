@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src-shared/errors.ts';
-import { Gate } from './gate.ts';
+import { AppError } from '../../../src-shared/errors.ts';
+import { OperationGate } from './operation-gate.ts';
 
 const later = <T>(value: T, ms: number) =>
   new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
-describe('Gate', () => {
+describe('OperationGate', () => {
   it('runs at most `concurrency` at once and the rest in arrival order', async () => {
-    const gate = new Gate(2, 10);
+    const gate = new OperationGate(2, 10);
     let peak = 0;
     const order: number[] = [];
     await Promise.all(
@@ -25,7 +25,7 @@ describe('Gate', () => {
   });
 
   it('refuses with 503 service_unavailable only when the queue is full', async () => {
-    const gate = new Gate(1, 1);
+    const gate = new OperationGate(1, 1);
     const first = gate.run(() => later(1, 20));
     expect(() => gate.assertRoom()).not.toThrow();
     const second = gate.run(() => later(2, 1));
@@ -40,7 +40,7 @@ describe('Gate', () => {
   });
 
   it('drops a waiting request whose client went away', async () => {
-    const gate = new Gate(1, 5);
+    const gate = new OperationGate(1, 5);
     const controller = new AbortController();
     const first = gate.run(() => later(1, 30));
     const waiting = gate.run(() => later(2, 1), controller.signal);
