@@ -16,7 +16,8 @@ import {
   type OperationRequest,
   type ResultSample,
 } from '../service/runs/operation.ts';
-import { readSamples, type SampleRow } from '../service/samples/read-samples.ts';
+import type { SampleRow } from '../engine/rows/index.ts';
+import { readSamples } from '../service/samples/read-samples.ts';
 import { UsageMeter } from '../engine/usage.ts';
 import { describeEngines, resolveEngines, selectBackend } from '../service/runs/backend-select.ts';
 import { createServiceContext } from '../service/context/service-context.ts';

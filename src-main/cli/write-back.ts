@@ -4,8 +4,7 @@ import { formatFromPath, type FileFormat } from '../files/index.ts';
 import { readLayout } from '../files/layout.ts';
 import { writeRowsLike, type SourcedRow } from '../files/write-like.ts';
 import type { ResultSample } from '../service/runs/operation.ts';
-import type { SampleRow } from '../service/samples/read-samples.ts';
-import type { RowMapping } from '../service/samples/row-mapping.ts';
+import type { RowMapping, SampleRow } from '../engine/rows/index.ts';
 
 /**
  * `--write-back`: the source's own rows, in its schema, with each repair
