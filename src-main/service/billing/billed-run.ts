@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context/service-context.ts';
 import { checkContext, estimate, sampleTokens } from './estimate.ts';
 import { recordHistory } from '../runs/history.ts';
 import { chargeMicro, MICRO_PER_CENT, tokenCostMicro, usdToMicro } from './money.ts';
-import { applyDatasetChecks } from '../runs/dataset-checks.ts';
+import { applyDatasetChecks } from '../dataset-checks/request.ts';
 import { runInBatches, type OperationRequest, type OperationResult } from '../runs/operation.ts';
 
 /**

@@ -16,7 +16,7 @@ import { createServiceContext } from '../../context/service-context.ts';
 import { OwnerEvents } from '../../owner/events.ts';
 import { createOwnerHandlers, type ServerAddress } from '../../owner/handlers.ts';
 import { runRegistry } from '../run-registry.ts';
-import { datasetScanner } from '../scan.ts';
+import { datasetScanner } from '../scanner.ts';
 
 /** The real datasets shipped with the app. */
 export const DATASETS_DIR = join(
