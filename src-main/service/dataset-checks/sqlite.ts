@@ -22,9 +22,9 @@ import { displayedVerdict, verdictColumns } from '../datasets/row-state.ts';
 import { sampleReader } from '../datasets/row-sample.ts';
 
 /**
- * The dataset checks of a stored dataset (the app): a scan over every row that is not dropped
- * (its current sample: an accepted fix, else the import) for duplicates and
- * statistics. Each row's `duplicates` verdict joins its verdict in force,
+ * The dataset checks of a stored dataset (the app): a scan over every row
+ * that is not dropped (its current sample: an accepted fix, else the import)
+ * for duplicates and statistics. Each row's `duplicates` verdict joins its verdict in force,
  * so the grid's filters, counts and the export's verdict columns see it; the
  * groups and the statistics are kept for the Overview.
  *

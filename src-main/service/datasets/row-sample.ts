@@ -8,11 +8,12 @@ import { datasetRecord, type DatasetRecord } from '../../store/datasets.ts';
 import type { Db } from '../../store/db.ts';
 
 /**
- * A row's sample, and a sample's row. An import stores each row once, as read (migration 8): its
- * sample is the dataset's mapping applied to that original again, the same
- * function of the same row the import checked it with. Rows imported before
- * keep their sample (`sample_json`), read as it is. An export writes an
- * accepted fix back into its row through the same mapping.
+ * A row's sample, and a sample's row. An import stores each row once, as
+ * read (migration 8): its sample is the dataset's mapping applied to that
+ * original again, the same function of the same row the import checked it
+ * with. Rows imported before keep their sample (`sample_json`), read as it
+ * is. An export writes an accepted fix back into its row through the same
+ * mapping (engine/rows makes it from what the dataset keeps).
  */
 
 /** How a dataset's rows were read, as it keeps it (its field mapping, else its shape). */
