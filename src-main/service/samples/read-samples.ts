@@ -9,8 +9,7 @@ import {
   type SampleRow,
 } from '../../engine/rows/index.ts';
 import type { ShapeId } from '../../engine/shapes/index.ts';
-import { readRows, type FileFormat } from '../../files/index.ts';
-import { readJsonlBatches } from '../../files/jsonl.ts';
+import { readJsonlBatches, readRows, type FileFormat } from '../../files/index.ts';
 
 /**
  * A dataset file as samples: rows are read as a stream, the shape is
