@@ -13,7 +13,8 @@ import { tokenCostMicro } from '../service/billing/money.ts';
 import { OwnerRunUsage } from '../service/owner/run-usage.ts';
 import type { OperationRequest, ResultSample } from '../service/runs/contract.ts';
 import { runOperation } from '../service/runs/operation.ts';
-import { readSamples, type SampleRow } from '../service/samples/read-samples.ts';
+import type { SampleRow } from '../engine/rows/index.ts';
+import { readSamples } from '../service/samples/read-samples.ts';
 import { UsageMeter } from '../engine/usage.ts';
 import { describeEngines, resolveEngines, selectBackend } from '../service/runs/backend-select.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
@@ -22,10 +23,9 @@ import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
 import { MAP_FLAGS_USAGE, mappingFromFlags, pathsFromFlags, shapeFromFlags } from './map-flags.ts';
 import { openJsonlSink } from './output.ts';
-import { dedupOnly, reportHeadline, scanFile, writeReport } from './dataset-pass.ts';
-import { assembleReport, VerdictTally } from '../engine/dataset/scan.ts';
-import { duplicatesVerdict } from '../engine/dataset/duplicates.ts';
-import { addCounts, applyDuplicates } from '../service/runs/dataset-checks.ts';
+import { printReport } from './dataset-report.ts';
+import { addCounts } from '../service/dataset-checks/core.ts';
+import { FileChecks } from '../service/dataset-checks/file.ts';
 import { openWriteBack, type WriteBack } from './write-back.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
 import { summaryLines } from './run-summary.ts';
@@ -220,8 +220,9 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   // The dataset checks look at the whole file first; each batch's results get their verdicts.
   // A shard leaves them to svc merge, which has the whole file.
   const readOptions = { signal: controller.signal, shape, mapping, paths };
-  const scan = shard ? undefined : await scanFile(input, readOptions, settings.dedup.threshold);
-  const tally = new VerdictTally();
+  const checks = shard
+    ? undefined
+    : await FileChecks.scan(input, readOptions, settings.dedup.threshold);
 
   // Results leave in input order: the JSONL of samples with their result blocks, the source's
   // own rows with the repairs written back (--write-back), or a shard's part.
@@ -265,13 +266,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     if (batch.length > 0) {
       const request = { operation, samples: batch, config, conventions } as OperationRequest;
       const result = await runOperation(request, { backend, signal: controller.signal });
-      if (scan) {
-        applyDuplicates(result, scan.duplicates, done);
-        result.data.forEach((sample, i) => {
-          const verdict = duplicatesVerdict(scan.duplicates.issues.get(done + i));
-          tally.add(sample.audit ?? dedupOnly(verdict));
-        });
-      }
+      checks?.apply(result, done);
       // Recorded (usage, history) before its results are written.
       ownerUsage.recordBatch({
         usage: result.usage.byModel(),
@@ -368,16 +363,11 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   });
   for (const line of summary) console.error(line);
   if (values.out) console.error(`wrote ${values.out}`);
-  if (!scan) {
+  if (!checks) {
     console.error(
       `shard ${shard?.index}/${shard?.of}: counts before the dataset checks, which svc merge runs on the whole file`,
     );
     return;
   }
-  const report = assembleReport(scan, tally);
-  for (const line of reportHeadline(report)) console.error(line);
-  if (values.report !== undefined) {
-    await writeReport(values.report, report);
-    console.error(`wrote the report to ${values.report}`);
-  }
+  await printReport(checks.report(), values.report);
 }

@@ -2,13 +2,12 @@ import { AppError } from '../../src-shared/errors.ts';
 import { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
 import type { ShapeId } from '../engine/shapes/index.ts';
 import type { ModelUsage } from '../engine/usage.ts';
-import { duplicatesVerdict } from '../engine/dataset/duplicates.ts';
-import { assembleReport, VerdictTally } from '../engine/dataset/scan.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
-import { addCounts, recountOf, withDuplicatesVerdict } from '../service/runs/dataset-checks.ts';
+import { addCounts, recountOf } from '../service/dataset-checks/core.ts';
+import { FileChecks } from '../service/dataset-checks/file.ts';
 import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
-import { dedupOnly, reportHeadline, scanFile, writeReport } from './dataset-pass.ts';
+import { printReport } from './dataset-report.ts';
 import { mergeRows } from './merge-rows.ts';
 import { openJsonlSink } from './output.ts';
 import { PartReader } from './part-reader.ts';
@@ -102,10 +101,9 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   const dataDir = values['data-dir'] ?? process.env.SVC_DATA_DIR ?? defaultDataDir();
   const db = openDatabase(dataDir);
   const sink = openJsonlSink(out === '-' ? undefined : out);
-  const tally = new VerdictTally();
   const recounted: Record<string, number> = {};
   let position = 0;
-  let scan: Awaited<ReturnType<typeof scanFile>>;
+  let checks: FileChecks;
   try {
     await checkInput(header, input, values.input !== undefined);
     const threshold = createServiceContext(db, dataDir, packageVersion()).settings().dedup
@@ -117,7 +115,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         header.read.mapping === undefined ? undefined : FieldMapping.parse(header.read.mapping),
       paths: header.read.paths === undefined ? undefined : OasstPaths.parse(header.read.paths),
     };
-    scan = await scanFile(input, read, threshold);
+    checks = await FileChecks.scan(input, read, threshold);
     const rowsOf = new Map<PartReader, number>();
     for await (const { row, part } of mergeRows(parts)) {
       if (row.position !== position) {
@@ -127,17 +125,15 @@ export async function mergeCommand(argv: string[]): Promise<void> {
             : `output row ${position} is in no part (the next is ${row.position}, in ${part.path})`,
         );
       }
-      const verdict = duplicatesVerdict(scan.duplicates.issues.get(position));
-      const sample = withDuplicatesVerdict(operation, row.sample, verdict);
-      tally.add(sample.audit ?? dedupOnly(verdict));
+      const sample = checks.checked(operation, row.sample, position);
       addCounts(recounted, recountOf(operation, sample));
       await sink.write(sample);
       rowsOf.set(part, (rowsOf.get(part) ?? 0) + 1);
       position++;
     }
-    if (position !== scan.statistics.samples) {
+    if (position !== checks.samples) {
       throw invalid(
-        `the parts hold ${position} output rows, the input has ${scan.statistics.samples} samples: ` +
+        `the parts hold ${position} output rows, the input has ${checks.samples} samples: ` +
           'were they written from this file with the same read flags?',
       );
     }
@@ -179,10 +175,5 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   });
   for (const line of summary) console.error(line);
   if (out !== '-') console.error(`wrote ${out}`);
-  const report = assembleReport(scan, tally);
-  for (const line of reportHeadline(report)) console.error(line);
-  if (values.report !== undefined) {
-    await writeReport(values.report, report);
-    console.error(`wrote the report to ${values.report}`);
-  }
+  await printReport(checks.report(), values.report);
 }

@@ -8,8 +8,7 @@ import {
   type SourcedRow,
 } from '../files/index.ts';
 import type { ResultSample } from '../service/runs/contract.ts';
-import type { SampleRow } from '../service/samples/read-samples.ts';
-import type { RowMapping } from '../service/samples/row-mapping.ts';
+import type { RowMapping, SampleRow } from '../engine/rows/index.ts';
 
 /**
  * `--write-back`: the source's own rows, in its schema, with each repair

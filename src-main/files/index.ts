@@ -15,7 +15,7 @@ export { fsProblem } from './errors.ts';
 
 export { readRows, type ReadOptions } from './read/read-rows.ts';
 export { readJsonlBatches } from './read/jsonl.ts';
-export { mapRow, type RowResult } from './read/row-result.ts';
+export type { RowResult } from './read/row-result.ts';
 
 export { writeRows } from './write/write-rows.ts';
 export { tempFileBeside, type TempFile } from './write/temp-file.ts';

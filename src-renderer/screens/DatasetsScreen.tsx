@@ -11,7 +11,7 @@ import { ReviewPanel } from './datasets/ReviewPanel.tsx';
 import { RunPanel } from './datasets/RunPanel.tsx';
 import { Toolbar } from './datasets/Toolbar.tsx';
 import { count } from '../format.ts';
-import { describeMapping } from './datasets/describe-mapping.ts';
+import { describeMapping } from '../../src-shared/describe-mapping.ts';
 
 /** The rows of a dataset still importing, and how far its file has been read. */
 function ImportingStrip({ rows }: { rows: number }) {
@@ -81,7 +81,7 @@ export function DatasetsScreen() {
               </span>
               {dataset.mapping && (
                 <span className="muted dataset-mapping" data-testid="dataset-mapping">
-                  {describeMapping(dataset.mapping)}
+                  {describeMapping(dataset.mapping, 'header')}
                 </span>
               )}
               {dataset.errors > 0 && !importing && (

@@ -3,7 +3,7 @@ import type { Settings } from '../../../src-shared/schemas/settings.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import type { OperationRequest, OperationResult } from '../runs/contract.ts';
-import { applyDatasetChecks } from '../runs/dataset-checks.ts';
+import { applyDatasetChecks } from '../dataset-checks/request.ts';
 import { recordHistory } from '../runs/history.ts';
 import { runInBatches } from '../runs/operation.ts';
 import { placeHold, releaseHold, settleHold } from './billing.ts';

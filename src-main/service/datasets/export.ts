@@ -1,17 +1,14 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
-import type { ExportRequest, ExportResult, ShapeId } from '../../../src-shared/owner/datasets.ts';
-import type { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
+import type { ExportRequest, ExportResult } from '../../../src-shared/owner/datasets.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import { mappingShape } from '../../engine/mapping/index.ts';
-import { sampleToRow, type ShapeMapper } from '../../engine/shapes/index.ts';
 import { writeOasstPaths } from '../../engine/shapes/oasst-paths.ts';
 import type { Db } from '../../store/db.ts';
 import type { DatasetRecord } from '../../store/datasets.ts';
 import { exportPage, type ExportRecord } from '../../store/datasets-rows.ts';
 import { writeRowsLike, type SourceLayout, type SourcedRow } from '../../files/index.ts';
-import { shapeOfRow } from './preview.ts';
+import { rowWriter } from './row-sample.ts';
 import { failedChecksOf } from './rows.ts';
 import { readyDataset } from './summary.ts';
 
@@ -28,22 +25,6 @@ export interface ExportDeps {
 }
 
 type Row = Record<string, unknown>;
-
-/** How a dataset's samples are written back: its field mapping, or its shape row by row. */
-function writerOf(dataset: DatasetRecord): (sample: Sample, original: Row) => Row {
-  if (dataset.shape === 'custom') {
-    if (dataset.mapping_json === null) {
-      throw new AppError(
-        'internal_error',
-        `dataset ${dataset.id} has a custom shape and no mapping`,
-      );
-    }
-    const mapper: ShapeMapper = mappingShape(JSON.parse(dataset.mapping_json) as FieldMapping);
-    return (sample, original) => sampleToRow(sample, original, mapper);
-  }
-  const shape = dataset.shape as ShapeId;
-  return (sample, original) => sampleToRow(sample, original, shapeOfRow(original, shape));
-}
 
 interface ExportOptions {
   /** The source file's format. */
@@ -155,7 +136,7 @@ async function* exportedRows(
   dataset: DatasetRecord,
   options: ExportOptions,
 ): AsyncGenerator<SourcedRow> {
-  const write = writerOf(dataset);
+  const write = rowWriter(dataset);
   // The paths of one tree, consecutive rows: written together once the next source row starts.
   let tree: ExportRecord[] = [];
   const endTree = (): SourcedRow | null => {

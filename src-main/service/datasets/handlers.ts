@@ -15,7 +15,8 @@ import { cancelRun, listRuns, startRun } from './runs.ts';
 import { datasetOverview, duplicateGroups } from './overview.ts';
 import { gridQueries } from './grid-queries.ts';
 import { datasetRow } from './rows.ts';
-import { datasetScanner, type StoredScan } from './scan.ts';
+import type { StoredScan } from '../dataset-checks/sqlite.ts';
+import { datasetScanner } from './scanner.ts';
 import { readyDataset, summaryOf } from './summary.ts';
 
 /** The import errors a listing returns at most (the dataset's summary has the full count). */

@@ -16,11 +16,11 @@ import { leanRowInserter, type LeanRowRecord } from '../../store/datasets-rows.t
 import { beginBulk, bulkTransaction, endBulk } from '../../store/bulk-writes.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { readLayout } from '../../files/index.ts';
-import type { RowMapping } from '../samples/row-mapping.ts';
+import type { RowMapping } from '../../engine/rows/index.ts';
 import { checkpointOffThread } from './wal-checkpoint.ts';
 import { gridQueries } from './grid-queries.ts';
 import { newId } from './ids.ts';
-import { readSampleBatches } from './read-batches.ts';
+import { readSampleBatches } from '../samples/read-samples.ts';
 import { removeDataset } from './remove.ts';
 import { namingTheFile, resolveSource, type Uploads } from './source.ts';
 import { readyDataset, summaryOf } from './summary.ts';

@@ -13,7 +13,7 @@ import {
   keptTallies,
   type DuplicateGroupRecord,
 } from '../../store/datasets-scan.ts';
-import type { StoredScan } from './scan.ts';
+import type { StoredScan } from '../dataset-checks/sqlite.ts';
 import { readyDataset } from './summary.ts';
 
 /** Groups listed in the overview itself (the rest are paged). */

@@ -1,4 +1,3 @@
-import { AppError } from '../../../src-shared/errors.ts';
 import type {
   ImportPreview,
   ImportSource,
@@ -7,39 +6,19 @@ import type {
 } from '../../../src-shared/owner/datasets.ts';
 import type { FieldMapping, OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import { fieldsOf } from '../../engine/mapping/index.ts';
+import { detectHead, resolveRowMapping, samplesOfRow, valuesOf } from '../../engine/rows/index.ts';
 import { SHAPES } from '../../engine/shapes/index.ts';
-import { mapRow, readRows, type RowResult } from '../../files/index.ts';
-import { DETECTION_ROWS } from '../samples/read-samples.ts';
-import { detectHead, resolveRowMapping } from '../samples/row-mapping.ts';
+import { readHead } from '../samples/read-samples.ts';
 import { namingTheFile, resolveSource, type Uploads } from './source.ts';
 
 /** Rows of the preview mapped to samples for the import dialog. */
 export const PREVIEW_ROWS = 20;
-
-/** Rows that carry `task_type` are samples already, whatever the dataset's shape. */
-export const shapeOfRow = (row: Record<string, unknown>, shape: ShapeId): ShapeId =>
-  typeof row.task_type === 'string' && shape !== 'custom' ? 'sample' : shape;
 
 export const SHAPE_LIST: ImportPreview['shapes'] = SHAPES.map((info) => ({
   id: info.id,
   label: info.label,
   task_type: info.taskType,
 }));
-
-async function readHead(path: string, format: ImportPreview['format']): Promise<RowResult[]> {
-  const rows = readRows(path, { format });
-  const head: RowResult[] = [];
-  try {
-    while (head.length < DETECTION_ROWS) {
-      const next = await rows.next();
-      if (next.done) break;
-      head.push(next.value);
-    }
-  } finally {
-    await rows.return(undefined); // closes the file
-  }
-  return head;
-}
 
 /**
  * The first rows of a file, its fields (dotted paths, each with a sample),
@@ -89,24 +68,15 @@ export async function importPreview(
           },
         ];
       }
-      try {
-        if (mapping.tree) {
-          const paths = mapping.tree.samplesOf(result.value);
-          return paths.map(({ sample }, i) => ({
-            row: result.row,
-            path: `${i + 1} of ${paths.length}`,
-            original: result.value,
-            sample,
-            error: null,
-          }));
+      // A tree read along every path shows each path as a row of its own: `2 of 5`.
+      return samplesOfRow(mapping, result).map((item, i): PreviewRow => {
+        if ('error' in item) {
+          const { row, value } = result;
+          return { row, path: null, original: value, sample: null, error: item.error };
         }
-        const { mapped, row } = mapRow(result, (row) => mapping.toSample(row));
-        return [{ row: result.row, path: null, original: row, sample: mapped, error: null }];
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        const { row, value } = result;
-        return [{ row, path: null, original: value, sample: null, error: error.message }];
-      }
+        const path = item.path ? `${i + 1} of ${item.path.of}` : null;
+        return { row: item.row, path, original: item.original, sample: item.sample, error: null };
+      });
     })
     .slice(0, PREVIEW_ROWS);
   return {
@@ -120,7 +90,7 @@ export async function importPreview(
     mapping: mapping?.mapping ?? null,
     guessed: mapping?.guessed ?? false,
     paths: mapping?.shape === 'oasst' ? (mapping.tree ? 'all' : 'best') : null,
-    fields: fieldsOf(head.flatMap((r) => ('value' in r ? [r.value] : []))),
+    fields: fieldsOf(valuesOf(head)),
     mapped: rows.filter((row) => row.sample !== null).length,
     rows,
     shapes: SHAPE_LIST,

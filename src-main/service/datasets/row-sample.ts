@@ -1,18 +1,27 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import { FieldMapping } from '../../../src-shared/schemas/mapping.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import { resolveRowMapping, type MappingWanted, type RowMapping } from '../../engine/rows/index.ts';
 import type { ShapeId } from '../../engine/shapes/index.ts';
 import type { SampleSource } from '../../store/datasets-rows.ts';
-import { datasetRecord } from '../../store/datasets.ts';
+import { datasetRecord, type DatasetRecord } from '../../store/datasets.ts';
 import type { Db } from '../../store/db.ts';
-import { resolveRowMapping, type RowMapping } from '../samples/row-mapping.ts';
 
 /**
- * A row's sample. An import stores each row once, as read (migration 8): its
- * sample is the dataset's mapping applied to that original again, the same
- * function of the same row the import checked it with. Rows imported before
- * keep their sample (`sample_json`), read as it is.
+ * A row's sample, and a sample's row. An import stores each row once, as
+ * read (migration 8): its sample is the dataset's mapping applied to that
+ * original again, the same function of the same row the import checked it
+ * with. Rows imported before keep their sample (`sample_json`), read as it
+ * is. An export writes an accepted fix back into its row through the same
+ * mapping (engine/rows makes it from what the dataset keeps).
  */
+
+/** How a dataset's rows were read, as it keeps it (its field mapping, else its shape). */
+function wantedOf(dataset: DatasetRecord): MappingWanted {
+  return dataset.shape === 'custom' && dataset.mapping_json !== null
+    ? { mapping: FieldMapping.parse(JSON.parse(dataset.mapping_json)) }
+    : { shape: dataset.shape as ShapeId };
+}
 
 const mappings = new WeakMap<Db, Map<string, RowMapping>>();
 
@@ -28,14 +37,25 @@ export function datasetMapping(db: Db, datasetId: string): RowMapping {
   const dataset = datasetRecord(db, datasetId);
   if (!dataset) throw new AppError('not_found', `no dataset ${datasetId}`);
   const mapping = resolveRowMapping([], {
-    ...(dataset.shape === 'custom' && dataset.mapping_json !== null
-      ? { mapping: FieldMapping.parse(JSON.parse(dataset.mapping_json)) }
-      : { shape: dataset.shape as ShapeId }),
+    ...wantedOf(dataset),
     paths: dataset.paths ?? undefined,
   });
   if (!mapping) throw new AppError('internal_error', `dataset ${datasetId} has no mapping`);
   byId.set(datasetId, mapping);
   return mapping;
+}
+
+/**
+ * How an export writes a sample back into its row, one row on its own (the
+ * paths of a tree are written together: see `writeOasstPaths`).
+ */
+export function rowWriter(dataset: DatasetRecord): RowMapping['toRow'] {
+  if (dataset.shape === 'custom' && dataset.mapping_json === null) {
+    throw new AppError('internal_error', `dataset ${dataset.id} has a custom shape and no mapping`);
+  }
+  const mapping = resolveRowMapping([], wantedOf(dataset));
+  if (!mapping) throw new AppError('internal_error', `dataset ${dataset.id} has no mapping`);
+  return (sample, original) => mapping.toRow(sample, original);
 }
 
 /** The paths of a tree are consecutive rows: the last tree read is kept, per dataset. */

@@ -1,6 +1,6 @@
 import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
 import { DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
-import { withCheck } from '../runs/dataset-checks.ts';
+import { withCheck } from '../dataset-checks/core.ts';
 import { RESULT_KEYS, type Sample } from '../../../src-shared/schemas/sample.ts';
 import type { RowResultRecord, RunInputRecord } from '../../store/datasets-rows.ts';
 import type { ResultSample } from '../runs/contract.ts';

@@ -7,7 +7,7 @@ import { executeRun, type RunLoopDeps } from './run-loop.ts';
 import { runRegistry, type ActiveRun } from './run-registry.ts';
 import type { ParsedRunRequest } from './run-request.ts';
 import { statusOfRecord } from './run-status.ts';
-import { datasetScanner } from './scan.ts';
+import { datasetScanner } from './scanner.ts';
 import { scopeIndices } from './scope.ts';
 import { readyDataset } from './summary.ts';
 

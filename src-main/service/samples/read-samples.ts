@@ -1,34 +1,23 @@
-import { AppError } from '../../../src-shared/errors.ts';
 import type { FieldMapping, OasstPaths } from '../../../src-shared/schemas/mapping.ts';
-import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import { fieldsOf, guessMapping } from '../../engine/mapping/index.ts';
+import {
+  DETECTION_ROWS,
+  headMapping,
+  samplesOfRow,
+  samplesOfRows,
+  type RowMapping,
+  type RowResult,
+  type SampleRow,
+} from '../../engine/rows/index.ts';
 import type { ShapeId } from '../../engine/shapes/index.ts';
-import type { Route } from '../../engine/shapes/oasst-paths.ts';
-import { mapRow, readRows, type FileFormat, type RowResult } from '../../files/index.ts';
-import { describeMapping, resolveRowMapping, type RowMapping } from './row-mapping.ts';
-
-export { detectHead } from './row-mapping.ts';
+import { readJsonlBatches, readRows, type FileFormat } from '../../files/index.ts';
 
 /**
  * A dataset file as samples: rows are read as a stream, the shape is
- * detected on the first rows (shared by the CLI and the app's import) unless
- * a shape or a field mapping is given, and rows that are already samples
- * (`task_type` set) are used as they are (except under a field mapping,
- * which reads every row). Bad rows come out as errors with their row number
- * (and their raw text, where the format has one); nothing is dropped
- * silently.
+ * detected on the first rows unless a shape or a field mapping is given, and
+ * each row becomes its samples or its error (see engine/rows). The CLI reads
+ * a row at a time (`readSamples`), the app's import a batch at a time
+ * (`readSampleBatches`), its preview just the first rows (`readHead`).
  */
-
-export type SampleRow =
-  | {
-      row: number;
-      sample: Sample;
-      original: Record<string, unknown>;
-      raw?: string | undefined;
-      /** Read along every path: the path's route in its tree, and how many paths the row has. */
-      path?: { route: Route; of: number } | undefined;
-    }
-  | { row: number; error: string; raw?: string | undefined };
 
 export interface ReadSamplesOptions {
   format?: FileFormat | undefined;
@@ -43,84 +32,104 @@ export interface ReadSamplesOptions {
   onMapping?: ((mapping: RowMapping) => void) | undefined;
 }
 
-export const DETECTION_ROWS = 100;
+/**
+ * The first DETECTION_ROWS rows of a stream of rows or of batches, and what
+ * was left of the batch that completed them. Read by hand: breaking out of a
+ * for-await would close the stream.
+ */
+async function takeHead<T>(
+  source: AsyncIterator<T>,
+  rowsOf: (item: T) => readonly RowResult[],
+): Promise<{ head: RowResult[]; rest: RowResult[] }> {
+  const head: RowResult[] = [];
+  const rest: RowResult[] = [];
+  while (head.length < DETECTION_ROWS) {
+    const next = await source.next();
+    if (next.done === true) break;
+    for (const result of rowsOf(next.value)) {
+      if (head.length < DETECTION_ROWS) head.push(result);
+      else rest.push(result);
+    }
+  }
+  return { head, rest };
+}
 
+const one = (result: RowResult): readonly RowResult[] => [result];
+
+/** The mapping of a file's first rows, told to `onMapping`; undefined for an empty file. */
+function mappingOf(
+  path: string,
+  head: readonly RowResult[],
+  options: ReadSamplesOptions,
+): RowMapping | undefined {
+  const mapping = headMapping(path, head, options);
+  if (mapping) options.onMapping?.(mapping);
+  return mapping;
+}
+
+/** The first rows of a file (DETECTION_ROWS), as read; the file is closed after. */
+export async function readHead(path: string, format: FileFormat | undefined): Promise<RowResult[]> {
+  const rows = readRows(path, { format });
+  try {
+    return (await takeHead(rows, one)).head;
+  } finally {
+    await rows.return(undefined); // closes the file
+  }
+}
+
+/** A file's samples, a row at a time (see the top of this file). */
 export async function* readSamples(
   path: string,
   options: ReadSamplesOptions = {},
 ): AsyncGenerator<SampleRow> {
   const rows = readRows(path, { format: options.format, signal: options.signal });
-  // Read the head by hand: breaking out of a for-await would close the stream.
-  const head: RowResult[] = [];
-  while (head.length < DETECTION_ROWS) {
-    const next = await rows.next();
-    if (next.done) break;
-    head.push(next.value);
-  }
-  const mapping = headMapping(path, head, options);
+  const { head } = await takeHead(rows, one);
+  const mapping = mappingOf(path, head, options);
   if (!mapping) return;
-  options.onMapping?.(mapping);
-  const toSamples = (result: RowResult): SampleRow[] => samplesOfRow(mapping, result);
-  for (const result of head) yield* toSamples(result);
+  for (const result of head) yield* samplesOfRow(mapping, result);
   for (let next = await rows.next(); !next.done; next = await rows.next()) {
-    yield* toSamples(next.value);
+    yield* samplesOfRow(mapping, next.value);
   }
+}
+
+/** Rows per batch for the formats read a row at a time (JSON arrays, CSV, Parquet). */
+const ROWS_PER_BATCH = 1000;
+
+async function* batched<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  for await (const item of items) {
+    batch.push(item);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+function rowBatches(
+  path: string,
+  format: FileFormat | undefined,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<RowResult[]> {
+  // JSON Lines come a read of the file at a time; the others are batched as they stream.
+  if (format === 'jsonl') return readJsonlBatches(path, signal);
+  return batched(readRows(path, { format, signal }), ROWS_PER_BATCH);
 }
 
 /**
- * The mapping for a file from its first rows (see readSamples); undefined
- * for an empty file; throws naming the file's fields when nothing maps.
+ * readSamples a batch at a time: the same rows, mapping and errors, but one
+ * array per read of the file, so an import's work per row is a plain
+ * synchronous loop (no generator step, no promise per row).
  */
-export function headMapping(
+export async function* readSampleBatches(
   path: string,
-  head: readonly RowResult[],
-  options: ReadSamplesOptions,
-): RowMapping | undefined {
-  const values = head.flatMap((r) => ('value' in r ? [r.value] : []));
-  const mapping = resolveRowMapping(head, {
-    shape: options.shape,
-    mapping: options.mapping,
-    paths: options.paths,
-  });
-  if (mapping) return mapping;
-  if (values.length === 0 && head.length === 0) return undefined;
-  if (values.length === 0) {
-    throw new AppError(
-      'invalid_request',
-      `no readable rows in the first ${head.length} of ${path}`,
-    );
-  }
-  const fields = fieldsOf(values);
-  const guess = guessMapping(fields);
-  throw new AppError(
-    'invalid_request',
-    `the rows of ${path} match no known dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, ` +
-      `HellaSwag, TruthfulQA, Alpaca, ShareGPT, OpenAI chat, OpenAssistant, plain text, ` +
-      `or samples with task_type); their fields: ${fields.map((f) => f.path).join(', ')}. ` +
-      `Say which fields fill which roles` +
-      (guess ? `, e.g. ${describeMapping(guess)}` : ' with --task-type TYPE --map ROLE=FIELD'),
-  );
-}
-
-/** The samples of one row read (several for a tree read along every path), or its error. */
-export function samplesOfRow(mapping: RowMapping, result: RowResult): SampleRow[] {
-  if (!('value' in result)) return [result];
-  try {
-    if (mapping.tree) {
-      const paths = mapping.tree.samplesOf(result.value);
-      return paths.map(({ route, sample }) => ({
-        row: result.row,
-        sample,
-        original: result.value,
-        raw: result.raw,
-        path: { route, of: paths.length },
-      }));
-    }
-    const { mapped, row } = mapRow(result, (row) => mapping.toSample(row));
-    return [{ row: result.row, sample: mapped, original: row, raw: result.raw }];
-  } catch (error) {
-    if (error instanceof AppError)
-      return [{ row: result.row, error: error.message, raw: result.raw }];
-    throw error;
-  }
+  options: ReadSamplesOptions = {},
+): AsyncGenerator<SampleRow[]> {
+  const source = rowBatches(path, options.format, options.signal);
+  const { head, rest } = await takeHead(source, (batch) => batch);
+  const mapping = mappingOf(path, head, options);
+  if (!mapping) return;
+  yield samplesOfRows(mapping, head.concat(rest));
+  for await (const batch of source) yield samplesOfRows(mapping, batch);
 }

@@ -17,7 +17,7 @@ import { OwnerEvents } from '../../owner/events.ts';
 import type { ServerAddress } from '../../owner/handler-types.ts';
 import { createOwnerHandlers } from '../../owner/handlers.ts';
 import { runRegistry } from '../run-registry.ts';
-import { datasetScanner } from '../scan.ts';
+import { datasetScanner } from '../scanner.ts';
 
 /** The real datasets shipped with the app. */
 export const DATASETS_DIR = join(

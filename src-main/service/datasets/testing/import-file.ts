@@ -3,7 +3,7 @@ import { datasetRecord } from '../../../store/datasets.ts';
 import { openDatabase } from '../../../store/db.ts';
 import { createServiceContext } from '../../context/service-context.ts';
 import { createOwnerHandlers } from '../../owner/handlers.ts';
-import { datasetScanner } from '../scan.ts';
+import { datasetScanner } from '../scanner.ts';
 
 /**
  * `node import-file.ts FILE DATA_DIR SHAPE`: imports one file into a database

@@ -1,22 +1,24 @@
+import { DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
 import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
-import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import {
-  duplicatesVerdict,
-  findDuplicates,
-  type DuplicateResult,
-} from '../../engine/dataset/duplicates.ts';
-import type { OperationResult, ResultSample } from './contract.ts';
+import { duplicatesVerdict, type DuplicateResult } from '../../engine/dataset/duplicates.ts';
+import type { OperationResult, ResultSample } from '../runs/contract.ts';
 
 /**
- * The dataset checks of one request: the `duplicates` check over all of its
- * samples (as sent), merged into each sample's result. Audit and reaudit
- * blocks get the `duplicates` verdict (a failing one fails the block); a fix
- * result cannot drop a duplicate (one output per input), so a duplicate's fix
- * block is flagged, made for it when the fix changed nothing. The counts
- * follow.
+ * The dataset checks look across a run's samples: the `duplicates` check
+ * (engine/dataset finds them). Each adapter is named for where its samples
+ * come from: one request's (`request.ts`), a file's (`file.ts`, the CLI), a
+ * stored dataset's (`sqlite.ts`, the app). What they share is here: a
+ * sample's verdict merged into its result, and the counts that follow.
+ *
+ * Audit and reaudit blocks get the `duplicates` verdict (a failing one fails
+ * the block); a fix result cannot drop a duplicate (one output per input), so
+ * a duplicate's fix block is flagged, made for it when the fix changed
+ * nothing.
  */
 
-import { DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
+/** The `duplicates` verdict of the sample at `position` (the run's samples counted from 0). */
+export const verdictAt = (duplicates: DuplicateResult, position: number): Verdict =>
+  duplicatesVerdict(duplicates.issues.get(position));
 
 /** The audit block with the check's verdict added (last), and `passed` following it. */
 export function withCheck(audit: AuditBlock, name: string, verdict: Verdict): AuditBlock {
@@ -92,22 +94,7 @@ export function applyDuplicates(
   offset = 0,
 ): void {
   result.data = result.data.map((sample, i) =>
-    withDuplicatesVerdict(
-      result.operation,
-      sample,
-      duplicatesVerdict(duplicates.issues.get(offset + i)),
-    ),
+    withDuplicatesVerdict(result.operation, sample, verdictAt(duplicates, offset + i)),
   );
   recount(result);
-}
-
-/** The dataset checks over a request's samples, merged into its result (in place). */
-export async function applyDatasetChecks(
-  result: OperationResult,
-  samples: readonly Sample[],
-  threshold: number,
-): Promise<DuplicateResult> {
-  const duplicates = await findDuplicates(samples, threshold, (i) => `data[${i}]`);
-  applyDuplicates(result, duplicates);
-  return duplicates;
 }

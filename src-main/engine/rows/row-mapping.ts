@@ -7,23 +7,23 @@ import {
   mappingShape,
   shapeMapping,
   withAnswerForm,
-} from '../../engine/mapping/index.ts';
+} from '../mapping/index.ts';
 import {
+  detectShape,
   rowToSample,
   sampleToRow,
+  type Detection,
   type ShapeId,
   type ShapeMapper,
-} from '../../engine/shapes/index.ts';
-import { detectShape, type Detection } from '../../engine/shapes/index.ts';
+} from '../shapes/index.ts';
 import {
   oasstPaths,
   writeOasstPaths,
   type PathRepair,
   type TreePath,
-} from '../../engine/shapes/oasst-paths.ts';
-import type { RowResult } from '../../files/index.ts';
-
-type Row = Record<string, unknown>;
+} from '../shapes/oasst-paths.ts';
+import type { Row } from '../shapes/types.ts';
+import { valuesOf, type RowResult } from './row-result.ts';
 
 /**
  * How a file's rows become samples and go back: a built-in shape (rows that
@@ -63,8 +63,7 @@ export interface TreeMapping {
  * text, as their text too, when the rows as read fit no shape (see `mapRow`).
  */
 export function detectHead(head: readonly RowResult[]): Detection | null {
-  const read = head.flatMap((r) => ('value' in r ? [r.value] : []));
-  const detection = detectShape(read);
+  const detection = detectShape(valuesOf(head));
   if (detection || !head.some((r) => 'text' in r && r.text)) return detection;
   return detectShape(head.flatMap((r) => ('value' in r ? [r.text ?? r.value] : [])));
 }
@@ -133,7 +132,7 @@ export function resolveRowMapping(
 }
 
 function resolveOnePerRow(head: readonly RowResult[], wanted: MappingWanted): RowMapping | null {
-  const rows = head.flatMap((r) => ('value' in r ? [r.value] : []));
+  const rows = valuesOf(head);
   if (wanted.mapping) return ofMapping(withAnswerForm(wanted.mapping, rows), false);
   if (wanted.shape === 'custom') {
     throw new AppError('invalid_request', 'the custom shape needs a field mapping');
@@ -146,22 +145,4 @@ function resolveOnePerRow(head: readonly RowResult[], wanted: MappingWanted): Ro
   if (!wanted.guess) return null;
   const guess = guessMapping(fieldsOf(rows));
   return guess ? ofMapping(withAnswerForm(guess, rows), true) : null;
-}
-
-/** `--map`-style text of a mapping, for messages: `text=original`, `choices=A,B,C,D`. */
-export function describeMapping(mapping: FieldMapping): string {
-  const parts = [`--task-type ${mapping.task_type}`];
-  for (const [role, source] of Object.entries(mapping.fields)) {
-    const value =
-      typeof source === 'string'
-        ? source
-        : Array.isArray(source)
-          ? source.join(',')
-          : Object.entries(source)
-              .map(([from, to]) => `${from}:${to}`)
-              .join(',');
-    parts.push(`--map ${role}=${value}`);
-  }
-  if (mapping.answer_form) parts.push(`(answers: ${mapping.answer_form.replace('_', '-')})`);
-  return parts.join(' ');
 }

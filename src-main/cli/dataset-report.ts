@@ -1,0 +1,14 @@
+import { writeFile } from 'node:fs/promises';
+import type { DatasetReport } from '../../src-shared/schemas/report.ts';
+
+/**
+ * The dataset checks' report of a run: its findings on stderr, one a line,
+ * and with `--report PATH` the whole report there as JSON (pretty, it is for
+ * people and scripts alike).
+ */
+export async function printReport(report: DatasetReport, path: string | undefined): Promise<void> {
+  for (const finding of report.findings) console.error(`finding: ${finding.message}`);
+  if (path === undefined) return;
+  await writeFile(path, JSON.stringify(report, null, 2) + '\n');
+  console.error(`wrote the report to ${path}`);
+}

@@ -1,0 +1,104 @@
+import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
+import { datasetRecord } from '../../store/datasets.ts';
+import type { Db } from '../../store/db.ts';
+import type { ServiceContext } from '../context/service-context.ts';
+import { scanDataset } from '../dataset-checks/sqlite.ts';
+
+/**
+ * When a dataset's checks run (see `dataset-checks/sqlite.ts` for what a
+ * scan does): scans are asked for after an import, after a run and after
+ * decisions (debounced); one runs at a time per dataset, and one asked for
+ * meanwhile runs after it.
+ */
+
+/** Scans in the background, one at a time per dataset, coalescing requests. */
+export class DatasetScanner {
+  readonly #state = new Map<string, { running: Promise<void>; again: boolean }>();
+  readonly #timers = new Map<string, NodeJS.Timeout>();
+
+  readonly #ctx: ServiceContext;
+  readonly #emit: (event: OwnerEvent) => void;
+
+  constructor(ctx: ServiceContext, emit: (event: OwnerEvent) => void) {
+    this.#ctx = ctx;
+    this.#emit = emit;
+  }
+
+  /** Whether a scan of the dataset is running or waiting. */
+  busy(datasetId: string): boolean {
+    return this.#state.has(datasetId) || this.#timers.has(datasetId);
+  }
+
+  /** Asks for a scan, after `delayMs` of quiet (decisions come in bursts). */
+  request(datasetId: string, delayMs = 0): void {
+    clearTimeout(this.#timers.get(datasetId));
+    this.#timers.set(
+      datasetId,
+      setTimeout(() => {
+        this.#timers.delete(datasetId);
+        this.start(datasetId);
+      }, delayMs),
+    );
+  }
+
+  /** Resolves once no scan of the dataset is running or waiting (tests, shutdown). */
+  async idle(datasetId: string): Promise<void> {
+    while (this.busy(datasetId)) {
+      const state = this.#state.get(datasetId);
+      if (state) await state.running;
+      else await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  private start(datasetId: string): void {
+    const current = this.#state.get(datasetId);
+    if (current) {
+      current.again = true;
+      return;
+    }
+    const state = { running: Promise.resolve(), again: false };
+    // Read through a function: set meanwhile by another request, which the compiler cannot see.
+    const again = (): boolean => state.again;
+    this.#state.set(datasetId, state);
+    this.#emit({ type: 'scan', dataset_id: datasetId, state: 'running', error: null });
+    state.running = (async () => {
+      let error: string | null = null;
+      do {
+        state.again = false;
+        try {
+          // A dataset deleted meanwhile (or a database closed) is not scanned.
+          if (!this.#ctx.db.open || datasetRecord(this.#ctx.db, datasetId)?.state !== 'ready') {
+            break;
+          }
+          await scanDataset(this.#ctx, datasetId);
+          error = null;
+        } catch (failure) {
+          console.error(`scan of ${datasetId} failed:`, failure);
+          error = (failure as Error).message;
+        }
+      } while (again());
+      this.#state.delete(datasetId);
+      this.#emit({
+        type: 'scan',
+        dataset_id: datasetId,
+        state: error === null ? 'done' : 'failed',
+        error,
+      });
+    })();
+  }
+}
+
+const scanners = new WeakMap<Db, DatasetScanner>();
+
+/** The scanner of a database (shared by every owner handler map over it, as runs are). */
+export function datasetScanner(
+  ctx: ServiceContext,
+  emit: (event: OwnerEvent) => void,
+): DatasetScanner {
+  let scanner = scanners.get(ctx.db);
+  if (!scanner) {
+    scanner = new DatasetScanner(ctx, emit);
+    scanners.set(ctx.db, scanner);
+  }
+  return scanner;
+}
