@@ -8,7 +8,7 @@ import {
   VerdictTally,
   type ScanResult,
 } from '../../engine/dataset/scan.ts';
-import type { OperationResult, ResultSample } from '../runs/operation.ts';
+import type { OperationResult, ResultSample } from '../runs/contract.ts';
 import { readSamples, type ReadSamplesOptions } from '../samples/read-samples.ts';
 import { applyDuplicates, verdictAt, withDuplicatesVerdict } from './core.ts';
 

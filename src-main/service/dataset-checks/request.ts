@@ -1,6 +1,6 @@
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { findDuplicates, type DuplicateResult } from '../../engine/dataset/duplicates.ts';
-import type { OperationResult } from '../runs/operation.ts';
+import type { OperationResult } from '../runs/contract.ts';
 import { applyDuplicates } from './core.ts';
 
 /**
