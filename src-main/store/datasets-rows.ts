@@ -72,23 +72,25 @@ export interface RowRecord extends GridRowRecord, SampleSource {
 }
 
 /** The columns a run rewrites on each row it finishes. */
-export interface RowResultRecord {
-  row_index: number;
-  audit_json: string | null;
-  fix_json: string | null;
-  reaudit_json: string | null;
-  fixed_json: string | null;
-  passed: 0 | 1 | null;
-  score: number | null;
-  failed_checks: string;
-  flagged: 0 | 1;
-  changed: 0 | 1;
-  unverified: 0 | 1;
-  decision: 'accepted' | 'rejected' | null;
+export type RowResultRecord = Pick<
+  RowRecord,
+  | 'row_index'
+  | 'audit_json'
+  | 'fix_json'
+  | 'reaudit_json'
+  | 'fixed_json'
+  | 'passed'
+  | 'score'
+  | 'failed_checks'
+  | 'flagged'
+  | 'changed'
+  | 'unverified'
+  | 'decision'
+> & {
   error_codes: string;
   warning_codes: string;
   warning_checks: string;
-}
+};
 
 const GRID_COLUMNS =
   'row_index, source_row, task_type, title, detail, passed, score, failed_checks, flagged, ' +
