@@ -1,6 +1,8 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { tempFileBeside } from '../files/index.ts';
+import { dirname } from 'node:path';
+import { AppError } from '../../src-shared/errors.ts';
+import { fsProblem, tempFileBeside } from '../files/index.ts';
 
 /** Where JSONL results go: a file (written beside it, then renamed into place) or stdout. */
 export interface JsonlSink {
@@ -24,7 +26,18 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
   }
   // One writer per run: the plain `<path>.partial`, which a rerun overwrites.
   const partial = tempFileBeside(path, { unique: false });
-  const stream: WriteStream = createWriteStream(partial.path);
+  // Opened now, so that a missing folder or a denied write is said before any work, in words.
+  let fd: number;
+  try {
+    fd = openSync(partial.path, 'w');
+  } catch (error) {
+    throw new AppError(
+      'invalid_request',
+      `cannot write ${path}: ${fsProblem(error)} (is the folder ${dirname(path)} there and writable?)`,
+      { cause: error },
+    );
+  }
+  const stream: WriteStream = createWriteStream('', { fd });
   return {
     write: (value) => writeWithBackpressure(stream, `${JSON.stringify(value)}\n`),
     close: async () => {
