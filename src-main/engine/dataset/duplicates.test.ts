@@ -111,6 +111,26 @@ describe('the duplicates check', () => {
     ).toEqual(['exact_duplicate', 'label_conflict']);
   });
 
+  it('names the first five rows labelled otherwise and counts the rest', async () => {
+    // One row answers 3; nine copies of it answer 4.
+    const rows = [
+      qa('How many?', '#### 3'),
+      ...Array.from({ length: 9 }, () => qa('How many?', '#### 4')),
+    ];
+    const { issues } = await findDuplicates(rows);
+    expect(issues.get(0)?.find((i) => i.code === 'label_conflict')).toMatchObject({
+      message:
+        'the same question is labelled differently in row 1, row 2, row 3, row 4, row 5 and 4 more',
+      ref: 1,
+    });
+    for (const row of [1, 5, 9]) {
+      expect(issues.get(row)?.find((i) => i.code === 'label_conflict')).toMatchObject({
+        message: 'the same question is labelled differently in row 0',
+        ref: 0,
+      });
+    }
+  });
+
   it('compares final answers of worked solutions, not their wording', async () => {
     const q = 'Tom has 3 apples and buys 2 more. How many?';
     const agree = await findDuplicates([qa(q, '3 + 2 = 5\n#### 5'), qa(q, 'He has 5.\n#### 5')]);

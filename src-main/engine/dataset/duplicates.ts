@@ -36,6 +36,8 @@ const SIGNATURE_HEADER = 6;
 const BUCKET_PAIRS = 16;
 /** Candidate pairs verified at most (32 MB of packed pairs). */
 export const MAX_CANDIDATE_PAIRS = 4_000_000;
+/** Rows a `label_conflict` message names; the rest are counted. */
+const SHOWN_CONFLICTS = 5;
 
 export type DuplicateKind = 'exact' | 'near';
 
@@ -484,6 +486,44 @@ export class DuplicateIndex {
   ): DuplicateIssues {
     const labelOf = (row: number): number | null =>
       this.hasLabel.data[row] === 1 ? (this.labels.data[row] as number) : null;
+    /**
+     * The first members of a group labelled otherwise than `label` (at most
+     * SHOWN_CONFLICTS) and how many there are, once per group and label: every
+     * member of a label asks the same, and a filter per member made a group of
+     * g conflicting rows cost g² (a templated dataset's groups run to
+     * thousands of rows).
+     */
+    const conflicts = new Map<string, { first: number[]; count: number }>();
+    const labelCounts = new Map<number, { labelled: number; byLabel: Map<number, number> }>();
+    const otherLabels = (
+      groupIndex: number,
+      group: DuplicateGroup,
+      label: number,
+    ): { first: number[]; count: number } => {
+      const key = `${groupIndex}:${label}`;
+      const known = conflicts.get(key);
+      if (known) return known;
+      let counts = labelCounts.get(groupIndex);
+      if (!counts) {
+        counts = { labelled: 0, byLabel: new Map() };
+        for (const member of group.rows) {
+          const value = labelOf(member);
+          if (value === null) continue;
+          counts.labelled++;
+          counts.byLabel.set(value, (counts.byLabel.get(value) ?? 0) + 1);
+        }
+        labelCounts.set(groupIndex, counts);
+      }
+      const first: number[] = [];
+      for (const member of group.rows) {
+        if (first.length === SHOWN_CONFLICTS) break;
+        const value = labelOf(member);
+        if (value !== null && value !== label) first.push(member);
+      }
+      const found = { first, count: counts.labelled - (counts.byLabel.get(label) ?? 0) };
+      conflicts.set(key, found);
+      return found;
+    };
     const get = (row: number): Issue[] | undefined => {
       const group = groups[groupOf[row] ?? -1];
       if (!group) return undefined;
@@ -512,17 +552,14 @@ export class DuplicateIndex {
       }
       const label = labelOf(row);
       if (group.label_conflict && label !== null) {
-        const others = group.rows.filter((other) => {
-          const otherLabel = labelOf(other);
-          return otherLabel !== null && otherLabel !== label;
-        });
-        const shown = others.slice(0, 5).map(name).join(', ');
-        const more = others.length > 5 ? ` and ${others.length - 5} more` : '';
+        const { first, count } = otherLabels(groupOf[row] as number, group, label);
+        const shown = first.map(name).join(', ');
+        const more = count > first.length ? ` and ${count - first.length} more` : '';
         issues.push({
           code: 'label_conflict',
           message: `the same question is labelled differently in ${shown}${more}`,
           severity: 'error',
-          ref: others[0],
+          ref: first[0],
         });
       }
       return issues.length > 0 ? issues : undefined;
