@@ -1,4 +1,5 @@
 import { benchApp } from './app.ts';
+import { benchServerWait } from './server-wait.ts';
 import { benchDedup } from './dedup.ts';
 import { benchEstimate } from './estimate.ts';
 import { benchEngine } from './engine.ts';
@@ -43,6 +44,7 @@ const PARTS: [string, () => Promise<unknown>][] = [
   ['estimate', () => benchEstimate()],
   ['dedup', () => benchDedup(size('BENCH_DEDUP_ROWS', 1_000_000))],
   ['app', () => benchApp(size('BENCH_APP_ROWS', 1_000_000))],
+  ['server-wait', () => benchServerWait(size('BENCH_WAIT_ROWS', 50_000))],
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());

@@ -1,0 +1,153 @@
+import { createWriteStream, mkdtempSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signIn, startSvc, stopSvc } from '../e2e/fixtures.ts';
+import { readJsonl } from '../src-main/engine/testing/real-data.ts';
+import { mib, percentile } from './stats.ts';
+
+/**
+ * A server that never waits: while a dataset of templated rows (GSM8K
+ * questions repeated with a numbered suffix, 300 groups of near duplicates:
+ * the shape of synthetic data) is imported, scanned, looked at in the
+ * Overview, searched, audited and exported through a real `svc serve`, a
+ * client asks the cheap `GET /pricing` every 100 ms. How long each answer
+ * took, per phase, is how long the server's thread was held (plus the
+ * request's own ~1 ms). Goal: the worst ≤ 50 ms.
+ */
+
+const PING_MS = 100;
+
+interface Phase {
+  name: string;
+  seconds: number;
+  waits: number[];
+}
+
+async function templatedFile(dir: string, rows: number): Promise<string> {
+  const path = join(dir, `templated-${rows}.jsonl`);
+  const base = readJsonl<{ question: string; answer: string }>('gsm8k_test_first300.jsonl');
+  const out = createWriteStream(path);
+  for (let i = 0; i < rows; i++) {
+    const row = base[i % base.length] as { question: string; answer: string };
+    const variant = Math.floor(i / base.length) + 1;
+    const line = JSON.stringify({ question: `${row.question} (${variant})`, answer: row.answer });
+    if (!out.write(`${line}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return path;
+}
+
+export async function benchServerWait(rows: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-wait-'));
+  const path = await templatedFile(dir, rows);
+  const server = await startSvc();
+  const phases: Phase[] = [];
+  let current: number[] = [];
+  const stop = new AbortController();
+  const pinger = (async () => {
+    while (!stop.signal.aborted) {
+      const sent = performance.now();
+      await fetch(`${server.baseUrl}/pricing`).then((res) => res.arrayBuffer());
+      const took = performance.now() - sent;
+      current.push(took);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, PING_MS - took)));
+    }
+  })();
+  try {
+    const cookie = await signIn(server);
+    const owner = async <T = Record<string, unknown>>(
+      method: string,
+      input: unknown,
+    ): Promise<T> => {
+      const res = await fetch(`${server.baseUrl}/owner/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: `svc_session=${cookie}` },
+        body: JSON.stringify(input),
+      });
+      if (!res.ok) throw new Error(`${method}: ${res.status} ${await res.text()}`);
+      return res.json() as Promise<T>;
+    };
+    const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+      current = [];
+      const started = performance.now();
+      const result = await work();
+      phases.push({ name, seconds: (performance.now() - started) / 1000, waits: current });
+      return result;
+    };
+    const until = async (done: () => Promise<boolean>): Promise<void> => {
+      while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 200));
+    };
+
+    const dataset = await phase('import', () =>
+      owner<{ id: string }>('importDataset', { source: { path }, shape: 'gsm8k', name: 'wait' }),
+    );
+    const id = dataset.id;
+    await phase('scan (duplicates, statistics)', () =>
+      until(async () => {
+        const overview = await owner<{ scanning: boolean; scan: unknown }>('datasetOverview', {
+          dataset_id: id,
+        });
+        return !overview.scanning && overview.scan !== null;
+      }),
+    );
+    const groups = await phase('Overview x5', async () => {
+      let total = 0;
+      for (let i = 0; i < 5; i++) {
+        const overview = await owner<{ duplicate_groups: { total: number } }>('datasetOverview', {
+          dataset_id: id,
+        });
+        total = overview.duplicate_groups.total;
+      }
+      return total;
+    });
+    await phase('searches x5', async () => {
+      for (const search of ['eggs', 'janet', 'how many', 'ducks lay', '(7)']) {
+        await owner('datasetRows', { dataset_id: id, offset: 0, limit: 50, filter: { search } });
+      }
+    });
+    await phase('audit all rows', async () => {
+      const run = await owner<{ id: string }>('startRun', {
+        dataset_id: id,
+        operation: 'audit',
+        scope: { kind: 'all' },
+      });
+      await until(async () => {
+        const runs = await owner<{ id: string; finished_at: string | null }[]>('listRuns', {
+          dataset_id: id,
+        });
+        return runs.some((r) => r.id === run.id && r.finished_at !== null);
+      });
+    });
+    await phase('export JSONL', () =>
+      owner('exportDataset', {
+        dataset_id: id,
+        format: 'jsonl',
+        path: join(dir, 'export.jsonl'),
+      }),
+    );
+
+    console.log(
+      `\n## server-wait: GET /pricing every ${PING_MS} ms through a dataset's life ` +
+        `(${rows.toLocaleString('en-US')} templated rows, ${mib(statSync(path).size)}, ` +
+        `${groups} duplicate groups)`,
+    );
+    console.log('| phase | took | pings | p50 wait | p99 wait | worst wait |');
+    console.log('| --- | --- | --- | --- | --- | --- |');
+    for (const { name, seconds, waits } of phases) {
+      const sorted = [...waits].sort((a, b) => a - b);
+      console.log(
+        `| ${name} | ${seconds.toFixed(1)} s | ${waits.length} | ` +
+          `${percentile(sorted, 50).toFixed(1)} ms | ${percentile(sorted, 99).toFixed(1)} ms | ` +
+          `${(sorted.at(-1) ?? 0).toFixed(1)} ms |`,
+      );
+    }
+    const worst = Math.max(...phases.flatMap((p) => p.waits));
+    console.log(`worst wait of all: ${worst.toFixed(1)} ms (goal 50 ms)`);
+  } finally {
+    stop.abort();
+    await pinger;
+    await stopSvc(server);
+  }
+}
