@@ -36,6 +36,8 @@ const SIGNATURE_HEADER = 6;
 const BUCKET_PAIRS = 16;
 /** Candidate pairs verified at most (32 MB of packed pairs). */
 export const MAX_CANDIDATE_PAIRS = 4_000_000;
+/** Candidate pairs verified between two turns of the caller's event loop. */
+const VERIFY_SLICE = 4096;
 /** Rows a `label_conflict` message names; the rest are counted. */
 const SHOWN_CONFLICTS = 5;
 
@@ -286,7 +288,10 @@ export class DuplicateIndex {
       (row, words) => sets.put(row, shingleSet(words)),
     );
     const near = new UnionFind(n);
+    let verified = 0;
     for (const pair of pairs) {
+      // Jaccard of a few hundred thousand pairs is seconds of work: the caller's loop turns.
+      if (++verified % VERIFY_SLICE === 0) await pause();
       const a = Math.floor(pair / n);
       const b = pair % n;
       const origin = this.origins.data[a] as number;

@@ -36,6 +36,10 @@ import { sampleReader } from '../datasets/row-sample.ts';
 
 /** Rows read per step. */
 const PAGE = 2000;
+/** How long the first pass hashes rows before the event loop turns. */
+const READ_SLICE_MS = 12;
+/** Rows whose words are read back at a time for near-duplicate verification: a short hold each. */
+const FETCH_PAGE = 250;
 /** Rows whose verdicts are read and written at a time. */
 const WRITE_CHUNK = 128;
 /**
@@ -75,8 +79,24 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
   for (let after = -1; ;) {
     const page = scanPage(db, datasetId, after, PAGE);
     if (page.length === 0) break;
-    const signatures: { row_index: number; sig: Buffer }[] = [];
+    let signatures: { row_index: number; sig: Buffer }[] = [];
+    // A cache of the scan's (rebuilt when lost): committed without an fsync, which, just after
+    // a large import, waited 0.5 s behind the WAL's checkpoint.
+    const saveSoFar = (): void => {
+      if (signatures.length > 0) {
+        const slice = signatures;
+        bulkTransaction(db, () => saveSignatures(db, datasetId, slice));
+      }
+      signatures = [];
+    };
+    let deadline = performance.now() + READ_SLICE_MS;
     for (const row of page) {
+      if (performance.now() > deadline) {
+        // A whole page hashed at once held the server up to ~150 ms (50k templated rows).
+        saveSoFar();
+        await nextTick();
+        deadline = performance.now() + READ_SLICE_MS;
+      }
       if (row.has_dupe) hadDupe.add(row.row_index);
       if (row.dropped === 1) continue;
       rowIndex.push(row.row_index);
@@ -97,9 +117,7 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
       );
       if (fresh) signatures.push({ row_index: row.row_index, sig: Buffer.from(fresh.buffer) });
     }
-    // A cache of the scan's (rebuilt when lost): committed without an fsync, which, just after
-    // a large import, waited 0.5 s behind the WAL's checkpoint.
-    if (signatures.length > 0) bulkTransaction(db, () => saveSignatures(db, datasetId, signatures));
+    saveSoFar();
     after = page[page.length - 1]?.row_index ?? after;
     await nextTick();
   }
@@ -108,9 +126,9 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
     async (positions, deliver) => {
       // Positions ascend with rows: read back in chunks, each row's words handed on at once.
       const positionOf = new Map<number, number>();
-      for (let start = 0; start < positions.length; start += PAGE) {
+      for (let start = 0; start < positions.length; start += FETCH_PAGE) {
         positionOf.clear();
-        for (const p of positions.slice(start, start + PAGE)) {
+        for (const p of positions.slice(start, start + FETCH_PAGE)) {
           positionOf.set(rowIndex[p] as number, p);
         }
         for (const row of currentSamples(db, datasetId, [...positionOf.keys()])) {
