@@ -2,34 +2,14 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from './db.ts';
-import { finishImport, insertDataset } from './datasets.ts';
-import { insertRows } from './datasets-rows.ts';
 import { keptRowCount, keptTallies, type TallyRecord } from './datasets-scan.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';
+import { importTextRows } from './testing/text-rows.ts';
 
 const ROWS = 10;
 
-function importInto(db: Db, id: string): void {
-  insertDataset(db, { id, name: id, file_name: 'a.jsonl', format: 'jsonl', shape: 'text' });
-  db.transaction(() =>
-    insertRows(
-      db,
-      id,
-      Array.from({ length: ROWS }, (_, i) => ({
-        row_index: i,
-        source_row: i + 1,
-        task_type: 'text',
-        search_text: `row ${i}`,
-        title: `Row ${i}`,
-        detail: '',
-        original_json: JSON.stringify({ text: `Row ${i}` }),
-        sample_json: JSON.stringify({ task_type: 'text', text: `Row ${i}` }),
-      })),
-    ),
-  )();
-  finishImport(db, id, { row_count: ROWS, error_count: 0, task_types: ['text'] });
-}
+const importInto = (db: Db, id: string): void => importTextRows(db, id, ROWS);
 
 /** What the Overview counted before migration 10: every kept row's lists, read one by one. */
 function recount(db: Db, id: string): { tallies: TallyRecord[]; kept: number } {

@@ -11,41 +11,13 @@ import {
   insertDataset,
   insertImportErrors,
 } from './datasets.ts';
-import {
-  countRows,
-  decisionTargets,
-  insertRows,
-  pageIndices,
-  setDecision,
-} from './datasets-rows.ts';
+import { countRows, decisionTargets, pageIndices, setDecision } from './datasets-rows.ts';
 import { pageSegments, rowWhere, source } from './datasets-filter.ts';
+import { importTextRows } from './testing/text-rows.ts';
 
 function withRows(n: number) {
   const db = openDatabase(':memory:');
-  insertDataset(db, {
-    id: 'ds_a',
-    name: 'a',
-    file_name: 'a.jsonl',
-    format: 'jsonl',
-    shape: 'text',
-  });
-  db.transaction(() =>
-    insertRows(
-      db,
-      'ds_a',
-      Array.from({ length: n }, (_, i) => ({
-        row_index: i,
-        source_row: i + 1,
-        task_type: 'text',
-        search_text: `row ${i}`,
-        title: `Row ${i}`,
-        detail: '',
-        original_json: JSON.stringify({ text: `Row ${i}` }),
-        sample_json: JSON.stringify({ task_type: 'text', text: `Row ${i}` }),
-      })),
-    ),
-  )();
-  finishImport(db, 'ds_a', { row_count: n, error_count: 0, task_types: ['text'] });
+  importTextRows(db, 'ds_a', n);
   return db;
 }
 
