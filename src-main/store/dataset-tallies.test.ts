@@ -48,10 +48,10 @@ function recount(db: Db, id: string): { tallies: TallyRecord[]; kept: number } {
 const sorted = (tallies: TallyRecord[]): TallyRecord[] =>
   [...tallies].sort((a, b) => `${a.kind}/${a.name}`.localeCompare(`${b.kind}/${b.name}`));
 
-/** Comma lists of check names and codes, as the verdict columns hold them. */
+/** Comma lists of check names and codes, as the verdict columns hold them (`,a,b,`). */
 const list = fc
   .subarray(['duplicates', 'formatting', 'safety', 'exact_duplicate', 'pii_email'])
-  .map((names) => names.join(','));
+  .map((names) => (names.length === 0 ? '' : `,${names.join(',')},`));
 const update = fc.record({
   row: fc.nat({ max: ROWS - 1 }),
   failed_checks: list,
@@ -79,7 +79,7 @@ describe('tallies kept per dataset (migration 10)', () => {
         );
         for (const values of updates) write.run(values);
         db.prepare(
-          `UPDATE dataset_rows SET failed_checks = 'safety' WHERE dataset_id = 'ds_b'`,
+          `UPDATE dataset_rows SET failed_checks = ',safety,' WHERE dataset_id = 'ds_b'`,
         ).run();
         const expected = recount(db, 'ds_a');
         expect(sorted(keptTallies(db, 'ds_a'))).toEqual(sorted(expected.tallies));
@@ -99,8 +99,8 @@ describe('tallies kept per dataset (migration 10)', () => {
     );
     importInto(db, 'ds_a');
     db.prepare(
-      `UPDATE dataset_rows SET failed_checks = 'duplicates,safety', error_codes = 'exact_duplicate',
-         warning_checks = 'safety,formatting', warning_codes = 'pii_email'
+      `UPDATE dataset_rows SET failed_checks = ',duplicates,safety,', error_codes = ',exact_duplicate,',
+         warning_checks = ',safety,formatting,', warning_codes = ',pii_email,'
        WHERE row_index % 3 = 0`,
     ).run();
     db.prepare(`UPDATE dataset_rows SET dropped = 1 WHERE row_index IN (0, 4)`).run();
@@ -118,7 +118,7 @@ describe('tallies kept per dataset (migration 10)', () => {
   it('go with their dataset', () => {
     const db = openDatabase(':memory:');
     importInto(db, 'ds_a');
-    db.prepare(`UPDATE dataset_rows SET failed_checks = 'safety'`).run();
+    db.prepare(`UPDATE dataset_rows SET failed_checks = ',safety,'`).run();
     expect(keptTallies(db, 'ds_a')).toEqual([
       { kind: 'check', name: 'safety', failed: ROWS, warned: 0 },
     ]);

@@ -25,11 +25,12 @@ function contribution(row: 'old' | 'new', sign: 1 | -1): string {
       ([kind, failed, warned]) => `
       INSERT INTO dataset_tallies (dataset_id, kind, name, failed, warned)
         SELECT ${row}.dataset_id, '${kind}', value, ${sign}, 0 FROM json_each(${list(`${row}.${failed}`)})
-        WHERE ${row}.dropped = 0 AND ${row}.${failed} != ''
+        WHERE ${row}.dropped = 0 AND ${row}.${failed} != '' AND value != ''
       ${UPSERT};
       INSERT INTO dataset_tallies (dataset_id, kind, name, failed, warned)
         SELECT ${row}.dataset_id, '${kind}', value, 0, ${sign} FROM json_each(${list(`${row}.${warned}`)})
-        WHERE ${row}.dropped = 0 AND ${row}.${warned} != '' AND NOT ${inList(`${row}.${failed}`)}
+        WHERE ${row}.dropped = 0 AND ${row}.${warned} != '' AND value != ''
+          AND NOT ${inList(`${row}.${failed}`)}
       ${UPSERT};`,
     )
     .join('');
@@ -41,11 +42,11 @@ function fill(kind: string, failed: string, warned: string): string {
     INSERT INTO dataset_tallies (dataset_id, kind, name, failed, warned)
       SELECT r.dataset_id, '${kind}', j.value, count(*), 0
       FROM dataset_rows AS r, json_each(${list(`r.${failed}`)}) AS j
-      WHERE r.dropped = 0 AND r.${failed} != '' GROUP BY r.dataset_id, j.value;
+      WHERE r.dropped = 0 AND r.${failed} != '' AND j.value != '' GROUP BY r.dataset_id, j.value;
     INSERT INTO dataset_tallies (dataset_id, kind, name, failed, warned)
       SELECT r.dataset_id, '${kind}', j.value, 0, count(*)
       FROM dataset_rows AS r, json_each(${list(`r.${warned}`)}) AS j
-      WHERE r.dropped = 0 AND r.${warned} != ''
+      WHERE r.dropped = 0 AND r.${warned} != '' AND j.value != ''
         AND NOT (',' || r.${failed} || ',') LIKE ('%,' || j.value || ',%')
       GROUP BY r.dataset_id, j.value
       ${UPSERT};`;
@@ -62,7 +63,9 @@ function fill(kind: string, failed: string, warned: string): string {
  * imported rows have neither verdict nor drop, so an import fires nothing.
  * A dataset's rows go only with the dataset, and its tallies by the foreign
  * key. Check names and issue codes are identifiers (no quote, no comma), so
- * a list column reads as a JSON array once its commas are quoted.
+ * a list column reads as a JSON array once its commas are quoted; the
+ * columns hold `,a,b,` (so that LIKE finds a whole name), whose empty ends
+ * are skipped.
  */
 export const datasetTallies: Migration = {
   version: 10,
