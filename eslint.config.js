@@ -25,6 +25,7 @@ export default tseslint.config(
       'src-shared/**/*.ts',
       'e2e/**/*.ts',
       'bench/**/*.ts',
+      'scripts/**/*.ts',
       '*.ts',
       'bin/*.js',
     ],

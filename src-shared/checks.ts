@@ -41,8 +41,10 @@ export const CHECKS_BY_TASK_TYPE: Record<TaskType, readonly string[]> = {
  * The checks that look across the samples of a run (src-main/engine/dataset),
  * on every task type, after the per-sample ones.
  */
-export const DATASET_CHECKS = ['duplicates'] as const;
+export const DATASET_CHECKS = ['duplicates', 'contamination'] as const;
 export const DUPLICATES_CHECK = DATASET_CHECKS[0];
+/** Whether a row holds evaluation items: public benchmarks' test sets, the user's own. */
+export const CONTAMINATION_CHECK = DATASET_CHECKS[1];
 
 /** The checks of a dataset holding these task types, each once. */
 export function checksFor(taskTypes: readonly TaskType[]): string[] {

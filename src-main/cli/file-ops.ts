@@ -1,3 +1,5 @@
+import { fileMatcher } from './contamination-flags.ts';
+import { BENCHMARK_NAMES } from '../../src-shared/benchmarks.ts';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -42,6 +44,7 @@ import {
 export const FILE_OPS_USAGE = `usage: svc audit|fix|refine IN [--out OUT] [--votes N] [--max-attempts N] [--conventions TEXT]
                     [--task-type TYPE --map ROLE=FIELD ... | --shape ID] [--oasst-paths best|all]
                     [--write-back] [--report PATH] [--shard I/N]
+                    [--benchmarks all|none|NAME,...] [--against EVAL_FILE ...]
   IN: JSONL, JSON, CSV or Parquet. Rows with task_type are samples; other rows are mapped from
   their dataset shape (GSM8K, MMLU, ARC, CommonsenseQA, HellaSwag, TruthfulQA, Alpaca, ShareGPT,
   OpenAI chat, OpenAssistant, text) or from the field mapping given. Writes JSONL of the samples
@@ -52,6 +55,11 @@ ${MAP_FLAGS_USAGE}
   --report PATH     write the dataset report as JSON: counts per check and issue code (failed,
                     warned), duplicate groups (rows: 0-based output positions), findings
                     (answer-position skew, label imbalance...) and statistics
+  --benchmarks LIST the public benchmarks whose test items the contamination check looks for:
+                    all (default: the setting contamination.benchmarks), none, or names among
+                    ${BENCHMARK_NAMES.join(', ')}
+  --against FILE    also look for the rows of this evaluation file (repeatable; read like IN,
+                    with the same shape and mapping flags): a row holding one fails split_overlap
   --write-back      fix/refine: write the source's own rows instead, in its schema, with each
                     repair in the field it came from (needs --out; its extension picks the
                     format: .jsonl, .json, .csv, .parquet; unchanged rows stay byte for byte)
@@ -148,6 +156,8 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       'oasst-paths': { type: 'string' },
       report: { type: 'string' },
       shard: { type: 'string' },
+      benchmarks: { type: 'string' },
+      against: { type: 'string', multiple: true },
     },
     true,
   );
@@ -220,9 +230,18 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   // The dataset checks look at the whole file first; each batch's results get their verdicts.
   // A shard leaves them to svc merge, which has the whole file.
   const readOptions = { signal: controller.signal, shape, mapping, paths };
+  const contamination = {
+    benchmarks: values.benchmarks ?? settings.contamination.benchmarks,
+    against: (values.against ?? []).map((path) => resolve(path)),
+  };
   const checks = shard
     ? undefined
-    : await FileChecks.scan(input, readOptions, settings.dedup.threshold);
+    : await FileChecks.scan(
+        input,
+        readOptions,
+        settings.dedup.threshold,
+        await fileMatcher(contamination, readOptions),
+      );
 
   // Results leave in input order: the JSONL of samples with their result blocks, the source's
   // own rows with the repairs written back (--write-back), or a shard's part.
@@ -237,6 +256,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       of: shard.of,
       input: { path: resolve(input), ...(await inputFingerprint(input)) },
       read: { shape, mapping, paths },
+      contamination,
       config,
       conventions: conventions ?? null,
       engines: Object.fromEntries(

@@ -1,3 +1,4 @@
+import { fileMatcher } from './contamination-flags.ts';
 import { AppError } from '../../src-shared/errors.ts';
 import { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
 import type { ShapeId } from '../engine/shapes/index.ts';
@@ -106,8 +107,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   let checks: FileChecks;
   try {
     await checkInput(header, input, values.input !== undefined);
-    const threshold = createServiceContext(db, dataDir, packageVersion()).settings().dedup
-      .threshold;
+    const settings = createServiceContext(db, dataDir, packageVersion()).settings();
     // The dataset checks of the whole file, read exactly as the shards (and a single run) read it.
     const read = {
       shape: header.read.shape as ShapeId | undefined,
@@ -115,7 +115,15 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         header.read.mapping === undefined ? undefined : FieldMapping.parse(header.read.mapping),
       paths: header.read.paths === undefined ? undefined : OasstPaths.parse(header.read.paths),
     };
-    checks = await FileChecks.scan(input, read, threshold);
+    checks = await FileChecks.scan(
+      input,
+      read,
+      settings.dedup.threshold,
+      await fileMatcher(
+        header.contamination ?? { benchmarks: settings.contamination.benchmarks, against: [] },
+        read,
+      ),
+    );
     const rowsOf = new Map<PartReader, number>();
     for await (const { row, part } of mergeRows(parts)) {
       if (row.position !== position) {

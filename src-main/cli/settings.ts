@@ -133,6 +133,11 @@ function changed(
       const value = raw === null ? DEFAULT_SETTINGS.engine.workers : parseNumber(key, raw);
       return { section, value: { ...settings.engine, workers: value } };
     }
+    case 'contamination': {
+      if (a !== 'benchmarks' || b !== undefined) throw unknownKey(key);
+      const value = raw ?? DEFAULT_SETTINGS.contamination.benchmarks;
+      return { section, value: { ...settings.contamination, benchmarks: value } };
+    }
     case 'upstream': {
       if (!isRole(a)) throw unknownKey(key);
       const current = settings.upstream[a];

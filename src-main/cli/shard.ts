@@ -87,6 +87,8 @@ export const PartHeader = z.object({
     mapping: z.unknown().optional(),
     paths: z.string().optional(),
   }),
+  /** What the contamination check looks for: merge runs it on the whole file. */
+  contamination: z.object({ benchmarks: z.string(), against: z.array(z.string()) }).optional(),
   config: z.unknown(),
   conventions: z.string().nullable(),
   /** Which engine ran each model role: mixing engines would not be one run's output. */

@@ -40,6 +40,10 @@ function readSettingsFromDb(db: Db): Settings {
     upstream: { ...DEFAULT_SETTINGS.upstream, ...(stored.upstream as object | undefined) },
     dedup: { ...DEFAULT_SETTINGS.dedup, ...(stored.dedup as object | undefined) },
     engine: { ...DEFAULT_SETTINGS.engine, ...(stored.engine as object | undefined) },
+    contamination: {
+      ...DEFAULT_SETTINGS.contamination,
+      ...(stored.contamination as object | undefined),
+    },
   };
   return Settings.parse(merged);
 }

@@ -28,11 +28,27 @@ export const Issue = z
       .min(0)
       .max(1)
       .optional()
-      .meta({ description: 'How alike the sample and `ref` are (near duplicates: Jaccard).' }),
+      .meta({
+        description:
+          'How alike the sample and `ref` are (near duplicates: Jaccard); for `contamination`, ' +
+          'the share of the evaluation item’s n-grams the sample holds.',
+      }),
     span: z
       .tuple([z.int().min(0), z.int().min(0)])
       .optional()
       .meta({ description: '`[start, end)` character offsets in the string at `path`.' }),
+    benchmark: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'The evaluation set the sample overlaps (`contamination`): a public benchmark as ' +
+          '`name/split` (`gsm8k/test`), or the name of the user’s own evaluation set.',
+      }),
+    benchmark_item: z.int().min(0).optional().meta({
+      description:
+        'The overlapped item: its 0-based line in the benchmark’s file (or row of the set).',
+    }),
   })
   .meta({ id: 'Issue' });
 export type Issue = z.infer<typeof Issue>;

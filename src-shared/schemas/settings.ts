@@ -1,3 +1,4 @@
+import { BENCHMARK_NAMES, parseBenchmarkChoice } from '../benchmarks.ts';
 import { z } from 'zod';
 
 /** Owner-editable settings, stored in SQLite and validated on every read and write. */
@@ -25,6 +26,21 @@ export const DedupSetting = z.object({
     .min(0.5)
     .max(1)
     .meta({ description: 'Jaccard similarity of word pairs, 0.5..1 (default 0.8).' }),
+});
+
+/** The `contamination` check: which public benchmarks' test items it looks for. */
+export const ContaminationSetting = z.object({
+  benchmarks: z
+    .string()
+    .max(200)
+    .superRefine((value, ctx) => {
+      const choice = parseBenchmarkChoice(value);
+      if (typeof choice === 'object' && 'error' in choice)
+        ctx.addIssue({ code: 'custom', message: choice.error });
+    })
+    .meta({
+      description: `\`all\` (default), \`none\`, or names separated by commas: ${BENCHMARK_NAMES.join(', ')}.`,
+    }),
 });
 
 /** The builtin engine's worker threads (the engine pool). */
@@ -89,6 +105,7 @@ export const Settings = z.object({
   upstream: UpstreamSetting,
   dedup: DedupSetting,
   engine: EngineSetting,
+  contamination: ContaminationSetting,
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -106,4 +123,5 @@ export const DEFAULT_SETTINGS: Settings = {
   upstream: { audit: null, fix: null },
   dedup: { threshold: 0.8 },
   engine: { workers: null },
+  contamination: { benchmarks: 'all' },
 };

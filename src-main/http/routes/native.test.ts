@@ -109,7 +109,17 @@ describe('native routes: billing', () => {
     const res = await app.post('/audit', { data: gsm8k().slice(0, 3) }, app.key());
     expect(res.status).toBe(200);
     const body = AuditResponse.parse(await res.json());
-    expect(body.counts).toEqual({ samples: 3, passed: 3, failed: 0 });
+    // Three GSM8K test items in a request of three: each holds a benchmark item and fails
+    // `contamination` (too few rows to be read as the benchmark itself); every other check passes.
+    expect(body.counts).toEqual({ samples: 3, passed: 0, failed: 3 });
+    for (const sample of body.audited_data) {
+      const failing = Object.entries(sample.audit.checks).filter(([, v]) => v.passed === false);
+      expect(failing.map(([name]) => name)).toEqual(['contamination']);
+      expect(sample.audit.checks.contamination?.issues[0]).toMatchObject({
+        code: 'benchmark_overlap',
+        benchmark: 'gsm8k/test',
+      });
+    }
     expect(body.cost_usd).toBe(0.01);
     expect(body.input_tokens).toBeGreaterThan(100);
     expect(body.request_id).toBe(res.headers.get('x-request-id'));

@@ -1,24 +1,56 @@
-import { DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
+import { CONTAMINATION_CHECK, DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
 import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
+import { contaminationVerdict, type ContaminationResult } from '../../engine/contamination/scan.ts';
 import { duplicatesVerdict, type DuplicateResult } from '../../engine/dataset/duplicates.ts';
 import type { OperationResult, ResultSample } from '../runs/contract.ts';
 
 /**
- * The dataset checks look across a run's samples: the `duplicates` check
- * (engine/dataset finds them). Each adapter is named for where its samples
- * come from: one request's (`request.ts`), a file's (`file.ts`, the CLI), a
- * stored dataset's (`sqlite.ts`, the app). What they share is here: a
- * sample's verdict merged into its result, and the counts that follow.
+ * The dataset checks look across a run's samples: `duplicates`
+ * (engine/dataset finds them) and `contamination` (engine/contamination:
+ * evaluation items inside the rows, and whether the run is a benchmark
+ * itself). Each adapter is named for where its samples come from: one
+ * request's (`request.ts`), a file's (`file.ts`, the CLI), a stored
+ * dataset's (`sqlite.ts`, the app). What they share is here: a sample's
+ * verdicts merged into its result, and the counts that follow.
  *
- * Audit and reaudit blocks get the `duplicates` verdict (a failing one fails
- * the block); a fix result cannot drop a duplicate (one output per input), so
- * a duplicate's fix block is flagged, made for it when the fix changed
- * nothing.
+ * Audit and reaudit blocks get the dataset checks' verdicts (a failing one
+ * fails the block); a fix result cannot drop a duplicate or an evaluation
+ * item (one output per input), so such a row's fix block is flagged, made
+ * for it when the fix changed nothing.
  */
 
-/** The `duplicates` verdict of the sample at `position` (the run's samples counted from 0). */
-export const verdictAt = (duplicates: DuplicateResult, position: number): Verdict =>
-  duplicatesVerdict(duplicates.issues.get(position));
+/** A sample's verdicts from the dataset checks, by check, in the order they are reported. */
+export type DatasetVerdicts = Readonly<Record<string, Verdict>>;
+
+/** What the dataset checks found over a run's samples. */
+export interface DatasetChecked {
+  duplicates: DuplicateResult;
+  contamination: ContaminationResult;
+}
+
+/** The dataset checks' verdicts of the sample at `position` (the run's samples counted from 0). */
+export function verdictsAt(checked: DatasetChecked, position: number): DatasetVerdicts {
+  const verdicts: Record<string, Verdict> = {
+    [DUPLICATES_CHECK]: duplicatesVerdict(checked.duplicates.issues.get(position)),
+  };
+  if (checked.contamination.active) {
+    verdicts[CONTAMINATION_CHECK] = contaminationVerdict(
+      checked.contamination.issues.get(position),
+    );
+  }
+  return verdicts;
+}
+
+/** Whether any of the verdicts fails. */
+export const anyFailed = (verdicts: DatasetVerdicts): boolean =>
+  Object.values(verdicts).some((verdict) => verdict.passed === false);
+
+/** An audit block with each of the verdicts added (last, in order). */
+export function withChecks(audit: AuditBlock, verdicts: DatasetVerdicts): AuditBlock {
+  let out = audit;
+  for (const [name, verdict] of Object.entries(verdicts)) out = withCheck(out, name, verdict);
+  return out;
+}
 
 /** The audit block with the check's verdict added (last), and `passed` following it. */
 export function withCheck(audit: AuditBlock, name: string, verdict: Verdict): AuditBlock {
@@ -28,16 +60,16 @@ export function withCheck(audit: AuditBlock, name: string, verdict: Verdict): Au
   return { ...audit, checks, passed: audit.passed && verdict.passed !== false };
 }
 
-/** One sample's result with its `duplicates` verdict. */
-export function withDuplicatesVerdict(
+/** One sample's result with its dataset checks' verdicts. */
+export function withDatasetVerdicts(
   operation: OperationResult['operation'],
   sample: ResultSample,
-  verdict: Verdict,
+  verdicts: DatasetVerdicts,
 ): ResultSample {
   const out: ResultSample = { ...sample };
-  if (out.audit) out.audit = withCheck(out.audit, DUPLICATES_CHECK, verdict);
-  if (out.reaudit) out.reaudit = withCheck(out.reaudit, DUPLICATES_CHECK, verdict);
-  if (operation === 'fix' && verdict.passed === false) {
+  if (out.audit) out.audit = withChecks(out.audit, verdicts);
+  if (out.reaudit) out.reaudit = withChecks(out.reaudit, verdicts);
+  if (operation === 'fix' && anyFailed(verdicts)) {
     const fix: FixBlock = out.fix ?? { changes: [], flagged: true, attempts: 0 };
     out.fix = { ...fix, flagged: true };
   }
@@ -85,16 +117,16 @@ function recount(result: OperationResult): void {
 }
 
 /**
- * Applies duplicates found beforehand to a result whose data are the run's
+ * Applies the dataset checks' findings to a result whose data are the run's
  * samples from position `offset` on (a batch of a longer run), in order.
  */
-export function applyDuplicates(
+export function applyDatasetVerdicts(
   result: OperationResult,
-  duplicates: DuplicateResult,
+  checked: DatasetChecked,
   offset = 0,
 ): void {
   result.data = result.data.map((sample, i) =>
-    withDuplicatesVerdict(result.operation, sample, verdictAt(duplicates, offset + i)),
+    withDatasetVerdicts(result.operation, sample, verdictsAt(checked, offset + i)),
   );
   recount(result);
 }

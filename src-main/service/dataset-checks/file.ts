@@ -1,6 +1,7 @@
-import { DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
-import type { AuditBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
+import type { AuditBlock } from '../../../src-shared/schemas/blocks.ts';
 import type { DatasetReport } from '../../../src-shared/schemas/report.ts';
+import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
+import { ContaminationScan } from '../../engine/contamination/scan.ts';
 import { duplicateWords } from '../../engine/dataset/duplicates.ts';
 import {
   assembleReport,
@@ -10,7 +11,14 @@ import {
 } from '../../engine/dataset/scan.ts';
 import type { OperationResult, ResultSample } from '../runs/contract.ts';
 import { readSamples, type ReadSamplesOptions } from '../samples/read-samples.ts';
-import { applyDuplicates, verdictAt, withDuplicatesVerdict } from './core.ts';
+import {
+  anyFailed,
+  applyDatasetVerdicts,
+  verdictsAt,
+  withDatasetVerdicts,
+  type DatasetChecked,
+  type DatasetVerdicts,
+} from './core.ts';
 
 /**
  * The dataset checks of a file (the CLI's runs and `svc merge`): before the
@@ -18,15 +26,18 @@ import { applyDuplicates, verdictAt, withDuplicatesVerdict } from './core.ts';
  * and the statistics (a sample's position is its place in the output), and a
  * second reads back the words of just the rows that near-duplicate
  * verification needs. Memory stays bounded by the index's typed arrays and
- * those rows, whatever the file's size. Then each output sample gets its
- * verdict, counted for the run's report.
+ * those rows, whatever the file's size. The first pass also looks for
+ * evaluation items (`contamination`), keeping only the rows that hold any.
+ * Then each output sample gets its verdicts, counted for the run's report.
  */
 export class FileChecks {
   readonly #scan: ScanResult;
+  readonly #checked: DatasetChecked;
   readonly #tally = new VerdictTally();
 
-  private constructor(scan: ScanResult) {
+  private constructor(scan: ScanResult, checked: DatasetChecked) {
     this.#scan = scan;
+    this.#checked = checked;
   }
 
   /** Scans the file, read with `options` exactly as the run reads it. */
@@ -34,8 +45,10 @@ export class FileChecks {
     input: string,
     options: ReadSamplesOptions,
     threshold: number,
+    contamination: ContaminationMatcher | null = null,
   ): Promise<FileChecks> {
-    return new FileChecks(await scanFile(input, options, threshold));
+    const { scan, checked } = await scanFile(input, options, threshold, contamination);
+    return new FileChecks(scan, checked);
   }
 
   /** How many samples the file holds. */
@@ -48,9 +61,9 @@ export class FileChecks {
    * with their verdicts (the counts follow), counted for the report.
    */
   apply(result: OperationResult, offset: number): void {
-    applyDuplicates(result, this.#scan.duplicates, offset);
+    applyDatasetVerdicts(result, this.#checked, offset);
     result.data.forEach((sample, i) => {
-      this.#count(sample, verdictAt(this.#scan.duplicates, offset + i));
+      this.#count(sample, verdictsAt(this.#checked, offset + i));
     });
   }
 
@@ -60,26 +73,27 @@ export class FileChecks {
     sample: ResultSample,
     position: number,
   ): ResultSample {
-    const verdict = verdictAt(this.#scan.duplicates, position);
-    const checked = withDuplicatesVerdict(operation, sample, verdict);
-    this.#count(checked, verdict);
+    const verdicts = verdictsAt(this.#checked, position);
+    const checked = withDatasetVerdicts(operation, sample, verdicts);
+    this.#count(checked, verdicts);
     return checked;
   }
 
   /** The run's report: the scan and the tally of the verdicts counted. */
   report(): DatasetReport {
-    return assembleReport(this.#scan, this.#tally);
+    const findings = [...this.#scan.findings, ...this.#checked.contamination.findings];
+    return assembleReport({ ...this.#scan, findings }, this.#tally);
   }
 
   /** A fix result has no audit: its tally counts the dataset checks alone. */
-  #count(sample: ResultSample, verdict: Verdict): void {
-    this.#tally.add(sample.audit ?? dedupOnly(verdict));
+  #count(sample: ResultSample, verdicts: DatasetVerdicts): void {
+    this.#tally.add(sample.audit ?? datasetChecksOnly(verdicts));
   }
 }
 
-const dedupOnly = (verdict: Verdict): AuditBlock => ({
-  passed: verdict.passed !== false,
-  checks: { [DUPLICATES_CHECK]: verdict },
+const datasetChecksOnly = (verdicts: DatasetVerdicts): AuditBlock => ({
+  passed: !anyFailed(verdicts),
+  checks: { ...verdicts },
   model: 'dataset-checks',
   votes: 1,
 });
@@ -88,13 +102,17 @@ async function scanFile(
   input: string,
   options: ReadSamplesOptions,
   threshold: number,
-): Promise<ScanResult> {
+  matcher: ContaminationMatcher | null,
+): Promise<{ scan: ScanResult; checked: DatasetChecked }> {
   const scan = new DatasetScan(threshold);
+  const contamination = new ContaminationScan(matcher);
   for await (const item of readSamples(input, options)) {
     // The paths of one tree come from one row: never near duplicates of each other.
-    if ('sample' in item) scan.add(item.sample, undefined, item.path ? item.row : 0);
+    if (!('sample' in item)) continue;
+    scan.add(item.sample, undefined, item.path ? item.row : 0);
+    contamination.add(item.sample);
   }
-  return scan.finish(
+  const result = await scan.finish(
     async (rows, deliver) => {
       const wanted = new Set(rows);
       if (wanted.size === 0) return;
@@ -111,4 +129,8 @@ async function scanFile(
     },
     (row) => `output line ${row + 1}`,
   );
+  return {
+    scan: result,
+    checked: { duplicates: result.duplicates, contamination: contamination.finish() },
+  };
 }

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { buildFingerprints, type EvalItem } from './build.ts';
+import { ContaminationMatcher, type TextField } from './match.ts';
+
+/** Items written in the benchmarks' styles: a word problem, a short quiz question, code. */
+const ITEMS: EvalItem[] = [
+  {
+    question:
+      'A baker makes 36 muffins each morning. She sells two thirds of them before noon and gives ' +
+      'half of the rest to a shelter. How many muffins does she have left at the end of the day?',
+    answer:
+      'She sells 36 * 2/3 = <<36*2/3=24>>24 muffins.\nThat leaves 36 - 24 = <<36-24=12>>12.\n' +
+      'She gives away 12 / 2 = <<12/2=6>>6, so 12 - 6 = <<12-6=6>>6 are left.\n#### 6',
+  },
+  { question: 'Who painted the Sistine Chapel ceiling?', answer: 'Michelangelo painted it' },
+  { question: 'Who are you?', answer: 'I am an artificial intelligence' },
+  {
+    question:
+      'def running_max(values: list[int]) -> list[int]:\n    """Return the running maximum of values."""\n',
+    answer:
+      '    out, best = [], None\n    for v in values:\n        best = v if best is None or v > best else best\n' +
+      '        out.append(best)\n    return out\n',
+  },
+];
+
+const matcher = new ContaminationMatcher(buildFingerprints([{ name: 'demo/test', items: ITEMS }]));
+const qa = (question: string, answer: string): TextField[] => [
+  { path: '/question', text: question },
+  { path: '/answer', text: answer },
+];
+const [problem, painter, whoAreYou, code] = ITEMS as [EvalItem, EvalItem, EvalItem, EvalItem];
+
+describe('ContaminationMatcher', () => {
+  it('finds an item verbatim, with the share of question and answer and where it is', () => {
+    const [match] = matcher.match(qa(problem.question, problem.answer!));
+    expect(match).toMatchObject({
+      set: 'demo/test',
+      item: 0,
+      question: 1,
+      answer: 1,
+      similarity: 1,
+    });
+    expect(match!.evidence).toBe(true);
+  });
+
+  it('finds it re-cased, re-spaced, without annotations, in one field', () => {
+    const text =
+      problem.question.toUpperCase().replace(/ /g, '   ') +
+      '\n' +
+      problem.answer!.replace(/<<[^>]*>>/g, '').toLowerCase();
+    const [match] = matcher.match([{ path: '/text', text }]);
+    expect(match).toMatchObject({ item: 0, question: 1, answer: 1 });
+  });
+
+  it('finds the question alone embedded in a longer answer, and points at it', () => {
+    const intro = 'Here is a practice problem for you to try on your own before class starts. ';
+    const text = `${intro}${problem.question} Take your time and show your work.`;
+    const fields: TextField[] = [
+      { path: '/messages/0/content', text: 'Give me a maths exercise.' },
+      { path: '/messages/1/content', text },
+    ];
+    const [match] = matcher.match(fields);
+    expect(match).toMatchObject({ item: 0, question: 1, answer: 0, path: '/messages/1/content' });
+    expect(text.slice(...match!.span)).toBe(problem.question.replace(/\?$/, ''));
+  });
+
+  it('finds a question and its answer split over two turns', () => {
+    const fields: TextField[] = [
+      { path: '/messages/0/content', text: painter.question },
+      { path: '/messages/1/content', text: painter.answer! },
+    ];
+    expect(matcher.match(fields)[0]).toMatchObject({ item: 1, question: 1, answer: 1 });
+  });
+
+  it('takes a short question as evidence only as a whole field, or with its answer', () => {
+    // A field that is exactly the (specific) question.
+    expect(matcher.match(qa(painter.question, 'I do not know.'))[0]?.evidence).toBe(true);
+    // Embedded in longer text, the short question needs its answer beside it.
+    const said = `My teacher asked: ${painter.question.toLowerCase()} Nobody knew.`;
+    expect(matcher.match([{ path: '/text', text: said }])[0]?.evidence).toBe(false);
+    // Anyone's question ("Who are you?") never counts alone, even as a whole field.
+    expect(matcher.match(qa(whoAreYou.question, 'I am a chatbot.'))[0]?.evidence).toBe(false);
+    expect(matcher.match(qa(whoAreYou.question, whoAreYou.answer!))[0]?.evidence).toBe(true);
+  });
+
+  it('finds code however it is indented', () => {
+    const reindented = `${code.question.replace(/ {4}/g, '\t')}${code.answer!.replace(/ {4}/g, '  ')}`;
+    expect(matcher.match([{ path: '/text', text: reindented }])[0]).toMatchObject({
+      item: 3,
+      question: 1,
+      answer: 1,
+    });
+  });
+
+  it('finds nothing in unrelated text sharing a few words', () => {
+    const text =
+      'A baker makes bread each morning and sells most of it before noon. How many loaves are ' +
+      'left at the end of the day depends on the weather.';
+    expect(matcher.match([{ path: '/text', text }]).filter((m) => m.grams >= 3)).toEqual([]);
+  });
+});

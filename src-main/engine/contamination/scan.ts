@@ -1,0 +1,163 @@
+import type { Issue, Verdict } from '../../../src-shared/schemas/blocks.ts';
+import type { DatasetFinding } from '../../../src-shared/schemas/report.ts';
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import { verdictOf } from '../verdict.ts';
+import { benchmarkSpec } from './benchmarks.ts';
+import { sampleFields } from './fields.ts';
+import type { ContaminationMatcher, ItemMatch } from './match.ts';
+
+/**
+ * The `contamination` check over a run's samples, fed one at a time in
+ * order: each row's matches are kept (only rows with any), and at the end
+ * each becomes its verdict.
+ *
+ * - A row holding most of an item's question (or of the whole item) fails:
+ *   `benchmark_overlap` for a public benchmark, `split_overlap` for the
+ *   user's own evaluation set. A partial overlap (at least PARTIAL_GRAMS
+ *   n-grams of one item) warns.
+ * - When most rows of the run hold items of one benchmark, the run is that
+ *   benchmark (someone cleaning an eval set): a `benchmark_dataset` finding
+ *   names it and its rows warn instead of failing.
+ */
+
+/** The share of an item's question (or of all its n-grams) that makes a row hold it. */
+export const HOLDS = 0.5;
+/** The fewest distinct n-grams of one item that make a partial overlap. */
+export const PARTIAL_GRAMS = 3;
+/** More than this share of a run's rows holding one benchmark makes the run that benchmark... */
+export const BENCHMARK_DATASET_SHARE = 0.5;
+/** ...when they are at least this many. */
+export const BENCHMARK_DATASET_ROWS = 5;
+
+export interface ContaminationResult {
+  /** Whether the check ran (something to look for); when not, rows get no `contamination` verdict. */
+  active: boolean;
+  /** Issues by the sample's position in the run (only positions with any). */
+  issues: Map<number, Issue[]>;
+  findings: DatasetFinding[];
+}
+
+export const holds = (match: ItemMatch): boolean =>
+  match.evidence && (match.question >= HOLDS || match.similarity >= HOLDS);
+
+const partial = (match: ItemMatch): boolean => match.evidence && match.grams >= PARTIAL_GRAMS;
+
+export class ContaminationScan {
+  readonly #matcher: ContaminationMatcher | null;
+  readonly #matches = new Map<number, ItemMatch[]>();
+  #rows = 0;
+
+  /** `null`: the check is off (no benchmarks chosen, no eval set named); every row passes. */
+  constructor(matcher: ContaminationMatcher | null) {
+    this.#matcher = matcher;
+  }
+
+  /** Reads the next sample of the run. */
+  add(sample: Sample): void {
+    const position = this.#rows++;
+    if (!this.#matcher) return;
+    const found = this.#matcher.match(sampleFields(sample)).filter((m) => holds(m) || partial(m));
+    if (found.length > 0) this.#matches.set(position, found);
+  }
+
+  finish(): ContaminationResult {
+    const rowsHolding = new Map<string, number>();
+    const itemsHeld = new Map<string, Set<number>>();
+    const rowsFlagged = new Map<string, number>();
+    for (const matches of this.#matches.values()) {
+      for (const match of matches) {
+        rowsFlagged.set(match.set, (rowsFlagged.get(match.set) ?? 0) + 1);
+        let items = itemsHeld.get(match.set);
+        if (!items) itemsHeld.set(match.set, (items = new Set()));
+        items.add(match.item);
+        if (holds(match)) rowsHolding.set(match.set, (rowsHolding.get(match.set) ?? 0) + 1);
+      }
+    }
+    const itself = [...rowsHolding]
+      .filter(
+        ([set, rows]) =>
+          benchmarkSpec(set) !== undefined &&
+          rows >= BENCHMARK_DATASET_ROWS &&
+          rows > this.#rows * BENCHMARK_DATASET_SHARE,
+      )
+      .map(([set]) => set);
+    const issues = new Map<number, Issue[]>();
+    for (const [position, matches] of this.#matches) {
+      issues.set(
+        position,
+        matches.map((match) => issueOf(match, itself.includes(match.set))),
+      );
+    }
+    const findings: DatasetFinding[] = [];
+    if (rowsFlagged.size > 0) {
+      const sets = [...rowsFlagged].sort((a, b) => b[1] - a[1]);
+      const rows = this.#matches.size;
+      findings.push({
+        code: 'benchmark_contamination',
+        message:
+          `${rows} ${rows === 1 ? 'row holds' : 'rows hold'} evaluation items: ` +
+          sets
+            .map(
+              ([set, n]) =>
+                `${titleOf(set)} ${n} ${n === 1 ? 'row' : 'rows'} (${itemsHeld.get(set)?.size ?? 0} items)`,
+            )
+            .join(', '),
+        rows,
+        benchmarks: sets.map(([set, n]) => ({
+          benchmark: set,
+          kind: benchmarkSpec(set) ? 'benchmark' : 'evaluation_set',
+          rows: n,
+          items: itemsHeld.get(set)?.size ?? 0,
+        })),
+      });
+    }
+    for (const set of itself) {
+      const rows = rowsHolding.get(set) ?? 0;
+      findings.push({
+        code: 'benchmark_dataset',
+        message:
+          `${rows} of ${this.#rows} rows are items of ${titleOf(set)}: this looks like the ` +
+          `benchmark itself, so its rows warn instead of failing`,
+        benchmark: set,
+        rows,
+      });
+    }
+    return { active: this.#matcher !== null, issues, findings };
+  }
+}
+
+const titleOf = (set: string): string => benchmarkSpec(set)?.title ?? set;
+
+const percent = (share: number): string => `${Math.round(share * 100)}%`;
+
+/** The issue a match raises; `itself`: the run is that benchmark (its rows warn). */
+export function issueOf(match: ItemMatch, itself = false): Issue {
+  const benchmark = benchmarkSpec(match.set) !== undefined;
+  const held = holds(match);
+  const what = match.hasAnswer
+    ? `${percent(match.question)} of its question and ${percent(match.answer)} of its answer`
+    : `${percent(match.question)} of it`;
+  const where = benchmark
+    ? `${titleOf(match.set)} item ${match.item}`
+    : `row ${match.item} of the evaluation set ${match.set}`;
+  const message =
+    `${held ? 'holds' : 'overlaps'} ${where} (${what})` +
+    (itself && held ? `; warns only: the run is ${titleOf(match.set)} itself` : '');
+  return {
+    code: benchmark ? 'benchmark_overlap' : 'split_overlap',
+    message,
+    path: match.path,
+    span: match.span,
+    severity: held && !itself ? 'error' : 'warning',
+    similarity: Math.round(match.similarity * 1000) / 1000,
+    benchmark: match.set,
+    benchmark_item: match.item,
+  };
+}
+
+/** A row's `contamination` verdict from its issues (none: it passes). */
+export function contaminationVerdict(issues: readonly Issue[] | undefined): Verdict {
+  return issues && issues.length > 0
+    ? verdictOf([...issues])
+    : { passed: true, score: 1, issues: [] };
+}

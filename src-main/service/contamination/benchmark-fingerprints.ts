@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchmarkChoice } from '../../../src-shared/benchmarks.ts';
+import { benchmarkKey } from '../../engine/contamination/benchmarks.ts';
+import {
+  decodeFingerprints,
+  type FingerprintSet,
+} from '../../engine/contamination/fingerprints.ts';
+import {
+  FINGERPRINT_INDEX,
+  type FingerprintIndexEntry,
+} from '../../engine/contamination/index-file.ts';
+
+/**
+ * The shipped benchmark fingerprints (`resources/benchmarks/`, built by
+ * `scripts/build-benchmark-fingerprints.ts`), read once per process: ~6 MB
+ * of typed arrays, viewed in place.
+ *
+ * The folder is found by walking up from this module, so the same code
+ * finds it from the sources (the CLI, the tests) and from the bundle
+ * (`out/main`); `SVC_BENCHMARKS_DIR` names another.
+ */
+
+const FOLDER = join('resources', 'benchmarks');
+
+function benchmarksDir(): string {
+  const named = process.env.SVC_BENCHMARKS_DIR;
+  if (named) return named;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, FOLDER);
+    if (existsSync(join(candidate, FINGERPRINT_INDEX))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) {
+      throw new Error(
+        `the benchmark fingerprints (${FOLDER}/${FINGERPRINT_INDEX}) are missing from this install`,
+      );
+    }
+    dir = parent;
+  }
+}
+
+let index: { dir: string; entries: FingerprintIndexEntry[] } | undefined;
+const loaded = new Map<string, FingerprintSet>();
+
+/** The index of the shipped sets: names, sizes, sources and licenses. */
+export function benchmarkIndex(): FingerprintIndexEntry[] {
+  if (!index) {
+    const dir = benchmarksDir();
+    const entries = JSON.parse(
+      readFileSync(join(dir, FINGERPRINT_INDEX), 'utf8'),
+    ) as FingerprintIndexEntry[];
+    index = { dir, entries };
+  }
+  return index.entries;
+}
+
+/** The fingerprint sets of the chosen benchmarks (read from disk the first time each is asked). */
+export function benchmarkSets(choice: BenchmarkChoice): FingerprintSet[] {
+  if (choice === 'none') return [];
+  const entries = benchmarkIndex().filter(
+    (entry) => choice === 'all' || choice.includes(benchmarkKey(entry.name)),
+  );
+  return entries.map((entry) => {
+    let set = loaded.get(entry.name);
+    if (!set) {
+      const bytes = readFileSync(join(index?.dir ?? benchmarksDir(), entry.file));
+      set = decodeFingerprints(
+        entry.name,
+        new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+      );
+      if (set.items !== entry.items) {
+        throw new Error(`${entry.file}: ${set.items} items, the index says ${entry.items}`);
+      }
+      loaded.set(entry.name, set);
+    }
+    return set;
+  });
+}

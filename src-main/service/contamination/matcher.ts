@@ -1,0 +1,51 @@
+import { parseBenchmarkChoice, type BenchmarkChoice } from '../../../src-shared/benchmarks.ts';
+import { AppError } from '../../../src-shared/errors.ts';
+import type { Settings } from '../../../src-shared/schemas/settings.ts';
+import { buildFingerprints, type EvalSource } from '../../engine/contamination/build.ts';
+import { ContaminationMatcher } from '../../engine/contamination/match.ts';
+import { benchmarkSets } from './benchmark-fingerprints.ts';
+
+/**
+ * What the `contamination` check looks for in a run: the chosen public
+ * benchmarks and the user's own evaluation sets (`--against` files, datasets
+ * marked as evaluation sets), as one matcher; `null` when there is nothing to
+ * look for.
+ */
+export interface ContaminationOptions {
+  benchmarks: BenchmarkChoice;
+  against?: readonly EvalSource[];
+}
+
+/** The choice of a flag or setting's text; a clear error when it names no benchmark. */
+export function benchmarkChoice(text: string, where: string): BenchmarkChoice {
+  const choice = parseBenchmarkChoice(text);
+  if (typeof choice === 'object' && 'error' in choice) {
+    throw new AppError('invalid_request', `${where} ${choice.error}`);
+  }
+  return choice;
+}
+
+/** Matchers of the benchmarks alone, by choice: an API request asks for one each time. */
+const benchmarkMatchers = new Map<string, ContaminationMatcher | null>();
+
+export function contaminationMatcher(options: ContaminationOptions): ContaminationMatcher | null {
+  const against = options.against ?? [];
+  if (against.length === 0) {
+    const key = JSON.stringify(options.benchmarks);
+    if (!benchmarkMatchers.has(key)) {
+      const sets = benchmarkSets(options.benchmarks);
+      benchmarkMatchers.set(key, sets.length === 0 ? null : new ContaminationMatcher(sets));
+    }
+    return benchmarkMatchers.get(key) ?? null;
+  }
+  return new ContaminationMatcher([
+    ...benchmarkSets(options.benchmarks),
+    ...buildFingerprints(against),
+  ]);
+}
+
+/** The matcher of the benchmarks the settings choose (API requests, the app's scans). */
+export const settingsMatcher = (settings: Settings): ContaminationMatcher | null =>
+  contaminationMatcher({
+    benchmarks: benchmarkChoice(settings.contamination.benchmarks, 'contamination.benchmarks'),
+  });
