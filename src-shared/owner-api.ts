@@ -30,6 +30,7 @@ import { FieldMapping, OasstPaths } from './schemas/mapping.ts';
 import { DatasetOverview, DuplicateGroupsPage, DuplicateGroupsQuery } from './owner/overview.ts';
 import { PricingDocument } from './schemas/pricing.ts';
 import {
+  ContaminationSetting,
   DedupSetting,
   EngineSetting,
   LimitsSetting,
@@ -76,6 +77,7 @@ export const EditableSettings = z.object({
   server: ServerSetting,
   dedup: DedupSetting,
   engine: EngineSetting,
+  contamination: ContaminationSetting,
 });
 
 export const ownerApi = {
@@ -110,6 +112,12 @@ export const ownerApi = {
   },
   listDatasets: { input: NoInput, output: z.array(DatasetSummary), summary: 'Every dataset' },
   deleteDataset: { input: DatasetRef, output: Updated, summary: 'Delete a dataset and its rows' },
+  setEvalSet: {
+    input: z.strictObject({ dataset_id: z.string(), eval_set: z.boolean() }),
+    output: DatasetSummary,
+    summary:
+      'Mark a dataset as an evaluation set (or not): the scans of the others look for its rows',
+  },
   datasetRows: { input: RowsQuery, output: RowsPage, summary: 'A page of grid rows' },
   datasetRow: {
     input: z.strictObject({ dataset_id: z.string(), index: z.int().min(0) }),

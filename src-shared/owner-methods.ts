@@ -11,6 +11,7 @@ export const OWNER_METHOD_NAMES = [
   'importDataset',
   'listDatasets',
   'deleteDataset',
+  'setEvalSet',
   'datasetRows',
   'datasetRow',
   'importErrors',

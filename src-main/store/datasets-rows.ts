@@ -63,7 +63,7 @@ export interface GridRowRecord {
 }
 
 export interface RowRecord extends GridRowRecord, SampleSource {
-  dupe_json: string | null;
+  checks_json: string | null;
   original_json: string;
   audit_json: string | null;
   fix_json: string | null;
@@ -345,7 +345,7 @@ export function rowRecord(db: Db, datasetId: string, index: number): RowRecord |
   return statement(
     db,
     `SELECT ${GRID_COLUMNS}, original_json, ${SAMPLE_SOURCE}, audit_json, fix_json,
-         reaudit_json, fixed_json, dupe_json
+         reaudit_json, fixed_json, checks_json
        FROM dataset_rows WHERE dataset_id = ? AND row_index = ?`,
   ).get(datasetId, index) as RowRecord | undefined;
 }
@@ -360,7 +360,7 @@ export type RunInputRecord = Pick<
   | 'reaudit_json'
   | 'fixed_json'
   | 'decision'
-  | 'dupe_json'
+  | 'checks_json'
 >;
 
 export function runInputs(db: Db, datasetId: string, indices: readonly number[]): RunInputRecord[] {
@@ -368,7 +368,7 @@ export function runInputs(db: Db, datasetId: string, indices: readonly number[])
   return statement(
     db,
     `SELECT row_index, ${SAMPLE_SOURCE}, audit_json, fix_json, reaudit_json, fixed_json,
-         decision, dupe_json
+         decision, checks_json
        FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
        ORDER BY row_index`,
@@ -429,7 +429,7 @@ export function decisionTargets(
 /** What deciding needs of a row whose verdict depends on the decision (it has a reaudit). */
 export type DecidedRecord = Pick<
   RowRecord,
-  'row_index' | 'audit_json' | 'reaudit_json' | 'dupe_json'
+  'row_index' | 'audit_json' | 'reaudit_json' | 'checks_json'
 >;
 
 /** The rows among `indices` that have a reaudit, with their two verdicts. */
@@ -441,7 +441,7 @@ export function reauditedRows(
   if (indices.length === 0) return [];
   return statement(
     db,
-    `SELECT row_index, audit_json, reaudit_json, dupe_json FROM dataset_rows
+    `SELECT row_index, audit_json, reaudit_json, checks_json FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
          AND reaudit_json IS NOT NULL`,
   ).all(datasetId, JSON.stringify(indices)) as DecidedRecord[];

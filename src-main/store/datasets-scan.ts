@@ -17,7 +17,7 @@ export interface ScanRowRecord extends SampleSource {
   dedup_sig: Buffer | null;
   dropped: 0 | 1;
   /** Whether the row has a `duplicates` verdict from an earlier scan. */
-  has_dupe: 0 | 1;
+  has_checks: 0 | 1;
   /** Whether the row is one path of a tree (its source row holds others). */
   in_tree: 0 | 1;
 }
@@ -32,7 +32,7 @@ export function scanPage(
   return statement(
     db,
     `SELECT row_index, source_row, ${SAMPLE_SOURCE}, fixed_json, decision, dedup_sig, dropped,
-         dupe_json IS NOT NULL AS has_dupe, source_path IS NOT NULL AS in_tree
+         checks_json IS NOT NULL AS has_checks, source_path IS NOT NULL AS in_tree
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
        ORDER BY row_index LIMIT ?`,
   ).all(datasetId, afterIndex, limit) as ScanRowRecord[];
@@ -75,7 +75,7 @@ export interface VerdictInputRecord extends VerdictRecord {
   reaudit_json: string | null;
   decision: 'accepted' | 'rejected' | null;
   /** The `duplicates` verdict stored now. */
-  dupe_json: string | null;
+  checks_json: string | null;
 }
 
 export function verdictInputs(
@@ -86,21 +86,21 @@ export function verdictInputs(
   if (indices.length === 0) return [];
   return statement(
     db,
-    `SELECT row_index, audit_json, reaudit_json, decision, dupe_json, passed, score,
+    `SELECT row_index, audit_json, reaudit_json, decision, checks_json, passed, score,
          failed_checks, unverified, error_codes, warning_codes, warning_checks FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
   ).all(datasetId, JSON.stringify(indices)) as VerdictInputRecord[];
 }
 
 /** Sets rows' `duplicates` verdicts and the verdict columns that follow from them. */
-export function setDupes(
+export function setDatasetVerdicts(
   db: Db,
   datasetId: string,
-  rows: readonly (VerdictRecord & { dupe_json: string | null })[],
+  rows: readonly (VerdictRecord & { checks_json: string | null })[],
 ): void {
   const update = statement(
     db,
-    `UPDATE dataset_rows SET dupe_json = @dupe_json, passed = @passed, score = @score,
+    `UPDATE dataset_rows SET checks_json = @checks_json, passed = @passed, score = @score,
        failed_checks = @failed_checks, unverified = @unverified, error_codes = @error_codes,
        warning_codes = @warning_codes, warning_checks = @warning_checks
      WHERE dataset_id = @dataset_id AND row_index = @row_index`,

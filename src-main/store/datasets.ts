@@ -25,6 +25,8 @@ export interface DatasetRecord {
   paths: 'best' | 'all' | null;
   /** The latest dataset scan (JSON: statistics, findings), null before the first. */
   scan_json: string | null;
+  /** 1: an evaluation set, whose rows the scans of the other datasets look for. */
+  eval_set: 0 | 1;
 }
 
 /** Counts over a dataset's rows, by aggregate query. */
@@ -110,6 +112,11 @@ export function finishImport(
 
 export function datasetRecord(db: Db, id: string): DatasetRecord | undefined {
   return statement(db, 'SELECT * FROM datasets WHERE id = ?').get(id) as DatasetRecord | undefined;
+}
+
+/** Marks a dataset as an evaluation set, or not. */
+export function setEvalSet(db: Db, id: string, evalSet: boolean): void {
+  statement(db, 'UPDATE datasets SET eval_set = ? WHERE id = ?').run(evalSet ? 1 : 0, id);
 }
 
 /** Datasets in a state, newest first. */

@@ -92,6 +92,9 @@ export const DatasetSummary = z.object({
   flagged: z.int(),
   accepted: z.int(),
   dropped: z.int(),
+  eval_set: z.boolean().meta({
+    description: 'An evaluation set: the scans of the other datasets look for its rows.',
+  }),
   created_at: z.string(),
   state: z.enum(['importing', 'ready']).meta({
     description:

@@ -1,32 +1,40 @@
-import type { AuditBlock, Issue } from '../../../src-shared/schemas/blocks.ts';
+import type { AuditBlock, Issue, Verdict } from '../../../src-shared/schemas/blocks.ts';
+import { CONTAMINATION_CHECK, DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
 import type { DatasetFinding, DatasetStatistics } from '../../../src-shared/schemas/report.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { duplicatesVerdict, duplicateWords } from '../../engine/dataset/duplicates.ts';
 import { DatasetScan } from '../../engine/dataset/scan.ts';
+import type { EvalItem, EvalSource } from '../../engine/contamination/build.ts';
+import { sampleAsItem } from '../../engine/contamination/fields.ts';
+import { ContaminationScan, contaminationVerdict } from '../../engine/contamination/scan.ts';
 import {
   currentSamples,
   replaceDuplicateGroups,
   saveSignatures,
   scanPage,
-  setDupes,
+  setDatasetVerdicts,
   setScan,
   verdictInputs,
   type ScanRowRecord,
   type VerdictInputRecord,
 } from '../../store/datasets-scan.ts';
 import type { SampleSource, VerdictRecord } from '../../store/datasets-rows.ts';
-import { datasetRecord } from '../../store/datasets.ts';
+import { datasetRecord, datasetsIn } from '../../store/datasets.ts';
 import { bulkTransaction } from '../../store/bulk-writes.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { displayedVerdict, verdictColumns } from '../datasets/row-state.ts';
 import { sampleReader } from '../datasets/row-sample.ts';
+import { contaminationMatcher, benchmarkChoice } from '../contamination/matcher.ts';
+import type { DatasetVerdicts } from './core.ts';
 
 /**
  * The dataset checks of a stored dataset (the app): a scan over every row
  * that is not dropped (its current sample: an accepted fix, else the import)
- * for duplicates and statistics. Each row's `duplicates` verdict joins its verdict in force,
- * so the grid's filters, counts and the export's verdict columns see it; the
- * groups and the statistics are kept for the Overview.
+ * for duplicates, statistics and contamination (the settings' benchmarks and
+ * the datasets marked as evaluation sets, this one aside). Each row's
+ * dataset-check verdicts join its verdict in force, so the grid's filters,
+ * counts and the export's verdict columns see them; the groups, statistics
+ * and findings are kept for the Overview.
  *
  * A row keeps the signature the scan computed until its sample changes, so a
  * rescan after a few fixes hashes only those rows. The scan reads in pages
@@ -51,6 +59,8 @@ const WRITE_SLICE_MS = 12;
 export interface StoredScan {
   scanned_at: string;
   threshold: number;
+  /** What `contamination` looked for (see `contaminationKey`); absent before it existed. */
+  contamination?: string;
   rows: number;
   statistics: DatasetStatistics;
   findings: DatasetFinding[];
@@ -69,13 +79,21 @@ const currentSample =
 /** Scans a dataset now; resolves when its results are stored. */
 export async function scanDataset(ctx: ServiceContext, datasetId: string): Promise<void> {
   const { db } = ctx;
-  const threshold = ctx.settings().dedup.threshold;
+  const settings = ctx.settings();
+  const threshold = settings.dedup.threshold;
   const scan = new DatasetScan(threshold);
+  const key = contaminationKey(ctx, datasetId);
+  const contamination = new ContaminationScan(
+    contaminationMatcher({
+      benchmarks: benchmarkChoice(settings.contamination.benchmarks, 'contamination.benchmarks'),
+      against: await evaluationSets(ctx, datasetId),
+    }),
+  );
   const sampleOf = currentSample(sampleReader(db, datasetId));
   // Position in the scan -> the row's index and its number as the grid shows it.
   const rowIndex: number[] = [];
   const sourceRow: number[] = [];
-  const hadDupe = new Set<number>();
+  const hadChecks = new Set<number>();
   for (let after = -1; ;) {
     const page = scanPage(db, datasetId, after, PAGE);
     if (page.length === 0) break;
@@ -97,7 +115,7 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
         await nextTick();
         deadline = performance.now() + READ_SLICE_MS;
       }
-      if (row.has_dupe) hadDupe.add(row.row_index);
+      if (row.has_checks) hadChecks.add(row.row_index);
       if (row.dropped === 1) continue;
       rowIndex.push(row.row_index);
       sourceRow.push(row.source_row);
@@ -110,8 +128,10 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
               row.dedup_sig.length / 4,
             );
       const origin = row.in_tree ? row.source_row : 0;
+      const sample = sampleOf(row);
+      contamination.add(sample);
       const fresh = scan.add(
-        sampleOf(row),
+        sample,
         stored === null ? undefined : Uint32Array.from(stored),
         origin,
       );
@@ -140,41 +160,51 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
     (p) => `row ${sourceRow[p]}`,
     nextTick,
   );
+  const contaminated = contamination.finish();
 
   // Positions become dataset rows: in the issues' refs and in the groups. Issues are made per
   // row as its verdict is written, never held for all rows at once (at 200k duplicates that
   // alone would outgrow a small heap).
   const toRow = (p: number): number => rowIndex[p] as number;
-  const issuesOfRow = (row: number): Issue[] | undefined => {
+  /** A row's dataset-check verdicts: only the checks with issues; null for none. */
+  const checksOfRow = (row: number): DatasetVerdicts | null => {
     const p = positionOfRow(rowIndex, row);
-    const issues = p === undefined ? undefined : result.duplicates.issues.get(p);
-    return issues?.map((issue) =>
-      issue.ref === undefined ? issue : { ...issue, ref: toRow(issue.ref) },
-    );
+    if (p === undefined) return null;
+    const checks: Record<string, Verdict> = {};
+    const dupes = result.duplicates.issues.get(p);
+    if (dupes) {
+      checks[DUPLICATES_CHECK] = duplicatesVerdict(
+        dupes.map((issue: Issue) =>
+          issue.ref === undefined ? issue : { ...issue, ref: toRow(issue.ref) },
+        ),
+      );
+    }
+    const overlaps = contaminated.issues.get(p);
+    if (overlaps) checks[CONTAMINATION_CHECK] = contaminationVerdict(overlaps);
+    return Object.keys(checks).length === 0 ? null : checks;
   };
   const touched = touchedRows(
     rowIndex.length,
-    (p) => result.duplicates.issues.has(p),
+    (p) => result.duplicates.issues.has(p) || contaminated.issues.has(p),
     toRow,
-    hadDupe,
+    hadChecks,
   );
-  const writeDupes = (rows: readonly number[]): void => {
+  const writeChecks = (rows: readonly number[]): void => {
     const changed = [];
     for (const row of verdictInputs(db, datasetId, rows)) {
-      const issues = issuesOfRow(row.row_index);
-      const dupe = issues ? duplicatesVerdict(issues) : null;
+      const checks = checksOfRow(row.row_index);
       const audit = JSON.parse(row.audit_json ?? 'null') as AuditBlock | null;
       const reaudit = JSON.parse(row.reaudit_json ?? 'null') as AuditBlock | null;
       const next = {
         row_index: row.row_index,
-        dupe_json: dupe === null ? null : JSON.stringify(dupe),
-        ...verdictColumns(displayedVerdict(audit, reaudit, row.decision, dupe)),
+        checks_json: checks === null ? null : JSON.stringify(checks),
+        ...verdictColumns(displayedVerdict(audit, reaudit, row.decision, checks)),
       };
       // A rescan finds most rows as it left them: those need no write. (The columns are compared
       // too: a run that wrote a row between two scans may have folded in the verdict it found then.)
       if (!sameVerdict(row, next)) changed.push(next);
     }
-    setDupes(db, datasetId, changed);
+    setDatasetVerdicts(db, datasetId, changed);
   };
   // Verdicts are written a slice at a time, each its own transaction, and the server answers
   // between slices: at 200k duplicate rows one transaction held the main thread for 13 s (every
@@ -188,7 +218,7 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
       do {
         const chunk = touched.slice(start, start + WRITE_CHUNK);
         start += chunk.length;
-        writeDupes(chunk);
+        writeChecks(chunk);
       } while (start < touched.length && performance.now() < deadline);
     });
     await nextTick();
@@ -215,9 +245,10 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
     const stored: StoredScan = {
       scanned_at: new Date().toISOString(),
       threshold,
+      contamination: key,
       rows: rowIndex.length,
       statistics: result.statistics,
-      findings: result.findings,
+      findings: [...result.findings, ...contaminated.findings],
     };
     setScan(db, datasetId, JSON.stringify(stored));
   });
@@ -226,7 +257,7 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
 /** Whether a row's stored `duplicates` verdict and verdict columns are those computed. */
 function sameVerdict(
   stored: VerdictInputRecord,
-  next: VerdictRecord & { dupe_json: string | null },
+  next: VerdictRecord & { checks_json: string | null },
 ): boolean {
   return (Object.keys(next) as (keyof typeof next)[]).every((key) => stored[key] === next[key]);
 }
@@ -245,14 +276,67 @@ function positionOfRow(rowIndex: readonly number[], row: number): number | undef
   return undefined;
 }
 
-/** Rows whose `duplicates` verdict is written: those with issues now and those that had one. */
+/** Rows whose dataset-check verdicts are written: those with issues now and those that had some. */
 function touchedRows(
   positions: number,
   hasIssues: (p: number) => boolean,
   toRow: (p: number) => number,
-  hadDupe: ReadonlySet<number>,
+  hadChecks: ReadonlySet<number>,
 ): number[] {
-  const rows = new Set(hadDupe);
+  const rows = new Set(hadChecks);
   for (let p = 0; p < positions; p++) if (hasIssues(p)) rows.add(toRow(p));
   return [...rows].sort((a, b) => a - b);
+}
+
+/**
+ * What a scan of the dataset would look for: the benchmarks chosen and the
+ * evaluation sets (other datasets marked so). A stored scan made for another
+ * is out of date.
+ */
+export function contaminationKey(ctx: ServiceContext, datasetId: string): string {
+  const evalSets = datasetsIn(ctx.db, 'ready')
+    .filter((d) => d.eval_set === 1 && d.id !== datasetId)
+    .map((d) => d.id)
+    .sort();
+  return JSON.stringify([ctx.settings().contamination.benchmarks, evalSets]);
+}
+
+/** Whether a stored scan was made under the settings and evaluation sets in force. */
+export function scanFits(scan: StoredScan | null, ctx: ServiceContext, datasetId: string): boolean {
+  return (
+    scan !== null &&
+    scan.threshold === ctx.settings().dedup.threshold &&
+    scan.contamination === contaminationKey(ctx, datasetId)
+  );
+}
+
+/** Rows of an evaluation set read at a time (the server answers between pages). */
+const EVAL_PAGE = 2000;
+
+/**
+ * The datasets marked as evaluation sets, this one aside, as the items the
+ * scan looks for: each row's current sample, dropped rows left out. An item
+ * is named by its row's index in its dataset.
+ */
+async function evaluationSets(ctx: ServiceContext, datasetId: string): Promise<EvalSource[]> {
+  const { db } = ctx;
+  const sources: EvalSource[] = [];
+  for (const dataset of datasetsIn(db, 'ready')) {
+    if (dataset.eval_set !== 1 || dataset.id === datasetId) continue;
+    const sampleOf = currentSample(sampleReader(db, dataset.id));
+    const items: EvalItem[] = [];
+    for (let after = -1; ;) {
+      const page = scanPage(db, dataset.id, after, EVAL_PAGE);
+      if (page.length === 0) break;
+      for (const row of page) {
+        // Items are indexed by row: a dropped row stays a hole, so the others keep their numbers.
+        while (items.length < row.row_index) items.push({ question: '' });
+        items.push(row.dropped === 1 ? { question: '' } : sampleAsItem(sampleOf(row)));
+      }
+      after = page[page.length - 1]?.row_index ?? after;
+      await nextTick();
+    }
+    sources.push({ name: dataset.name, items });
+  }
+  return sources;
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { Decision } from '../../../src-shared/owner/datasets.ts';
-import type { AuditBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
+import type { AuditBlock } from '../../../src-shared/schemas/blocks.ts';
 import type { Db } from '../../store/db.ts';
 import {
   decisionTargets,
@@ -10,6 +10,7 @@ import {
   setDropped,
   updateVerdicts,
 } from '../../store/datasets-rows.ts';
+import type { DatasetVerdicts } from '../dataset-checks/core.ts';
 import { displayedVerdict, verdictColumns } from './row-state.ts';
 import { rowSearch } from './search-text.ts';
 import { readyDataset } from './summary.ts';
@@ -56,10 +57,10 @@ export function decide(db: Db, input: z.output<typeof Decision>): { updated: num
             const audit =
               row.audit_json === null ? null : (JSON.parse(row.audit_json) as AuditBlock);
             const reaudit = JSON.parse(row.reaudit_json ?? 'null') as AuditBlock | null;
-            const dupe = JSON.parse(row.dupe_json ?? 'null') as Verdict | null;
+            const checks = JSON.parse(row.checks_json ?? 'null') as DatasetVerdicts | null;
             return {
               row_index: row.row_index,
-              ...verdictColumns(displayedVerdict(audit, reaudit, decision, dupe)),
+              ...verdictColumns(displayedVerdict(audit, reaudit, decision, checks)),
             };
           }),
         );

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AppError, validationError } from '../../../src-shared/errors.ts';
 import type { EditRow, RowDetail } from '../../../src-shared/owner/datasets.ts';
-import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
+import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
 import { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { changesBetween } from '../../engine/edit-patch.ts';
@@ -12,6 +12,7 @@ import { runOperation } from '../runs/operation.ts';
 import { OwnerRunUsage } from '../owner/run-usage.ts';
 import { newId } from './ids.ts';
 import { sampleReader } from './row-sample.ts';
+import type { DatasetVerdicts } from '../dataset-checks/core.ts';
 import { displayedVerdict, verdictColumns } from './row-state.ts';
 import { datasetRow } from './rows.ts';
 import { readyDataset } from './summary.ts';
@@ -70,7 +71,8 @@ export async function editRow(
     label: `of an edit of row ${record.source_row} of ${JSON.stringify(dataset.name)}`,
     source: 'app',
   });
-  const dupe = record.dupe_json === null ? null : (JSON.parse(record.dupe_json) as Verdict);
+  const checks =
+    record.checks_json === null ? null : (JSON.parse(record.checks_json) as DatasetVerdicts);
   usage.recordBatch(
     { usage: result.usage.byModel(), rates: ctx.settings().rates, input: toAudit, output: [] },
     () => {
@@ -81,7 +83,7 @@ export async function editRow(
           fix_json: JSON.stringify(fix),
           reaudit_json: JSON.stringify(reaudit),
           fixed_json: changes.length > 0 ? JSON.stringify(edited) : null,
-          ...verdictColumns(displayedVerdict(audit, reaudit, null, dupe)),
+          ...verdictColumns(displayedVerdict(audit, reaudit, null, checks)),
           flagged: fix.flagged ? 1 : 0,
           changed: changes.length > 0 ? 1 : 0,
           decision: null,

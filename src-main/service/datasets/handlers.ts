@@ -1,5 +1,5 @@
 import { AppError } from '../../../src-shared/errors.ts';
-import { importErrorRecords, datasetsIn } from '../../store/datasets.ts';
+import { importErrorRecords, datasetsIn, setEvalSet } from '../../store/datasets.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import type { OwnerDeps, OwnerHandlers } from '../owner/handler-types.ts';
 import { promised } from '../owner/promised.ts';
@@ -15,7 +15,7 @@ import { cancelRun, listRuns, startRun } from './runs.ts';
 import { datasetOverview, duplicateGroups } from './overview.ts';
 import { gridQueries } from './grid-queries.ts';
 import { datasetRow } from './rows.ts';
-import type { StoredScan } from '../dataset-checks/sqlite.ts';
+import { scanFits, type StoredScan } from '../dataset-checks/sqlite.ts';
 import { datasetScanner } from './scanner.ts';
 import { readyDataset, summaryOf } from './summary.ts';
 
@@ -27,6 +27,7 @@ type DatasetMethods =
   | 'importDataset'
   | 'listDatasets'
   | 'deleteDataset'
+  | 'setEvalSet'
   | 'datasetRows'
   | 'datasetRow'
   | 'importErrors'
@@ -71,6 +72,18 @@ export function datasetHandlers(
       await removeDataset(db, dataset.id);
       return { updated: 1 };
     },
+    setEvalSet: ({ dataset_id, eval_set }) =>
+      promised(() => {
+        const dataset = readyDataset(db, dataset_id);
+        if ((dataset.eval_set === 1) !== eval_set) {
+          setEvalSet(db, dataset.id, eval_set);
+          // Every other dataset's contamination check looks for this one's rows now (or no more).
+          for (const other of datasetsIn(db, 'ready')) {
+            if (other.id !== dataset.id) scanner.request(other.id);
+          }
+        }
+        return summaryOf(db, readyDataset(db, dataset.id));
+      }),
     datasetRows: (input) => gridQueries(db).rows(input),
     datasetRow: (input) => promised(() => datasetRow(db, input)),
     importErrors: ({ dataset_id }) =>
@@ -92,7 +105,7 @@ export function datasetHandlers(
         // A scan made under another threshold, or none yet: one is asked for.
         const scan =
           dataset.scan_json === null ? null : (JSON.parse(dataset.scan_json) as StoredScan);
-        if (!scanner.busy(dataset.id) && scan?.threshold !== ctx.settings().dedup.threshold) {
+        if (!scanner.busy(dataset.id) && !scanFits(scan, ctx, dataset.id)) {
           scanner.request(dataset.id);
         }
         return datasetOverview(db, dataset.id, scanner.busy(dataset.id));

@@ -34,7 +34,7 @@ const before = (overrides: Partial<RunInputRecord> = {}): RunInputRecord => ({
   reaudit_json: null,
   fixed_json: null,
   decision: null,
-  dupe_json: null,
+  checks_json: null,
   ...overrides,
 });
 
@@ -97,15 +97,31 @@ describe('displayedVerdict', () => {
     score: 0.6,
     issues: [{ code: 'exact_duplicate', message: 'x' }],
   };
-  it('adds the duplicates verdict to the verdict in force, or stands alone when it fails', () => {
+  const passing = { passed: true, score: 1, issues: [] };
+  it('adds the dataset checks to the verdict in force, or stands alone when one fails', () => {
     const clean = audit({ formatting: verdict(true, 1) });
-    expect(displayedVerdict(clean, null, null, failing)).toMatchObject({
+    expect(displayedVerdict(clean, null, null, { duplicates: failing })).toMatchObject({
       passed: false,
       checks: { formatting: { passed: true }, duplicates: failing },
     });
-    expect(displayedVerdict(null, null, null, failing)?.checks).toEqual({ duplicates: failing });
-    expect(displayedVerdict(null, null, null, { passed: true, score: 1, issues: [] })).toBeNull();
+    expect(displayedVerdict(null, null, null, { duplicates: failing })?.checks).toEqual({
+      duplicates: failing,
+    });
+    expect(
+      displayedVerdict(null, null, null, { duplicates: passing, contamination: failing })?.checks,
+    ).toEqual({ duplicates: passing, contamination: failing });
+    expect(displayedVerdict(null, null, null, { duplicates: passing })).toBeNull();
     expect(displayedVerdict(clean, null, null, null)).toBe(clean);
+    // A warning alone (a benchmark audited as itself) keeps the row passing.
+    const warned = {
+      passed: true,
+      score: 0.9,
+      issues: [{ code: 'benchmark_overlap', message: 'x' }],
+    };
+    expect(displayedVerdict(clean, null, null, { contamination: warned })).toMatchObject({
+      passed: true,
+      checks: { formatting: { passed: true }, contamination: warned },
+    });
   });
 });
 

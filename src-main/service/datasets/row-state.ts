@@ -1,6 +1,5 @@
-import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
-import { DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
-import { withCheck } from '../dataset-checks/core.ts';
+import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
+import { anyFailed, withChecks, type DatasetVerdicts } from '../dataset-checks/core.ts';
 import { RESULT_KEYS, type Sample } from '../../../src-shared/schemas/sample.ts';
 import type { RowResultRecord, RunInputRecord } from '../../store/datasets-rows.ts';
 import type { ResultSample } from '../runs/contract.ts';
@@ -52,20 +51,21 @@ const delimited = (items: readonly string[]): string =>
 
 /**
  * The verdict a row shows: that of what its export holds (`verdictInForce`)
- * with the row's `duplicates` verdict from the latest dataset scan. A row
- * never audited shows the duplicates verdict alone when it failed.
+ * with the row's dataset-check verdicts from the latest dataset scan
+ * (`duplicates`, `contamination`). A row never audited shows them alone
+ * when one failed.
  */
 export function displayedVerdict(
   audit: AuditBlock | null,
   reaudit: AuditBlock | null,
   decision: 'accepted' | 'rejected' | null,
-  dupe: Verdict | null,
+  checks: DatasetVerdicts | null,
 ): AuditBlock | null {
   const base = verdictInForce(audit, reaudit, decision);
-  if (dupe === null) return base;
-  if (base !== null) return withCheck(base, DUPLICATES_CHECK, dupe);
-  if (dupe.passed !== false) return null;
-  return { passed: false, checks: { [DUPLICATES_CHECK]: dupe }, model: 'dataset-checks', votes: 1 };
+  if (checks === null) return base;
+  if (base !== null) return withChecks(base, checks);
+  if (!anyFailed(checks)) return null;
+  return { passed: false, checks: { ...checks }, model: 'dataset-checks', votes: 1 };
 }
 
 /** The verdict of what the export holds: the reaudit of an accepted fix, else the audit. */
@@ -165,7 +165,12 @@ export function rowResult(
     reaudit_json: json(reaudit),
     fixed_json: fixedJson,
     ...verdictColumns(
-      displayedVerdict(audit, reaudit, decision, parse(previous.dupe_json) as Verdict | null),
+      displayedVerdict(
+        audit,
+        reaudit,
+        decision,
+        parse(previous.checks_json) as DatasetVerdicts | null,
+      ),
     ),
     flagged: fix?.flagged ? 1 : 0,
     changed: (fix?.changes.length ?? 0) > 0 ? 1 : 0,

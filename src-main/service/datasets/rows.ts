@@ -7,12 +7,13 @@ import type {
   RowsPage,
   RowsQuery,
 } from '../../../src-shared/owner/datasets.ts';
-import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
+import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
 import type { TaskType } from '../../../src-shared/schemas/sample.ts';
 import type { Db } from '../../store/db.ts';
 import { gridRows, pageIndices, rowRecord, type StoredGridRow } from '../../store/datasets-rows.ts';
 import { cachedCount } from './count-cache.ts';
 import { gridText } from './grid-text.ts';
+import type { DatasetVerdicts } from '../dataset-checks/core.ts';
 import { displayedVerdict } from './row-state.ts';
 import { sampleReader } from './row-sample.ts';
 import { rowSearch } from './search-text.ts';
@@ -87,8 +88,8 @@ export function datasetRow(db: Db, input: { dataset_id: string; index: number })
   if (!record) {
     throw new AppError('not_found', `dataset ${input.dataset_id} has no row ${input.index}`);
   }
-  // The row's `duplicates` verdict (from the latest dataset scan) goes with both audits.
-  const dupe = parse(record.dupe_json) as Verdict | null;
+  // The row's dataset-check verdicts (from the latest dataset scan) go with both audits.
+  const checks = parse(record.checks_json) as DatasetVerdicts | null;
   const audit = parse(record.audit_json) as AuditBlock | null;
   const reaudit = parse(record.reaudit_json) as AuditBlock | null;
   return {
@@ -96,9 +97,9 @@ export function datasetRow(db: Db, input: { dataset_id: string; index: number })
     source_row: record.source_row,
     original: JSON.parse(record.original_json) as Json,
     sample: sampleReader(db, input.dataset_id)(record),
-    audit: displayedVerdict(audit, null, null, dupe),
+    audit: displayedVerdict(audit, null, null, checks),
     fix: parse(record.fix_json) as FixBlock | null,
-    reaudit: reaudit && displayedVerdict(reaudit, null, null, dupe),
+    reaudit: reaudit && displayedVerdict(reaudit, null, null, checks),
     fixed_sample: parse(record.fixed_json) as Json | null,
     decision: record.decision,
     dropped: record.dropped === 1,

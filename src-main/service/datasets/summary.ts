@@ -37,6 +37,7 @@ export function summaryOf(db: Db, record: DatasetRecord): DatasetSummary {
     rows: record.row_count,
     errors: record.error_count,
     ...stats,
+    eval_set: record.eval_set === 1,
     created_at: record.created_at,
     state: record.state === 'importing' ? 'importing' : 'ready',
   };

@@ -98,7 +98,12 @@ describe('the settings methods', () => {
       server: DEFAULT_SETTINGS.server,
       dedup: { threshold: 0.8 },
       engine: { workers: null },
+      contamination: { benchmarks: 'all' },
     });
+    expect(
+      (await call('updateSettings', { contamination: { benchmarks: 'gsm8k, math' } }))
+        .contamination,
+    ).toEqual({ benchmarks: 'gsm8k, math' });
     expect((await call('updateSettings', { dedup: { threshold: 0.9 } })).dedup.threshold).toBe(0.9);
     const handlers = (await import('./settings.ts')).settingsHandlers(ctx);
     await expect(handlers.updateSettings({ dedup: { threshold: 0.2 } })).rejects.toMatchObject({

@@ -12,14 +12,14 @@ import { promised } from './promised.ts';
  */
 
 type Editable = z.output<typeof EditableSettings>;
-const SECTIONS = ['rates', 'limits', 'server', 'dedup', 'engine'] as const;
+const SECTIONS = ['rates', 'limits', 'server', 'dedup', 'engine', 'contamination'] as const;
 
 export function settingsHandlers(
   ctx: ServiceContext,
 ): Pick<OwnerHandlers, 'getSettings' | 'updateSettings'> {
   const current = (): Editable => {
-    const { rates, limits, server, dedup, engine } = ctx.settings();
-    return { rates, limits, server, dedup, engine };
+    const { rates, limits, server, dedup, engine, contamination } = ctx.settings();
+    return { rates, limits, server, dedup, engine, contamination };
   };
   return {
     getSettings: () => promised(current),

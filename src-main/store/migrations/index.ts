@@ -9,6 +9,7 @@ import { ownerUsage } from './007-owner-usage.ts';
 import { leanRows } from './008-lean-rows.ts';
 import { gridFilterIndexes } from './009-grid-filter-indexes.ts';
 import { datasetTallies } from './010-dataset-tallies.ts';
+import { contamination } from './011-contamination.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   leanRows,
   gridFilterIndexes,
   datasetTallies,
+  contamination,
 ];
