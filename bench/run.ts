@@ -1,5 +1,6 @@
 import { benchApp } from './app.ts';
 import { benchServerWait } from './server-wait.ts';
+import { benchContamination } from './contamination.ts';
 import { benchDedup } from './dedup.ts';
 import { benchEstimate } from './estimate.ts';
 import { benchEngine } from './engine.ts';
@@ -42,6 +43,7 @@ const PARTS: [string, () => Promise<unknown>][] = [
   ['judgment-encoding', () => benchJudgmentEncoding()],
   ['judgment-choice', () => benchJudgmentChoice()],
   ['estimate', () => benchEstimate()],
+  ['contamination', () => benchContamination()],
   ['dedup', () => benchDedup(size('BENCH_DEDUP_ROWS', 1_000_000))],
   ['app', () => benchApp(size('BENCH_APP_ROWS', 1_000_000))],
   ['server-wait', () => benchServerWait(size('BENCH_WAIT_ROWS', 50_000))],

@@ -25,9 +25,8 @@ export interface FingerprintSet {
 export const QUESTION = 0;
 export const ANSWER = 1;
 
-/** The first entry whose key is not below (hi, lo), in [0, entries]. */
-export function lowerBound(set: FingerprintSet, hi: number, lo: number): number {
-  const { keys } = set;
+/** The first entry of sorted `keys` (`[hi0, lo0, ...]`) not below (hi, lo), in [0, entries]. */
+export function lowerBound(keys: Uint32Array, hi: number, lo: number): number {
   let low = 0;
   let high = keys.length >>> 1;
   while (low < high) {
@@ -47,7 +46,7 @@ export function forEachEntry(
   visit: (entry: number) => void,
 ): void {
   const entries = set.keys.length >>> 1;
-  for (let e = lowerBound(set, hi, lo); e < entries; e++) {
+  for (let e = lowerBound(set.keys, hi, lo); e < entries; e++) {
     if (set.keys[2 * e] !== hi || set.keys[2 * e + 1] !== lo) return;
     visit(e);
   }

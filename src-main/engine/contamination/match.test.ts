@@ -12,7 +12,10 @@ const ITEMS: EvalItem[] = [
       'She sells 36 * 2/3 = <<36*2/3=24>>24 muffins.\nThat leaves 36 - 24 = <<36-24=12>>12.\n' +
       'She gives away 12 / 2 = <<12/2=6>>6, so 12 - 6 = <<12-6=6>>6 are left.\n#### 6',
   },
-  { question: 'Who painted the Sistine Chapel ceiling?', answer: 'Michelangelo painted it' },
+  {
+    question: 'Who painted the Sistine Chapel ceiling?',
+    answer: 'Michelangelo painted the ceiling between 1508 and 1512',
+  },
   { question: 'Who are you?', answer: 'I am an artificial intelligence' },
   {
     question:
@@ -77,7 +80,14 @@ describe('ContaminationMatcher', () => {
     expect(matcher.match(qa(painter.question, 'I do not know.'))[0]?.evidence).toBe(true);
     // Embedded in longer text, the short question needs its answer beside it.
     const said = `My teacher asked: ${painter.question.toLowerCase()} Nobody knew.`;
-    expect(matcher.match([{ path: '/text', text: said }])[0]?.evidence).toBe(false);
+    expect(matcher.match([{ path: '/text', text: said }]).some((m) => m.evidence)).toBe(false);
+    // With its answer beside it, it is found inside the text too.
+    const both = `My teacher asked: ${painter.question.toLowerCase()} ${painter.answer!}, I said.`;
+    expect(matcher.match([{ path: '/text', text: both }])[0]).toMatchObject({
+      item: 1,
+      question: 1,
+      evidence: true,
+    });
     // Anyone's question ("Who are you?") never counts alone, even as a whole field.
     expect(matcher.match(qa(whoAreYou.question, 'I am a chatbot.'))[0]?.evidence).toBe(false);
     expect(matcher.match(qa(whoAreYou.question, whoAreYou.answer!))[0]?.evidence).toBe(true);

@@ -1,6 +1,6 @@
 import { LONG_N, MIN_WHOLE, SHORT_N } from './build.ts';
-import { ANSWER, forEachEntry, QUESTION, type FingerprintSet } from './fingerprints.ts';
-import { grams } from './grams.ts';
+import { ANSWER, lowerBound, QUESTION, type FingerprintSet } from './fingerprints.ts';
+import { gramsInto } from './grams.ts';
 import { tokenize, type Tokens } from './tokens.ts';
 
 /**
@@ -32,14 +32,18 @@ export interface ItemMatch {
   answer: number;
   /** Whether the item has an answer part to be found. */
   hasAnswer: boolean;
+  /** The n-gram size of its question and of its answer (0: none; under 8: matched whole). */
+  questionSize: number;
+  answerSize: number;
   /** Distinct n-grams of the item found. */
   grams: number;
   /**
    * Whether what was found is evidence of the item. A short question
    * (fewer than SHORT_N tokens, fingerprinted whole) could be anyone's
-   * question ("Who are you?"): it counts on its own only as a field that is
-   * exactly it and longer than GENERIC_QUESTION tokens; else only with some
-   * of its answer beside it.
+   * question ("Who are you?"): it counts on its own only as most of a field
+   * (at least 2/3 of its tokens: the question, perhaps with a short answer)
+   * and longer than GENERIC_QUESTION tokens; else only with some of its
+   * answer beside it.
    */
   evidence: boolean;
   /** The field that holds most of the match, and the `[start, end)` characters there. */
@@ -49,6 +53,18 @@ export interface ItemMatch {
 
 /** A question of this many tokens or fewer is anyone's question on its own. */
 export const GENERIC_QUESTION = 4;
+
+/** A window of at least 2/3 of its field's tokens reads as the field (see `evidence`). */
+const WHOLE_SHARE_NUM = 2;
+const WHOLE_SHARE_DEN = 3;
+
+/** Rows of at most this many tokens are searched for short parts at every size. */
+const SHORT_ROW = 64;
+
+/** Sets a matcher can hold, and items a set can hold: an entry's ref packs both in 32 bits. */
+const MAX_SETS = 255;
+const MAX_ITEMS = 1 << 23;
+const ITEM_MASK = MAX_ITEMS - 1;
 
 /** Key bits the pre-filter looks at: 2^25 bits, 4 MiB. */
 const FILTER_BITS = 25;
@@ -66,14 +82,29 @@ export class ContaminationMatcher {
   readonly #sets: readonly FingerprintSet[];
   /** One bit per key prefix present in any set: most of a row's n-grams stop here. */
   readonly #filter = new Uint32Array(1 << (FILTER_BITS - 5));
+  /** Scratch for a row's keys, reused from row to row. */
+  #hi = new Uint32Array(1024);
+  #lo = new Uint32Array(1024);
+
+  /** Every set's entries in one sorted index, so a key is one binary search, not one per set. */
+  readonly #keys: Uint32Array;
+  /** Per entry: `set << 24 | item << 1 | part`. */
+  readonly #refs: Uint32Array;
 
   constructor(sets: readonly FingerprintSet[]) {
-    this.#sets = sets;
+    if (sets.length > MAX_SETS) throw new Error(`at most ${MAX_SETS} evaluation sets at once`);
     for (const set of sets) {
-      for (let e = 0; e < set.keys.length; e += 2) {
-        const bit = (set.keys[e] as number) >>> (32 - FILTER_BITS);
-        this.#filter[bit >>> 5] = (this.#filter[bit >>> 5] as number) | (1 << (bit & 31));
+      if (set.items > MAX_ITEMS) {
+        throw new Error(
+          `${set.name}: ${set.items} items, more than the ${MAX_ITEMS} a set can hold`,
+        );
       }
+    }
+    this.#sets = sets;
+    [this.#keys, this.#refs] = mergeSets(sets);
+    for (let e = 0; e < this.#keys.length; e += 2) {
+      const bit = (this.#keys[e] as number) >>> (32 - FILTER_BITS);
+      this.#filter[bit >>> 5] = (this.#filter[bit >>> 5] as number) | (1 << (bit & 31));
     }
   }
 
@@ -87,39 +118,78 @@ export class ContaminationMatcher {
     const read = readFields(fields);
     const hits = new Map<number, Hit>();
     const filter = this.#filter;
+    const keys = this.#keys;
+    const refs = this.#refs;
+    const entries = refs.length;
     const look = (hi: number, lo: number, start: number, end: number, whole: boolean): void => {
-      this.#sets.forEach((set, s) => {
-        forEachEntry(set, hi, lo, (entry) => {
-          const ref = set.refs[entry] as number;
-          const item = ref >>> 1;
-          const key = s * 0x1000000 + item;
-          let hit = hits.get(key);
-          if (!hit) {
-            hit = { entries: new Set(), ranges: [], set: s, item, questionWhole: false };
-            hits.set(key, hit);
-          }
-          hit.entries.add(entry);
-          if (whole && (ref & 1) === QUESTION) hit.questionWhole = true;
-          hit.ranges.push(start, end);
-        });
-      });
+      for (let e = lowerBound(keys, hi, lo); e < entries; e++) {
+        if (keys[2 * e] !== hi || keys[2 * e + 1] !== lo) return;
+        const ref = refs[e] as number;
+        // Set and item together: the map's key.
+        const key = ref >>> 1;
+        let hit = hits.get(key);
+        if (!hit) {
+          hit = {
+            entries: new Set(),
+            ranges: [],
+            set: ref >>> 24,
+            item: key & ITEM_MASK,
+            questionWhole: false,
+          };
+          hits.set(key, hit);
+        }
+        hit.entries.add(e);
+        if (whole && (ref & 1) === QUESTION) hit.questionWhole = true;
+        hit.ranges.push(start, end);
+      }
     };
-    // Short parts are fingerprinted whole (MIN_WHOLE..SHORT_N-1 tokens): their sizes are looked
-    // up too, and a window that is exactly one field is told apart (`whole`).
-    const fieldEnd = new Int32Array(read.tokens.length + 1).fill(-1);
-    read.fieldStarts.forEach((start, f) => {
-      fieldEnd[start] = read.fieldStarts[f + 1] ?? read.tokens.length;
-    });
-    for (let n = MIN_WHOLE; n <= LONG_N; n++) {
-      if (n > SHORT_N && n < LONG_N) continue;
-      const { hi, lo } = grams(read.tokens, n);
-      for (let i = 0; i < hi.length; i++) {
+    if (this.#hi.length < read.tokens.length) {
+      this.#hi = new Uint32Array(read.tokens.length * 2);
+      this.#lo = new Uint32Array(read.tokens.length * 2);
+    }
+    const hi = this.#hi;
+    const lo = this.#lo;
+    const slide = (n: number): void => {
+      const count = gramsInto(read.tokens, n, hi, lo);
+      for (let i = 0; i < count; i++) {
         const h = hi[i] as number;
         const bit = h >>> (32 - FILTER_BITS);
         if (((filter[bit >>> 5] as number) & (1 << (bit & 31))) === 0) continue;
-        look(h, lo[i] as number, i, i + n, fieldEnd[i] === i + n);
+        look(h, lo[i] as number, i, i + n, isField(i, i + n));
+      }
+    };
+    // Most of one field: the row asks that question (perhaps with a short answer after it).
+    const isField = (start: number, end: number): boolean => {
+      const f = read.fieldOf[start] as number;
+      if (read.fieldOf[end - 1] !== f) return false;
+      const fieldLength =
+        (read.fieldStarts[f + 1] ?? read.tokens.length) - (read.fieldStarts[f] as number);
+      return (end - start) * WHOLE_SHARE_DEN >= fieldLength * WHOLE_SHARE_NUM;
+    };
+    // The n-grams of the long parts, and each short field whole (a short question asked alone).
+    slide(SHORT_N);
+    slide(LONG_N);
+    read.fieldStarts.forEach((start, f) => {
+      const end = read.fieldStarts[f + 1] ?? read.tokens.length;
+      const n = end - start;
+      if (n < MIN_WHOLE || n >= SHORT_N) return;
+      gramsInto(tokenRange(read.tokens, start, end), n, hi, lo);
+      look(hi[0] as number, lo[0] as number, start, end, true);
+    });
+    // Short parts (fingerprinted whole) are looked for inside longer text only for the items
+    // already found by other parts (a short question embedded next to its long answer), or in a
+    // short row. Sliding every short size over every row would cost more than all the rest.
+    const sizes = new Set<number>();
+    // A short row (a question and its answer, a chat turn) is cheap to slide every size over.
+    if (read.tokens.length <= SHORT_ROW) for (let n = MIN_WHOLE; n < SHORT_N; n++) sizes.add(n);
+    for (const hit of hits.values()) {
+      const set = this.#sets[hit.set] as FingerprintSet;
+      for (const part of [QUESTION, ANSWER]) {
+        const size = set.sizes[hit.item * 2 + part] as number;
+        if (size >= MIN_WHOLE && size < SHORT_N) sizes.add(size);
       }
     }
+    for (const n of sizes) slide(n);
 
     const best = new Map<number, ItemMatch>();
     for (const hit of hits.values()) {
@@ -134,7 +204,7 @@ export class ContaminationMatcher {
     const set = this.#sets[hit.set] as FingerprintSet;
     const found = [0, 0];
     for (const entry of hit.entries) {
-      const part = (set.refs[entry] as number) & 1;
+      const part = (this.#refs[entry] as number) & 1;
       found[part] = (found[part] as number) + 1;
     }
     const totalQ = set.totals[hit.item * 2 + QUESTION] as number;
@@ -149,6 +219,8 @@ export class ContaminationMatcher {
       question: totalQ === 0 ? 0 : foundQ / totalQ,
       answer: totalA === 0 ? 0 : foundA / totalA,
       hasAnswer: totalA > 0,
+      questionSize: set.sizes[hit.item * 2 + QUESTION] as number,
+      answerSize: set.sizes[hit.item * 2 + ANSWER] as number,
       grams: foundQ + foundA,
       evidence: evidenceOf(set.sizes[hit.item * 2 + QUESTION] as number, hit.questionWhole, foundA),
       path,
@@ -203,6 +275,17 @@ function readFields(fields: readonly TextField[]): ReadFields {
   return { tokens: { a, b, starts, ends, length }, fieldStarts, fieldOf };
 }
 
+/** Tokens `[start, end)` of `tokens`, as views (no copy). */
+function tokenRange(tokens: Tokens, start: number, end: number): Tokens {
+  return {
+    a: tokens.a.subarray(start, end),
+    b: tokens.b.subarray(start, end),
+    starts: tokens.starts.subarray(start, end),
+    ends: tokens.ends.subarray(start, end),
+    length: end - start,
+  };
+}
+
 /** The field most of the matched tokens are in, and their character range there. */
 function spanOf(
   ranges: readonly number[],
@@ -234,4 +317,57 @@ function spanOf(
     path: fields[field]?.path ?? '',
     span: [Number.isFinite(start) ? start : 0, end],
   };
+}
+
+/**
+ * The sets' sorted entries merged into one sorted index, each ref tagged
+ * with its set: merged two at a time, in tight loops over typed arrays
+ * (linear; ~10 ms for every shipped benchmark).
+ */
+function mergeSets(sets: readonly FingerprintSet[]): [Uint32Array, Uint32Array] {
+  let runs: [Uint32Array, Uint32Array][] = sets.map((set, s) => [
+    set.keys,
+    set.refs.map((ref) => ((s << 24) | ref) >>> 0),
+  ]);
+  if (runs.length === 0) return [new Uint32Array(0), new Uint32Array(0)];
+  while (runs.length > 1) {
+    const next: [Uint32Array, Uint32Array][] = [];
+    for (let r = 0; r < runs.length; r += 2) {
+      const left = runs[r] as [Uint32Array, Uint32Array];
+      const right = runs[r + 1];
+      next.push(right ? mergeTwo(left, right) : left);
+    }
+    runs = next;
+  }
+  return runs[0] as [Uint32Array, Uint32Array];
+}
+
+function mergeTwo(
+  [keysA, refsA]: [Uint32Array, Uint32Array],
+  [keysB, refsB]: [Uint32Array, Uint32Array],
+): [Uint32Array, Uint32Array] {
+  const countA = refsA.length;
+  const countB = refsB.length;
+  const keys = new Uint32Array((countA + countB) * 2);
+  const refs = new Uint32Array(countA + countB);
+  let a = 0;
+  let b = 0;
+  for (let out = 0; out < countA + countB; out++) {
+    const takeA =
+      b >= countB ||
+      (a < countA &&
+        ((keysA[2 * a] as number) < (keysB[2 * b] as number) ||
+          (keysA[2 * a] === keysB[2 * b] &&
+            (keysA[2 * a + 1] as number) <= (keysB[2 * b + 1] as number))));
+    if (takeA) {
+      keys[2 * out] = keysA[2 * a] as number;
+      keys[2 * out + 1] = keysA[2 * a + 1] as number;
+      refs[out] = refsA[a++] as number;
+    } else {
+      keys[2 * out] = keysB[2 * b] as number;
+      keys[2 * out + 1] = keysB[2 * b + 1] as number;
+      refs[out] = refsB[b++] as number;
+    }
+  }
+  return [keys, refs];
 }

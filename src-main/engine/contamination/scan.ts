@@ -4,6 +4,7 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { verdictOf } from '../verdict.ts';
 import { benchmarkSpec } from './benchmarks.ts';
 import { sampleFields } from './fields.ts';
+import { LONG_N } from './build.ts';
 import type { ContaminationMatcher, ItemMatch } from './match.ts';
 
 /**
@@ -13,15 +14,19 @@ import type { ContaminationMatcher, ItemMatch } from './match.ts';
  *
  * - A row holding most of an item's question (or of the whole item) fails:
  *   `benchmark_overlap` for a public benchmark, `split_overlap` for the
- *   user's own evaluation set. A partial overlap (at least PARTIAL_GRAMS
- *   n-grams of one item) warns.
+ *   user's own evaluation set. A partial overlap of a long part warns (see
+ *   `holds` and `partial`).
  * - When most rows of the run hold items of one benchmark, the run is that
  *   benchmark (someone cleaning an eval set): a `benchmark_dataset` finding
  *   names it and its rows warn instead of failing.
  */
 
 /** The share of an item's question (or of all its n-grams) that makes a row hold it. */
-export const HOLDS = 0.5;
+export const HOLDS = 0.7;
+/** The share of a short question that makes a row hold it. */
+export const HOLDS_SHORT = 0.8;
+/** The share of a long question that makes a partial overlap. */
+export const PARTIAL_SHARE = 0.3;
 /** The fewest distinct n-grams of one item that make a partial overlap. */
 export const PARTIAL_GRAMS = 3;
 /** More than this share of a run's rows holding one benchmark makes the run that benchmark... */
@@ -37,10 +42,31 @@ export interface ContaminationResult {
   findings: DatasetFinding[];
 }
 
-export const holds = (match: ItemMatch): boolean =>
-  match.evidence && (match.question >= HOLDS || match.similarity >= HOLDS);
+/**
+ * Whether a row holds the item. A short question (8-grams: under 20 tokens)
+ * must be there almost whole: templated questions ("Write a function to find
+ * the maximum of ..." / "... the minimum of ...") share half their 8-grams.
+ */
+export function holds(match: ItemMatch): boolean {
+  if (!match.evidence) return false;
+  const bar = match.questionSize === LONG_N ? HOLDS : HOLDS_SHORT;
+  return match.question >= bar || match.similarity >= bar;
+}
 
-const partial = (match: ItemMatch): boolean => match.evidence && match.grams >= PARTIAL_GRAMS;
+/**
+ * A partial overlap: at least PARTIAL_GRAMS n-grams, and PARTIAL_SHARE of a
+ * long question (13-grams: a long prompt) or half of a long answer (a worked
+ * solution, a function body: code shares idioms, a quarter of one says
+ * little). Short parts share too much phrasing with their siblings to say
+ * anything when partly there.
+ */
+function partial(match: ItemMatch): boolean {
+  if (!match.evidence || match.grams < PARTIAL_GRAMS) return false;
+  return (
+    (match.questionSize === LONG_N && match.question >= PARTIAL_SHARE) ||
+    (match.answerSize === LONG_N && match.answer >= HOLDS)
+  );
+}
 
 export class ContaminationScan {
   readonly #matcher: ContaminationMatcher | null;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { grams } from './grams.ts';
-import { tokenize } from './tokens.ts';
+import { hashWord, tokenize } from './tokens.ts';
 
 const words = (text: string): string[] => {
   const t = tokenize(text);
@@ -89,5 +89,52 @@ describe('contamination tokens', () => {
     const list = text.split(' ');
     all.forEach((key, i) => expect(keys(list.slice(i, i + 8).join(' '), 8)).toEqual([key]));
     expect(keys('one two', 8)).toEqual([]);
+  });
+});
+
+/** The definition the scanner implements, written the slow, obvious way. */
+function reference(text: string): { range: [number, number]; word: string }[] {
+  const source = text.replace(/<<[^<>\n]*>>/g, (m) => ' '.repeat(m.length));
+  const token = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*|[\p{S}*/\\%#&()[\]{}]/gu;
+  return [...source.matchAll(token)].map((m) => ({
+    range: [m.index, m.index + m[0].length],
+    word: m[0].replace(/['’]/g, '').normalize('NFKC').toLowerCase(),
+  }));
+}
+
+describe('the tokenizer against its definition', () => {
+  it('finds the same tokens, and equal words hash equal (property)', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'Ça',
+        'naïve',
+        'ＡＢＣ',
+        'don’t',
+        "it's",
+        '3.5',
+        '½',
+        '∑',
+        '€',
+        '😀',
+        'é',
+        '<<1+1=2>>',
+        'x²',
+      ),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+      fc.stringMatching(/^[A-Za-z0-9 .,'()+*/=-]{0,12}$/),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join(' ');
+        const expected = reference(text);
+        const t = tokenize(text);
+        expect(Array.from(t.starts, (s, i) => [s, t.ends[i]])).toEqual(
+          expected.map((e) => e.range),
+        );
+        // Each token hashes as its folded word, whichever path (ASCII as it comes, or whole).
+        expected.forEach((e, i) => expect([t.a[i], t.b[i]]).toEqual(hashWord(e.word)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -6,22 +6,18 @@
  * or without them reads the same. Each token keeps its character range in
  * the original text, so a match can point at it.
  *
+ * - A word is a run of letters, digits and combining marks; an apostrophe
+ *   between two of them joins them (`don't` reads `dont`).
+ * - A symbol token is one Unicode symbol (`+ = < > ^ $ | ≤ €`...) or one of
+ *   `* / \ % # & ( ) [ ] { }`, which carry meaning in maths and code.
+ *
  * Written here rather than taken from a tokenizer library: matching needs a
  * normalization that is stable across re-casing, re-spacing and
- * re-punctuation, and BPE tokenizers are built for the opposite.
+ * re-punctuation, and BPE tokenizers are built for the opposite. It scans
+ * character codes and hashes words as it goes (no string per ASCII word): a
+ * regular expression and a string per token cost three times as much, and
+ * every row of every run is read.
  */
-
-/** GSM8K's calculator annotations. */
-const ANNOTATION = /<<[^<>\n]*>>/g;
-/**
- * A word (letters and digits, with in-word apostrophes) or one symbol that
- * carries meaning in maths and code: Unicode symbols (`+ = < > ^ $ |` ...)
- * and `* / \ % # & ( ) [ ] { }`.
- */
-const TOKEN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*|[\p{S}*/\\%#&()[\]{}]/gu;
-const APOSTROPHES = /['’]/g;
-/** Plain ASCII needs no Unicode normalization (most tokens: skipping it halves the cost). */
-const ASCII = /^[\x20-\x7e]*$/;
 
 export interface Tokens {
   /** Two independent 32-bit hashes per token: lane A and lane B. */
@@ -33,54 +29,179 @@ export interface Tokens {
   readonly length: number;
 }
 
+const OTHER = 0;
+const WORD = 1;
+const SYMBOL = 2;
+const APOSTROPHE = 3;
+
+/** What each ASCII character is. */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z0-9]/.test(ch)) ASCII_CLASS[c] = WORD;
+  else if (/[*/\\%#&()[\]{}+=<>^$|~`]/.test(ch)) ASCII_CLASS[c] = SYMBOL;
+  else if (ch === "'") ASCII_CLASS[c] = APOSTROPHE;
+}
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+const SYMBOL_CHAR = /\p{S}/u;
+const classCache = new Map<number, number>();
+
+/** What a character (a code unit, or a surrogate pair's code point) is. */
+function classOf(code: number): number {
+  if (code < 128) return ASCII_CLASS[code] as number;
+  if (code === 0x2019) return APOSTROPHE;
+  let known = classCache.get(code);
+  if (known === undefined) {
+    const ch = String.fromCodePoint(code);
+    known = WORD_CHAR.test(ch) ? WORD : SYMBOL_CHAR.test(ch) ? SYMBOL : OTHER;
+    if (classCache.size < 65_536) classCache.set(code, known);
+  }
+  return known;
+}
+
+/** GSM8K's calculator annotations. */
+const ANNOTATION = /<<[^<>\n]*>>/g;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const B_SEED = 0x9747b28c;
+const B_PRIME = 0x5bd1e995;
+
+/** Scratch for one text's tokens (at most one per character), copied out at the end. */
+let scratchA = new Uint32Array(4096);
+let scratchB = new Uint32Array(4096);
+let scratchStarts = new Uint32Array(4096);
+let scratchEnds = new Uint32Array(4096);
+
 /** The tokens of `text`. */
 export function tokenize(text: string): Tokens {
   const source = text.includes('<<') ? text.replace(ANNOTATION, (m) => ' '.repeat(m.length)) : text;
-  const words: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  for (const match of source.matchAll(TOKEN)) {
-    const raw = match[0];
-    const folded = ASCII.test(raw) ? raw.toLowerCase() : raw.normalize('NFKC').toLowerCase();
-    words.push(
-      folded.includes("'") || folded.includes('’') ? folded.replace(APOSTROPHES, '') : folded,
-    );
-    starts.push(match.index);
-    ends.push(match.index + raw.length);
+  const length = source.length;
+  if (scratchA.length < length) {
+    const size = Math.max(length, scratchA.length * 2);
+    scratchA = new Uint32Array(size);
+    scratchB = new Uint32Array(size);
+    scratchStarts = new Uint32Array(size);
+    scratchEnds = new Uint32Array(size);
   }
-  const a = new Uint32Array(words.length);
-  const b = new Uint32Array(words.length);
-  words.forEach((word, i) => {
-    a[i] = hashA(word);
-    b[i] = hashB(word);
-  });
+  const a = scratchA;
+  const b = scratchB;
+  const starts = scratchStarts;
+  const ends = scratchEnds;
+  let count = 0;
+
+  let i = 0;
+  while (i < length) {
+    let code = source.charCodeAt(i);
+    let width = 1;
+    if (code >= 0xd800 && code < 0xdc00 && i + 1 < length) {
+      code = source.codePointAt(i) as number;
+      width = 2;
+    }
+    const kind = code < 128 ? (ASCII_CLASS[code] as number) : classOf(code);
+    if (kind === SYMBOL) {
+      const symbol = String.fromCodePoint(code);
+      const [ha, hb] = hashWord(code < 128 ? symbol : symbol.normalize('NFKC').toLowerCase());
+      a[count] = ha;
+      b[count] = hb;
+      starts[count] = i;
+      ends[count++] = i + width;
+      i += width;
+      continue;
+    }
+    if (kind !== WORD) {
+      i += width;
+      continue;
+    }
+    // A word: ASCII letters and digits are folded and hashed as they come; a word with other
+    // characters is folded whole (NFKC, lower case) and hashed after.
+    const start = i;
+    let ascii = true;
+    let ha = FNV_OFFSET;
+    let hb = B_SEED;
+    let hashed = 0;
+    let end = i;
+    while (i < length) {
+      let c = source.charCodeAt(i);
+      if (c < 128) {
+        const k = ASCII_CLASS[c] as number;
+        if (k === WORD) {
+          const lower = c >= 65 && c <= 90 ? c + 32 : c;
+          ha = Math.imul(ha ^ lower, FNV_PRIME);
+          hb = Math.imul(hb ^ lower, B_PRIME);
+          hb ^= hb >>> 15;
+          hashed++;
+          end = ++i;
+          continue;
+        }
+        // An apostrophe joins two word characters; anything else ends the word.
+        if (k === APOSTROPHE && i + 1 < length && isWordAt(source, i + 1)) {
+          i++;
+          continue;
+        }
+        break;
+      }
+      let w = 1;
+      if (c >= 0xd800 && c < 0xdc00 && i + 1 < length) {
+        c = source.codePointAt(i) as number;
+        w = 2;
+      }
+      const k = classOf(c);
+      if (k === WORD) {
+        ascii = false;
+        i += w;
+        end = i;
+        continue;
+      }
+      if (k === APOSTROPHE && i + 1 < length && isWordAt(source, i + 1)) {
+        i += w;
+        continue;
+      }
+      break;
+    }
+    if (ascii) {
+      a[count] = fmix(ha);
+      b[count] = fmix(hb ^ hashed);
+    } else {
+      const folded = source.slice(start, end).replace(/['’]/g, '').normalize('NFKC').toLowerCase();
+      const [fa, fb] = hashWord(folded);
+      a[count] = fa;
+      b[count] = fb;
+    }
+    starts[count] = start;
+    ends[count++] = end;
+  }
   return {
-    a,
-    b,
-    starts: Uint32Array.from(starts),
-    ends: Uint32Array.from(ends),
-    length: words.length,
+    a: a.slice(0, count),
+    b: b.slice(0, count),
+    starts: starts.slice(0, count),
+    ends: ends.slice(0, count),
+    length: count,
   };
 }
 
-/** FNV-1a over UTF-16 code units. */
-function hashA(word: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) {
-    h ^= word.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return fmix(h);
+/** Whether the character at `i` is a word character. */
+function isWordAt(source: string, i: number): boolean {
+  const code = source.codePointAt(i) as number;
+  return (code < 128 ? (ASCII_CLASS[code] as number) : classOf(code)) === WORD;
 }
 
-/** A second, independent hash (a different seed and multiplier), so a key is 64 bits wide. */
-function hashB(word: string): number {
-  let h = 0x9747b28c ^ word.length;
+/**
+ * A folded word's two hashes: FNV-1a over UTF-16 code units, and a second,
+ * independent one (another seed and multiplier), so a key is 64 bits wide.
+ * The ASCII path above computes the same, character by character (lane B
+ * takes the word's length at the end, so it can be hashed as it comes).
+ */
+export function hashWord(word: string): [number, number] {
+  let ha = FNV_OFFSET;
+  let hb = B_SEED;
   for (let i = 0; i < word.length; i++) {
-    h = Math.imul(h ^ word.charCodeAt(i), 0x5bd1e995);
-    h ^= h >>> 15;
+    const c = word.charCodeAt(i);
+    ha = Math.imul(ha ^ c, FNV_PRIME);
+    hb = Math.imul(hb ^ c, B_PRIME);
+    hb ^= hb >>> 15;
   }
-  return fmix(h);
+  return [fmix(ha), fmix(hb ^ word.length)];
 }
 
 /** Murmur3's finalizer: every input bit reaches every output bit. */

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARKS } from '../../engine/contamination/benchmarks.ts';
 import { PLANT_KINDS } from '../../engine/contamination/testing/plants.ts';
 import { needsShared, sharedFile } from '../../engine/testing/shared-data.ts';
 import { benchmarkIndex, benchmarkSets } from './benchmark-fingerprints.ts';
 import { contaminationMatcher } from './matcher.ts';
-import { hostRows, hostSamples, plantedFigures } from './testing/planted.ts';
+import { benchmarkSources, hostRows, hostSamples, plantedFigures } from './testing/planted.ts';
 
 /**
  * The shipped fingerprints against the benchmarks they were built from
@@ -34,6 +35,25 @@ describe('shipped benchmark fingerprints', () => {
     expect(benchmarkSets('none')).toEqual([]);
   });
 
+  it('match the hashing in force: the shipped GSM8K test rows are found, each as its item', () => {
+    // resources/datasets holds GSM8K's first 300 test rows (MIT): no ../shared needed.
+    const rows = readFileSync(
+      join(import.meta.dirname, '../../../resources/datasets/gsm8k_test_first300.jsonl'),
+      'utf8',
+    )
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { question: string; answer: string });
+    const matcher = contaminationMatcher({ benchmarks: ['gsm8k'] })!;
+    rows.slice(0, 50).forEach((row, item) => {
+      const [match] = matcher.match([
+        { path: '/question', text: row.question },
+        { path: '/answer', text: row.answer },
+      ]);
+      expect(match).toMatchObject({ set: 'gsm8k/test', item, question: 1, answer: 1 });
+    });
+  });
+
   const fresh = needsShared('were built from the benchmark files as they are', ...benchmarkFiles);
   it.skipIf(fresh.skip)(fresh.name, () => {
     for (const entry of benchmarkIndex()) {
@@ -54,7 +74,7 @@ describe('shipped benchmark fingerprints', () => {
     () => {
       const matcher = contaminationMatcher({ benchmarks: 'all' })!;
       const hosts = hostRows();
-      const figures = plantedFigures(matcher, 60, hosts, hostSamples(hosts));
+      const figures = plantedFigures(matcher, benchmarkSources(), 60, hosts, hostSamples(hosts));
       for (const kind of PLANT_KINDS) {
         let found = 0;
         let planted = 0;

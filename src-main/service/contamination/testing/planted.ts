@@ -1,7 +1,7 @@
 import type { Issue } from '../../../../src-shared/schemas/blocks.ts';
 import type { Sample } from '../../../../src-shared/schemas/sample.ts';
 import { BENCHMARKS } from '../../../engine/contamination/benchmarks.ts';
-import type { EvalItem } from '../../../engine/contamination/build.ts';
+import type { EvalSource } from '../../../engine/contamination/build.ts';
 import type { ContaminationMatcher } from '../../../engine/contamination/match.ts';
 import { ContaminationScan } from '../../../engine/contamination/scan.ts';
 import {
@@ -53,17 +53,29 @@ export function hostSamples(hosts: readonly Host[]): Sample[] {
   }));
 }
 
+/** The shipped benchmarks' items, read from `../shared/benchmarks/`. */
+export function benchmarkSources(): EvalSource[] {
+  return BENCHMARKS.map((spec) => ({
+    name: spec.name,
+    items: sharedJsonl(`benchmarks/${spec.file}`).map(spec.item),
+  }));
+}
+
+/**
+ * Recall on `perSet` items of each source planted every way (found: the row
+ * fails naming the source and the item), and false alarms on `cleanRows`.
+ */
 export function plantedFigures(
   matcher: ContaminationMatcher,
-  perBenchmark: number,
+  sources: readonly EvalSource[],
+  perSet: number,
   hosts: readonly Host[],
   cleanRows: readonly Sample[],
 ): PlantedFigures {
   const recall: PlantedFigures['recall'] = {};
   const misses: string[] = [];
-  for (const spec of BENCHMARKS) {
-    const items: EvalItem[] = sharedJsonl(`benchmarks/${spec.file}`).map(spec.item);
-    const plants = plantAll(items, hosts, perBenchmark);
+  for (const source of sources) {
+    const plants = plantAll(source.items, hosts, perSet);
     // Planted among clean rows, as in a real training set (a few planted rows to a run: a run
     // mostly of one benchmark is that benchmark, and its rows only warn).
     const issues = new Map<number, Issue[]>();
@@ -85,14 +97,14 @@ export function plantedFigures(
       tally[1]++;
       const found = (issues.get(position) ?? []).some(
         (issue) =>
-          issue.benchmark === spec.name &&
+          issue.benchmark === source.name &&
           issue.benchmark_item === p.item &&
           issue.severity === 'error',
       );
       if (found) tally[0]++;
-      else if (misses.length < 40) misses.push(`${spec.name} #${p.item} ${p.kind}`);
+      else if (misses.length < 40) misses.push(`${source.name} #${p.item} ${p.kind}`);
     });
-    recall[spec.name] = counts;
+    recall[source.name] = counts;
   }
   const scan = new ContaminationScan(matcher);
   for (const row of cleanRows) scan.add(row);
