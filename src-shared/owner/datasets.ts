@@ -133,7 +133,15 @@ export const RowFilter = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: 'Rows that repeat an earlier one (exact or near duplicates).' }),
-  search: z.string().max(500).optional(),
+  search: z
+    .string()
+    .max(500)
+    .optional()
+    .meta({ description: 'Rows holding this text (any case) in any field of the row.' }),
+  search_field: z.string().max(500).optional().meta({
+    description:
+      'With `search`: only in this field of the row as read (a dotted path, `meta.src`; an array’s items share its path).',
+  }),
 });
 export type RowFilter = z.infer<typeof RowFilter>;
 
