@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { workDir, writeDataset } from './support/datasets.ts';
+import { readRows, workDir, writeDataset } from './support/datasets.ts';
 
 /**
  * A review that reads at a glance (issue 25): a search over every field of
@@ -104,6 +104,47 @@ for (const viewport of VIEWPORTS) {
       await field.selectOption('dialog.utterance');
       await expect(count).toHaveText('0 rows');
       await page.screenshot({ path: sized('search-one-field', page) });
+    });
+
+    test('an undecided label reads undecided, apart from passing, in the review, the grid and the Overview', async ({
+      page,
+      svc,
+    }) => {
+      const path = await writeDataset(
+        dir,
+        `hellaswag-${viewport.width}`,
+        'jsonl',
+        readRows('hellaswag_val_sample200.jsonl').slice(0, 12),
+      );
+      await importFile(page, svc.baseUrl, path, 12);
+      await page.getByLabel('Operation').selectOption({ label: 'Audit' });
+      await page.getByRole('button', { name: 'Start audit' }).click();
+      await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
+
+      // The grid: a row no check failed, whose label nobody could verify, is not "passed".
+      const first = page.getByTestId('grid-row').first();
+      await expect(first.locator('.badge.undecided')).toHaveText('undecided');
+      await expect(first.locator('.badge.ok', { hasText: 'passed' })).toHaveCount(0);
+
+      // The review: label_correct on a line of its own, in its own colour, not among the passes.
+      await first.click();
+      const verdicts = page.getByTestId('verdicts');
+      const undecided = verdicts.getByTestId('undecided-checks');
+      await expect(undecided).toContainText('1 check undecided: label_correct');
+      await expect(verdicts.locator('details.passing-checks')).not.toContainText('label_correct');
+      await expect(undecided).toHaveCSS('color', 'rgb(106, 63, 181)');
+      await undecided.locator('summary').click();
+      await expect(undecided.locator('.badge.undecided')).toContainText('undecided 0.50');
+      await page.screenshot({ path: sized('review-undecided', page) });
+      await page.keyboard.press('Escape');
+
+      // The Overview counts those rows apart, and a click shows them.
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      const rows = page.getByTestId('undecided-rows');
+      await expect(rows).toContainText('12 rows undecided');
+      await page.screenshot({ path: sized('overview-undecided', page) });
+      await rows.getByRole('button').click();
+      await expect(page.getByTestId('row-count')).toHaveText('12 rows');
     });
   });
 }

@@ -44,7 +44,7 @@ function useRowFields(dataset: DatasetSummary): string[] {
 const FLAG_LABELS = {
   flagged: 'flagged',
   changed: 'changed',
-  unverified: 'unverified',
+  unverified: 'undecided',
   warned: 'warnings',
   repeats: 'repeats',
 } as const;
