@@ -146,5 +146,169 @@ for (const viewport of VIEWPORTS) {
       await rows.getByRole('button').click();
       await expect(page.getByTestId('row-count')).toHaveText('12 rows');
     });
+
+    test('Settings: every input inside its card, the rates whole', async ({ page, svc }) => {
+      await page.goto(`${svc.baseUrl}/#/settings`);
+      const inputs = page.locator('main input:visible, main select:visible');
+      await expect(inputs.first()).toBeVisible();
+      await page.screenshot({ path: sized('settings', page), fullPage: true });
+      // Each input's box lies inside the card (or section) that holds it.
+      const outside = await inputs.evaluateAll((elements) =>
+        elements
+          .map((element) => {
+            const card = element.closest('.card, section, .panel') ?? element.parentElement;
+            const box = element.getBoundingClientRect();
+            const within = card?.getBoundingClientRect();
+            return within && (box.right > within.right + 0.5 || box.left < within.left - 0.5)
+              ? (element.getAttribute('aria-label') ?? element.id)
+              : null;
+          })
+          .filter((label) => label !== null),
+      );
+      expect(outside).toEqual([]);
+      // A rate's whole value fits its field: no text scrolled out of sight.
+      const rate = page.getByLabel('svc-audit-1 input rate');
+      const clipped = await rate.evaluate(
+        (input: HTMLInputElement) => input.scrollWidth > input.clientWidth,
+      );
+      expect(clipped).toBe(false);
+    });
+
+    test('the review header and its wording: decided rows, turns named whole, counts, a reload', async ({
+      page,
+      svc,
+    }) => {
+      // A chat whose turns repeat their lines, one with mojibake (a fix), and a row that lacks a turn's text.
+      const repeated = (who: string) =>
+        `${Array.from({ length: 4 }, () => `${who} says this very same line again.`).join('\n')}\nAnd then something else entirely.`;
+      const rows = [
+        {
+          dialog: [
+            { speaker: 'user', utterance: repeated('The user') },
+            {
+              speaker: 'assistant',
+              utterance: `${repeated('The assistant')}\nIt\u00e2\u0080\u0099s done.`,
+            },
+          ],
+        },
+        {
+          dialog: [
+            { speaker: 'user', utterance: 'Is it finished?' },
+            { speaker: 'assistant', utterance: 'It\u00e2\u0080\u0099s finished.' },
+          ],
+        },
+        ...chatRows().slice(0, 4),
+        { dialog: [{ speaker: 'user', utterance: 'Hi' }, { speaker: 'assistant' }] },
+      ];
+      const path = await writeDataset(
+        dir,
+        `truthfulqa_mc_task_first200_chat_${viewport.width}`,
+        'jsonl',
+        rows,
+      );
+      await page.goto(`${svc.baseUrl}/#/datasets`);
+      await page.getByTestId('file-picker').setInputFiles(path);
+      await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
+      await expect(page.getByTestId('row-count')).toHaveText('6 rows');
+      // The row the import skipped says its turn's text is missing, in words.
+      await page.getByTestId('skipped-rows').click();
+      const report = page.getByTestId('import-report');
+      await expect(report).toContainText('(the content) must be text, but it is missing');
+      await expect(report).not.toContainText('undefined');
+      await report.getByRole('button', { name: 'Close' }).click();
+
+      // A name wraps where its words end, never mid-word.
+      const name = page.locator('.dataset-item .dataset-name').first();
+      const breaks = await name.evaluate((element) => {
+        const text = element.textContent;
+        const ends: string[] = [];
+        let top: number | null = null;
+        let offset = 0;
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (let i = 0; i < (node.textContent ?? '').length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const y = range.getBoundingClientRect().top;
+            if (top !== null && y > top + 2) ends.push(text.charAt(offset + i - 1));
+            top = y;
+          }
+          offset += (node.textContent ?? '').length;
+        }
+        return ends;
+      });
+      expect(breaks.length).toBeGreaterThan(0);
+      for (const end of breaks) expect('_-./').toContain(end);
+
+      await page.getByLabel('Operation').selectOption({ label: 'Refine' });
+      await page.getByRole('button', { name: 'Start refine' }).click();
+      await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
+
+      await page.getByTestId('grid-row').first().click();
+      const review = page.getByTestId('review');
+      const verdicts = review.getByTestId('verdicts');
+      // Two repeated_lines issues, each naming its turn.
+      await expect(verdicts).toContainText('repeated_lines in turn 1');
+      await expect(verdicts).toContainText('repeated_lines in turn 2');
+      // The turn's label whole: "turn 2" over "assistant", not cut.
+      const label = review.getByTestId('sample-diff').locator('th.element-label').nth(1);
+      await expect(label).toHaveText(/turn 2\s*assistant/i);
+      expect(await label.evaluate((th) => th.scrollWidth <= th.clientWidth)).toBe(true);
+      await expect(review.locator('.change-list summary')).toHaveText(/^3 changes \(JSON Patch\)$/);
+      await page.getByTestId('grid-row').nth(1).click();
+      await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
+      await expect(review.locator('.change-list summary')).toHaveText(/^1 change \(JSON Patch\)$/);
+      await page.getByTestId('grid-row').first().click();
+
+      // Accepted: the decision and its Undo, no "Accept fix" beside them; the × on the header's line.
+      await review.getByRole('button', { name: 'Accept fix' }).click();
+      await page.getByTestId('grid-row').first().click();
+      await expect(review.getByRole('heading', { name: 'Row 1' })).toBeVisible();
+      await expect(review.getByTestId('review-state')).toHaveText('accepted');
+      await expect(review.getByRole('button', { name: 'Undo accept' })).toBeVisible();
+      await expect(review.getByRole('button', { name: /Accept/ })).toHaveCount(0);
+      await expect(review.getByRole('button', { name: 'Reject' })).toHaveCount(0);
+      const heading = await review.getByRole('heading', { name: 'Row 1' }).boundingBox();
+      const close = await review.getByRole('button', { name: 'Close the review' }).boundingBox();
+      expect(
+        Math.abs(
+          (close?.y ?? 0) +
+            (close?.height ?? 0) / 2 -
+            ((heading?.y ?? 0) + (heading?.height ?? 0) / 2),
+        ),
+      ).toBeLessThan(8);
+      await page.screenshot({ path: sized('review-accepted', page) });
+
+      // After a reload the run panel offers the operation its status names.
+      await page.reload();
+      await page
+        .locator('.dataset-item', { hasText: `truthfulqa_mc_task_first200_chat_${viewport.width}` })
+        .click();
+      await expect(page.getByTestId('run-status')).toContainText('refine');
+      await expect(page.getByRole('button', { name: 'Start refine' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Start audit' })).toHaveCount(0);
+      await page.screenshot({ path: sized('run-panel-reloaded', page) });
+    });
+
+    test('a tweet’s hashtags are words, not noise', async ({ page, svc }) => {
+      const tweet =
+        'Spent the whole weekend hiking the ridge trail with friends and the views were unreal. ' +
+        'We started before sunrise, watched the fog lift over the valley, and ate lunch by the lake. ' +
+        'Already planning the next trip for the autumn colours. ' +
+        '#hiking #outdoors #nature #weekend #mountains #sunrise #friends #travel #autumn #2024 #lakeview #trailrunning';
+      const path = await writeDataset(dir, `tweets-${viewport.width}`, 'jsonl', [
+        { text: tweet },
+        { text: `${tweet} #again` },
+      ]);
+      await importFile(page, svc.baseUrl, path, 2);
+      await page.getByRole('button', { name: 'Start audit' }).click();
+      await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
+      await page.getByTestId('grid-row').first().click();
+      const verdicts = page.getByTestId('verdicts');
+      await expect(verdicts).toBeVisible();
+      await expect(verdicts).not.toContainText('not_natural_language');
+      await page.screenshot({ path: sized('tweet-hashtags', page) });
+    });
   });
 }

@@ -814,7 +814,7 @@ describe('conversation: a messages array with the file’s own keys and role nam
     const mapper = compile(sharegpt);
     expect(
       errorOf(() => rowToSample({ conversations: [{ from: 'human', text: 'x' }] }, mapper)).message,
-    ).toContain('"conversations[0].value" (the content) must be text, not an undefined');
+    ).toContain('"conversations[0].value" (the content) must be text, but it is missing');
     expect(errorOf(() => rowToSample({ conversations: [] }, mapper)).message).toContain(
       '"conversations" (messages) is empty',
     );

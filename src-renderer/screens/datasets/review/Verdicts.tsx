@@ -1,4 +1,5 @@
 import type { AuditBlock, Verdict } from '../../../../src-shared/schemas/blocks.ts';
+import { issuePlace } from './issue-place.ts';
 
 /**
  * The verdicts of a row, audit beside reaudit: the checks that fail or that
@@ -122,7 +123,11 @@ function VerdictCell({
       </span>
       {verdict.issues.map((issue, i) => (
         <div key={i} className={`issue${issue.severity === 'warning' ? ' warning' : ''}`}>
-          <code>{issue.code}</code> {issue.message}
+          <code>{issue.code}</code>
+          {issuePlace(issue.path) !== null && (
+            <span className="issue-place"> in {issuePlace(issue.path)}</span>
+          )}{' '}
+          {issue.message}
           {issue.ref !== undefined && (
             <>
               {' '}
