@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
@@ -309,6 +310,46 @@ for (const viewport of VIEWPORTS) {
       await expect(verdicts).toBeVisible();
       await expect(verdicts).not.toContainText('not_natural_language');
       await page.screenshot({ path: sized('tweet-hashtags', page) });
+    });
+
+    test('an export that must add columns says which; JSON Lines adds none', async ({
+      page,
+      svc,
+    }) => {
+      const rows = readRows('ftfy_mojibake_cases.jsonl');
+      const holding = (key: string) => rows.filter((row) => key in row).length;
+      const path = await writeDataset(dir, `ftfy-${viewport.width}`, 'jsonl', rows);
+      await page.goto(`${svc.baseUrl}/#/datasets`);
+      await page.getByTestId('file-picker').setInputFiles(path);
+      const dialog = page.getByTestId('import-dialog');
+      await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+      await expect(page.getByTestId('row-count')).toHaveText(`${rows.length} rows`);
+
+      const format = page.getByLabel('Export format');
+      const added = page.getByTestId('export-added-columns');
+      await expect(added).toHaveCount(0); // JSONL: nothing to add
+      await format.selectOption('csv');
+      await expect(added).toContainText(
+        `CSV has one set of columns: adds comment (in ${holding('comment')} of ${rows.length} rows), fixed-encoding (in ${holding('fixed-encoding')} of ${rows.length} rows) to the other rows, empty.`,
+      );
+      await page.screenshot({ path: sized('export-added-columns', page) });
+      await format.selectOption('parquet');
+      await expect(added).toContainText('Parquet has one set of columns');
+      await expect(added).toContainText('null');
+      await format.selectOption('json');
+      await expect(added).toHaveCount(0);
+
+      // The JSON Lines export writes each row's own keys, no column added.
+      await format.selectOption('jsonl');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export', exact: true }).click(),
+      ]);
+      const exported = readFileSync(await download.path(), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => Object.keys(JSON.parse(line) as Record<string, unknown>));
+      expect(exported).toEqual(rows.map((row) => Object.keys(row)));
     });
   });
 }

@@ -16,6 +16,7 @@ export const OWNER_METHOD_NAMES = [
   'importErrors',
   'decide',
   'editRow',
+  'exportColumns',
   'exportDataset',
   'estimateRun',
   'startRun',

@@ -225,6 +225,15 @@ export const ExportRequest = z.strictObject({
   /** Electron: where to write (from the save dialog). Browser: omitted; a download link comes back. */
   path: z.string().optional(),
 });
+export const ExportColumns = z.object({
+  rows: z.int().meta({ description: 'The rows an export writes (every row not dropped).' }),
+  added: z.array(z.object({ column: z.string(), rows: z.int() })).meta({
+    description:
+      'Top-level keys only some rows hold (`rows` of them): CSV and Parquet, one set of columns for every row, add them to the others (CSV empty, Parquet null). JSON and JSON Lines keep each row’s own keys.',
+  }),
+});
+export type ExportColumns = z.infer<typeof ExportColumns>;
+
 export const ExportResult = z.object({
   rows: z.int(),
   kept: z.array(z.object({ row: z.int(), message: z.string() })).meta({
