@@ -351,5 +351,32 @@ for (const viewport of VIEWPORTS) {
         .map((line) => Object.keys(JSON.parse(line) as Record<string, unknown>));
       expect(exported).toEqual(rows.map((row) => Object.keys(row)));
     });
+
+    test('a file read by its shape lists its own fields, not the keys inside them', async ({
+      page,
+      svc,
+    }) => {
+      const rows = readRows('truthfulqa_mc_task_first200.jsonl').slice(0, 40);
+      const path = await writeDataset(dir, `truthfulqa-${viewport.width}`, 'jsonl', rows);
+      await page.goto(`${svc.baseUrl}/#/datasets`);
+      await page.getByTestId('file-picker').setInputFiles(path);
+      const dialog = page.getByTestId('import-dialog');
+      await expect(dialog.getByTestId('mapped-preview')).toBeVisible();
+      // Read by the shape: no "text ← question" mapping offered as if it were the reading.
+      const mapping = dialog.getByTestId('mapping');
+      await expect(mapping.getByTestId('shape-reader')).toContainText(
+        'TruthfulQA rows are read by their shape',
+      );
+      await expect(mapping.getByLabel('Task type')).toHaveValue('');
+      await expect(mapping.getByRole('textbox')).toHaveCount(0);
+      // The preview shows the multiple-choice sample: four choices of the first row, A labelled.
+      await expect(dialog.getByTestId('mapped-preview')).toContainText(
+        'Nothing in particular happens when you eat a pomegranate.',
+      );
+      await page.screenshot({ path: sized('preview-truthfulqa', page) });
+      // Mapping by hand instead: the file's fields are its three keys, not every answer string.
+      await mapping.getByLabel('Task type').selectOption('multiple_choice');
+      await expect(dialog.getByTestId('mapping')).toContainText("The file's fields (3)");
+    });
   });
 }
