@@ -378,5 +378,45 @@ for (const viewport of VIEWPORTS) {
       await mapping.getByLabel('Task type').selectOption('multiple_choice');
       await expect(dialog.getByTestId('mapping')).toContainText("The file's fields (3)");
     });
+
+    test('the Overview: length axes with a unit and labels apart, a check’s name filters', async ({
+      page,
+      svc,
+    }) => {
+      const path = await writeDataset(dir, `chat-overview-${viewport.width}`, 'jsonl', chatRows());
+      await importFile(page, svc.baseUrl, path, 64);
+      await page.getByRole('button', { name: 'Start audit' }).click();
+      await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      const overview = page.getByTestId('overview');
+      const lengths = overview.locator('.histograms figure');
+      await expect(lengths.first()).toBeVisible();
+      await lengths.first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: sized('overview-lengths', page) });
+      for (const figure of await lengths.all()) {
+        await expect(figure.locator('text.axis-title')).toHaveText(
+          /^(characters|turns) \(log scale: each bin doubles\)$/,
+        );
+        // No two labels under the columns overlap.
+        const boxes = await figure
+          .locator('text.axis:not(.axis-title)')
+          .evaluateAll((texts) =>
+            texts.map((t) => t.getBoundingClientRect()).map((r) => [r.left, r.right]),
+          );
+        for (let i = 1; i < boxes.length; i++) {
+          expect(boxes[i]?.[0] ?? 0).toBeGreaterThanOrEqual(boxes[i - 1]?.[1] ?? 0);
+        }
+      }
+
+      // The check's name, not only its thin bar, shows its rows.
+      const checks = overview.getByRole('list', { name: 'Failures and warnings per check' });
+      const name = checks.locator('button.tally-name').first();
+      const check = (await name.textContent()) ?? '';
+      await name.click();
+      await expect(page.getByTestId('row-count')).not.toHaveText('64 rows');
+      const failed = await page.getByLabel('Failed check').inputValue();
+      const warned = page.getByTestId('warned-check-filter');
+      expect(failed === check || (await warned.textContent())?.includes(check)).toBe(true);
+    });
   });
 }

@@ -193,7 +193,7 @@ function Legend() {
   return (
     <p className="muted legend">
       <span className="swatch failed" /> failed <span className="swatch warned" /> warned only ·
-      click a bar for its rows
+      click a name or a bar for its rows
     </p>
   );
 }
