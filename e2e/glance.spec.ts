@@ -250,8 +250,8 @@ for (const viewport of VIEWPORTS) {
       const review = page.getByTestId('review');
       const verdicts = review.getByTestId('verdicts');
       // Two repeated_lines issues, each naming its turn.
-      await expect(verdicts).toContainText('repeated_lines in turn 1');
-      await expect(verdicts).toContainText('repeated_lines in turn 2');
+      await expect(verdicts).toContainText('repeated_lines in turn 1:');
+      await expect(verdicts).toContainText('repeated_lines in turn 2:');
       // The turn's label whole: "turn 2" over "assistant", not cut.
       const label = review.getByTestId('sample-diff').locator('th.element-label').nth(1);
       await expect(label).toHaveText(/turn 2\s*assistant/i);
@@ -261,6 +261,18 @@ for (const viewport of VIEWPORTS) {
       await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
       await expect(review.locator('.change-list summary')).toHaveText(/^1 change \(JSON Patch\)$/);
       await page.getByTestId('grid-row').first().click();
+
+      // Pending: Accept fix, Reject, Edit, Drop and the × all on the header's one line.
+      const middle = (box: { y: number; height: number } | null) =>
+        (box?.y ?? 0) + (box?.height ?? 0) / 2;
+      const headingMiddle = middle(
+        await review.getByRole('heading', { name: 'Row 1' }).boundingBox(),
+      );
+      for (const name of ['Accept fix', 'Reject', 'Edit', 'Drop', 'Close the review']) {
+        const box = await review.getByRole('button', { name, exact: true }).boundingBox();
+        expect(Math.abs(middle(box) - headingMiddle), name).toBeLessThan(8);
+      }
+      await page.screenshot({ path: sized('review-pending', page) });
 
       // Accepted: the decision and its Undo, no "Accept fix" beside them; the × on the header's line.
       await review.getByRole('button', { name: 'Accept fix' }).click();

@@ -2,8 +2,11 @@
  * A row's fields as a search sees them: every leaf of its JSON (strings,
  * numbers, booleans) under a dotted path of object keys. The items of an
  * array share their array's path, so `dialog.utterance` names the utterance
- * of every turn and `dialog` every turn whole. Shared by the service (what a
- * search reads) and the renderer (which fields a search can be limited to).
+ * of every turn and `dialog` every turn whole. A key holding a space is text,
+ * not a name (TruthfulQA's `mc1_targets` has its answers as keys): it is
+ * searched as a leaf of its object's path, and what it holds stays there too.
+ * Shared by the service (what a search reads) and the renderer (which fields
+ * a search can be limited to).
  */
 
 type Visit = (path: string, text: string) => void;
@@ -16,7 +19,10 @@ function walk(value: unknown, path: string, visit: Visit): void {
   }
   if (typeof value === 'object') {
     for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-      walk(inner, path === '' ? key : `${path}.${key}`, visit);
+      if (/\s/.test(key)) {
+        visit(path, key);
+        walk(inner, path, visit);
+      } else walk(inner, path === '' ? key : `${path}.${key}`, visit);
     }
     return;
   }

@@ -125,7 +125,7 @@ function VerdictCell({
         <div key={i} className={`issue${issue.severity === 'warning' ? ' warning' : ''}`}>
           <code>{issue.code}</code>
           {issuePlace(issue.path) !== null && (
-            <span className="issue-place"> in {issuePlace(issue.path)}</span>
+            <span className="issue-place"> in {issuePlace(issue.path)}:</span>
           )}{' '}
           {issue.message}
           {issue.ref !== undefined && (
