@@ -87,7 +87,7 @@ for (const viewport of VIEWPORTS) {
       await search.fill('year');
       await search.press('Enter');
       await expect(count).toHaveText('64 rows');
-      const field = page.getByLabel('Search in');
+      const field = page.getByLabel('Which field to look in');
       await expect(field.locator('option')).toContainText([
         'in every field',
         'in dialog',

@@ -130,7 +130,7 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
         }}
       />
       <select
-        aria-label="Search in"
+        aria-label="Which field to look in"
         className="search-field"
         value={filter.search_field ?? ''}
         onChange={(e) => update({ search_field: e.target.value || undefined })}
