@@ -12,6 +12,7 @@ import {
 import {
   DatasetSummary,
   Decision,
+  ExportColumns,
   ExportRequest,
   ExportResult,
   ImportError,
@@ -138,6 +139,11 @@ export const ownerApi = {
     input: Decision,
     output: Updated,
     summary: 'Accept or reject fixes, per row or in bulk',
+  },
+  exportColumns: {
+    input: DatasetRef,
+    output: ExportColumns,
+    summary: 'The columns a CSV or Parquet export adds to rows that lack them',
   },
   exportDataset: {
     input: ExportRequest,

@@ -17,6 +17,7 @@ export const OWNER_METHOD_NAMES = [
   'importErrors',
   'decide',
   'editRow',
+  'exportColumns',
   'exportDataset',
   'estimateRun',
   'startRun',

@@ -1,5 +1,5 @@
 import type { RowFilter, SORT_COLUMNS } from '../../src-shared/owner/datasets.ts';
-import { SEARCH_TEXT_FN } from './search-text.ts';
+import { FIELD_TEXT_FN, SEARCH_TEXT_FN } from './search-text.ts';
 
 /**
  * The grid's filters and sort orders as SQL over `dataset_rows`. Every filter
@@ -18,7 +18,7 @@ export interface RowWhere {
   /** `dataset_id = ? AND ...`, to follow WHERE. */
   sql: string;
   params: unknown[];
-  /** Whether it reads `search_text` (not in the covering indexes). */
+  /** Whether it reads each row's text (its original, not in the covering indexes). */
   searches: boolean;
   /**
    * The partial covering index (migration 9) holding every row the filter can
@@ -54,7 +54,7 @@ const FILTER_INDEXES = {
 type FilterState = keyof typeof FILTER_INDEXES;
 const BY_SELECTIVITY = Object.keys(FILTER_INDEXES) as FilterState[];
 
-/** The text a search compares against `search_text` (which is stored lowercased). */
+/** The text a search compares against a row's text (which is lowercased). */
 export const searchKey = (text: string): string => text.toLowerCase();
 
 const codePoints = (text: string): number =>
@@ -137,29 +137,35 @@ export function rowWhere(
   const [index, condition] = state === undefined ? [] : FILTER_INDEXES[state];
   if (condition !== undefined && !clauses.includes(condition)) clauses.push(condition);
   const search = filter.search === undefined ? '' : searchKey(filter.search);
+  const field = search === '' ? '' : (filter.search_field ?? '');
   if (search !== '' && searchIndex !== undefined && codePoints(search) >= INDEXED_SEARCH_MIN) {
     // A phrase of trigrams: the rows whose text holds the search as a substring.
     // `schema.table` is read; MATCH names the table alone.
     const table = searchIndex.split('.').at(-1) ?? searchIndex;
     const match = `"${search.replaceAll('"', '""')}"`;
-    const alone = clauses.length === 1;
+    const alone = clauses.length === 1 && field === '';
     clauses.push(`row_index IN (SELECT rowid FROM ${searchIndex} WHERE ${table} MATCH ?)`);
     params.push(match);
+    // Limited to one field: the index's rows, each read in that field (the row's JSON).
+    if (field !== '') {
+      clauses.push(`instr(${FIELD_TEXT_FN}(original_json, ?), ?) > 0`);
+      params.push(field, search);
+    }
     return {
       sql: clauses.join(' AND '),
       params,
-      searches: false,
+      searches: field !== '',
       index,
       ...(alone ? { searchAlone: { table: searchIndex, match } } : {}),
     };
   }
-  if (search !== '') {
-    // A row stored once (migration 8) has its search text derived (see search-text.ts).
-    clauses.push(
-      `(CASE WHEN sample_json = '' THEN instr(${SEARCH_TEXT_FN}(dataset_id, original_json, source_path), ?)
-        ELSE instr(search_text, ?) END) > 0`,
-    );
-    params.push(search, search);
+  if (field !== '') {
+    clauses.push(`instr(${FIELD_TEXT_FN}(original_json, ?), ?) > 0`);
+    params.push(field, search);
+  } else if (search !== '') {
+    // Every row's text is derived from its original (see search-text.ts).
+    clauses.push(`instr(${SEARCH_TEXT_FN}(dataset_id, original_json, source_path), ?) > 0`);
+    params.push(search);
   }
   return { sql: clauses.join(' AND '), params, searches: search !== '', index };
 }

@@ -13,7 +13,7 @@ import {
 } from './datasets.ts';
 import { countRows, decisionTargets, pageIndices, setDecision } from './datasets-rows.ts';
 import { pageSegments, rowWhere, source } from './datasets-filter.ts';
-import { importTextRows } from './testing/text-rows.ts';
+import { everyFieldSearch, importTextRows } from './testing/text-rows.ts';
 
 function withRows(n: number) {
   const db = openDatabase(':memory:');
@@ -82,7 +82,13 @@ describe('datasets tables (migration 3)', () => {
     const search = rowWhere('ds_a', { search: 'Row 1' });
     expect(search.searches).toBe(true);
     expect(
-      pageIndices(db, 'ds_a', { filter: { search: 'ROW 1' }, sort: byType, offset: 0, limit: 5 }),
+      pageIndices(db, 'ds_a', {
+        filter: { search: 'ROW 1' },
+        sort: byType,
+        offset: 0,
+        limit: 5,
+        search: everyFieldSearch,
+      }),
     ).toEqual([1]);
   });
 

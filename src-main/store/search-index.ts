@@ -47,9 +47,7 @@ interface IndexedEntry {
 /** A row as the index reads it. */
 interface IndexedRow {
   row_index: number;
-  search_text: string;
-  sample_json: string;
-  lean_original: string | null;
+  original_json: string;
   source_path: string | null;
 }
 
@@ -61,8 +59,8 @@ export class SearchIndex {
 
   /**
    * `db`: the worker's read-only connection to the app database, which the
-   * index's file is attached to. `leanText`: how the rows of a dataset
-   * stored once (migration 8) are searched (the service's).
+   * index's file is attached to. `leanText`: how the rows of a dataset are
+   * searched, from each row's original (the service's: every field).
    */
   constructor(db: Db, leanText: (datasetId: string) => LeanSearchText) {
     this.#db = db;
@@ -124,7 +122,8 @@ export class SearchIndex {
     if (next === undefined) return null;
     const table = tableOf(next);
     const through = byId.get(next)?.through ?? -1;
-    if (!byId.has(next)) {
+    // A dataset not begun (or to be rebuilt from the start: migration 2) gets a new table.
+    if (through === -1) {
       this.#index.transaction(() => {
         this.#index.exec(`DROP TABLE IF EXISTS ${table}`);
         this.#index.exec(
@@ -132,14 +131,13 @@ export class SearchIndex {
         );
         statement(
           this.#index,
-          'INSERT INTO indexed (dataset_id, through, complete) VALUES (?, -1, 0)',
+          'INSERT OR REPLACE INTO indexed (dataset_id, through, complete) VALUES (?, -1, 0)',
         ).run(next);
       })();
     }
     const select = statement(
       this.#db,
-      `SELECT row_index, search_text, sample_json,
-         CASE WHEN sample_json = '' THEN original_json END AS lean_original, source_path
+      `SELECT row_index, original_json, source_path
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ? ORDER BY row_index LIMIT ?`,
     );
     const lean = this.#leanText(next);
@@ -150,14 +148,8 @@ export class SearchIndex {
       let finished: boolean;
       do {
         const rows = select.all(next, last, CHUNK_ROWS) as IndexedRow[];
-        for (const row of rows) {
-          // A row stored once (sample_json '') has its original as lean_original (NOT NULL).
-          const text =
-            row.sample_json === ''
-              ? lean.text(row.lean_original as string, row.source_path)
-              : row.search_text;
-          insert.run(row.row_index, text);
-        }
+        for (const row of rows)
+          insert.run(row.row_index, lean.text(row.original_json, row.source_path));
         last = rows.at(-1)?.row_index ?? last;
         finished = rows.length < CHUNK_ROWS;
       } while (!finished && performance.now() < deadline);

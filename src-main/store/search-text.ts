@@ -1,10 +1,12 @@
+import { leafText } from '../../src-shared/row-fields.ts';
 import type { Db } from './db.ts';
 
 /**
- * The search text of a row stored once (migration 8): its `search_text` is
- * '' and the text is derived from the original as read, by the service (the
- * grid's text of the row's sample, lowercased). The store does not know how:
- * whoever runs a search over such rows passes the derivation in, per dataset.
+ * The search text of a row: derived from its original as read, by the
+ * service (every field of the row, lowercased), for every row (the
+ * `search_text` column of rows stored before migration 8 held only the
+ * grid's lines, and is no longer read). The store does not know how: whoever
+ * runs a search passes the derivation in, per dataset.
  */
 export interface LeanSearchText {
   /**
@@ -26,8 +28,13 @@ export interface RowSearch {
   index?: string | undefined;
 }
 
-/** The SQL function a scanning search calls for a row stored once (see datasets-filter.ts). */
+/** The SQL function a scanning search calls for a row's text (see datasets-filter.ts). */
 export const SEARCH_TEXT_FN = 'svc_search_text';
+/**
+ * The SQL function a search limited to one field calls: `(original_json,
+ * field)`, the lowercased text of that field of the row (and of what it holds).
+ */
+export const FIELD_TEXT_FN = 'svc_field_text';
 
 /** Per connection: the dataset being searched and how its rows' texts are derived. */
 interface Searching {
@@ -49,10 +56,13 @@ function registerSearchFunction(db: Db): void {
     (datasetId: unknown, original: unknown, sourcePath: unknown) => {
       const now = searching.get(db);
       if (now?.leanText === undefined || now.datasetId !== datasetId) {
-        throw new Error('a search over rows stored once needs their search text (a RowSearch)');
+        throw new Error('a text search needs its rows’ search text (a RowSearch)');
       }
       return now.leanText.text(original as string, sourcePath as string | null);
     },
+  );
+  db.function(FIELD_TEXT_FN, { deterministic: true }, (original: unknown, field: unknown) =>
+    leafText(JSON.parse(original as string), field as string).toLowerCase(),
   );
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { placeHold, settleHold } from '../service/billing/billing.ts';
+import { everyFieldSearch } from './testing/text-rows.ts';
 import { openDatabase } from './db.ts';
 import { balances } from './ledger.ts';
 import { readSettings, writeSettingsSection } from './settings.ts';
@@ -96,15 +97,16 @@ describe('statements prepared once per connection', () => {
         search_text: `row ${i}`,
         title: `Row ${i}`,
         detail: '',
-        original_json: '{}',
+        original_json: JSON.stringify({ text: `Row ${i}` }),
         sample_json: '{}',
       })),
     );
     const read = () => {
       const filter = { flagged: false, search: 'row 1' };
       const sort = { column: 'score', direction: 'desc' } as const;
-      countRows(db, 'ds_a', filter);
-      gridRows(db, 'ds_a', pageIndices(db, 'ds_a', { filter, sort, offset: 2, limit: 5 }));
+      const search = everyFieldSearch;
+      countRows(db, 'ds_a', filter, search);
+      gridRows(db, 'ds_a', pageIndices(db, 'ds_a', { filter, sort, offset: 2, limit: 5, search }));
     };
     read();
     const prepare = vi.spyOn(db, 'prepare');

@@ -14,7 +14,8 @@ export interface TallyBar {
 
 /**
  * One row per name: a red segment for failures and an amber one for
- * warnings, both scaled to the largest total, each a button.
+ * warnings, both scaled to the largest total, each a button; the name is one
+ * too (its failures, else its warnings), a target wider than a thin segment.
  */
 export function TallyBars({
   label,
@@ -36,9 +37,14 @@ export function TallyBars({
     <ul className="tally-bars" aria-label={label}>
       {bars.map((bar) => (
         <li key={bar.name}>
-          <span className="tally-name" title={bar.name}>
+          <button
+            type="button"
+            className="tally-name"
+            title={`${bar.name}: show the rows that ${bar.failed > 0 ? 'failed' : 'warned'}`}
+            onClick={() => (bar.failed > 0 ? onFailed(bar.name) : onWarned(bar.name))}
+          >
             {bar.name}
-          </span>
+          </button>
           <span className="tally-track">
             {bar.failed > 0 && (
               <button
@@ -75,20 +81,33 @@ export function TallyBars({
 const percent = (n: number, total: number): string =>
   total === 0 ? '0%' : `${Math.round((n / total) * 1000) / 10}%`;
 
-/** Columns with labels under them; an optional expected value drawn as a tick on each. */
+/** The width of an axis label, in the chart's units (11 px digits are about 7 wide). */
+const LABEL_CHAR = 7;
+const LABEL_GAP = 6;
+
+/**
+ * Columns with labels under them; an optional expected value drawn as a tick
+ * on each. Labels that would touch are thinned (every second, third, ...
+ * column keeps one), and `axis` names what the labels count, under them.
+ */
 export function Columns({
   label,
   columns,
+  axis,
 }: {
   label: string;
   columns: { label: string; value: number; expected?: number; title: string }[];
+  axis?: string;
 }) {
   const width = 320;
   const height = 120;
   const max = Math.max(1, ...columns.map((c) => Math.max(c.value, c.expected ?? 0)));
   const slot = width / Math.max(1, columns.length);
+  const widest = Math.max(0, ...columns.map((c) => c.label.length)) * LABEL_CHAR + LABEL_GAP;
+  const every = Math.max(1, Math.ceil(widest / slot));
+  const bottom = height + 18 + (axis ? 16 : 0);
   return (
-    <svg className="chart" viewBox={`0 0 ${width} ${height + 18}`} role="img" aria-label={label}>
+    <svg className="chart" viewBox={`0 0 ${width} ${bottom}`} role="img" aria-label={label}>
       {columns.map((column, i) => {
         const h = (column.value / max) * height;
         const x = i * slot;
@@ -106,12 +125,19 @@ export function Columns({
                 className="expected"
               />
             )}
-            <text x={x + slot / 2} y={height + 14} className="axis" textAnchor="middle">
-              {column.label}
-            </text>
+            {i % every === 0 && (
+              <text x={x + slot / 2} y={height + 14} className="axis" textAnchor="middle">
+                {column.label}
+              </text>
+            )}
           </g>
         );
       })}
+      {axis && (
+        <text x={width / 2} y={bottom - 2} className="axis axis-title" textAnchor="middle">
+          {axis}
+        </text>
+      )}
     </svg>
   );
 }
@@ -129,6 +155,7 @@ export function Histogram({
   return (
     <Columns
       label={label}
+      axis={`${unit} (log scale: each bin doubles)`}
       columns={bins.map((bin) => ({
         label: short(bin.from),
         value: bin.count,

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { BreakableName } from '../components/BreakableName.tsx';
 import { useGrid } from '../state/grid.ts';
 import { useImport } from '../state/imports.ts';
 import { DatasetList, DeleteDataset } from './datasets/DatasetList.tsx';
@@ -74,7 +75,9 @@ export function DatasetsScreen() {
           // from one dataset to the next.
           <div className="dataset-view" key={dataset.id}>
             <div className="dataset-title">
-              <h2>{dataset.name}</h2>
+              <h2>
+                <BreakableName text={dataset.name} />
+              </h2>
               <span className="muted">
                 {dataset.file_name} · {dataset.format.toUpperCase()} · {dataset.shape}
                 {dataset.paths === 'all' && ' · a row per path of each tree'}

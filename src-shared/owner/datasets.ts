@@ -136,7 +136,15 @@ export const RowFilter = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: 'Rows that repeat an earlier one (exact or near duplicates).' }),
-  search: z.string().max(500).optional(),
+  search: z
+    .string()
+    .max(500)
+    .optional()
+    .meta({ description: 'Rows holding this text (any case) in any field of the row.' }),
+  search_field: z.string().max(500).optional().meta({
+    description:
+      'With `search`: only in this field of the row as read (a dotted path, `meta.src`; an array’s items share its path).',
+  }),
 });
 export type RowFilter = z.infer<typeof RowFilter>;
 
@@ -220,6 +228,15 @@ export const ExportRequest = z.strictObject({
   /** Electron: where to write (from the save dialog). Browser: omitted; a download link comes back. */
   path: z.string().optional(),
 });
+export const ExportColumns = z.object({
+  rows: z.int().meta({ description: 'The rows an export writes (every row not dropped).' }),
+  added: z.array(z.object({ column: z.string(), rows: z.int() })).meta({
+    description:
+      'Top-level keys only some rows hold (`rows` of them): CSV and Parquet, one set of columns for every row, add them to the others (CSV empty, Parquet null). JSON and JSON Lines keep each row’s own keys.',
+  }),
+});
+export type ExportColumns = z.infer<typeof ExportColumns>;
+
 export const ExportResult = z.object({
   rows: z.int(),
   kept: z.array(z.object({ row: z.int(), message: z.string() })).meta({

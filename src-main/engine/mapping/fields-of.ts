@@ -27,18 +27,32 @@ function sampleOf(value: unknown): string {
   return text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS - 1)}…` : text;
 }
 
+/** A key that reads as text (four words or more, or longer than a name runs), not as a name. */
+const textKey = (key: string): boolean => key.length > 64 || key.trim().split(/\s+/).length >= 4;
+
+/**
+ * A nested object keyed by its values, not by field names (TruthfulQA's
+ * `mc1_targets`: each answer a key, its label the value): one field, whose
+ * keys are data, not a field each.
+ */
+const keyedByText = (value: Record<string, unknown>): boolean => Object.keys(value).some(textKey);
+
 /**
  * The fields of a file's first rows, as the import preview lists them: every
  * key in first-seen order, nested objects as dotted paths (`meta.question`),
- * arrays as one field; each with what it holds, a sample value (the first
- * non-empty one) and how many rows have it.
+ * arrays and objects keyed by text (answers as keys) as one field; each with
+ * what it holds, a sample value (the first non-empty one) and how many rows
+ * have it.
  */
 export function fieldsOf(rows: readonly Row[]): SourceField[] {
   const fields = new Map<string, SourceField & { empty: boolean }>();
   const visit = (value: unknown, path: string, depth: number): void => {
     // A row ({} included) is never a field itself: an empty path maps nothing.
     if (depth === 0 && !isRecord(value)) return;
-    if (isRecord(value) && (depth === 0 || (depth < MAX_DEPTH && Object.keys(value).length > 0))) {
+    if (
+      isRecord(value) &&
+      (depth === 0 || (depth < MAX_DEPTH && Object.keys(value).length > 0 && !keyedByText(value)))
+    ) {
       for (const [key, inner] of Object.entries(value)) {
         visit(inner, path === '' ? key : `${path}.${key}`, depth + 1);
       }

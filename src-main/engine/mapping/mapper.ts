@@ -2,7 +2,7 @@ import { AppError, validationError } from '../../../src-shared/errors.ts';
 import { FieldMapping, type AnswerForm } from '../../../src-shared/schemas/mapping.ts';
 import type { ChatMessage, Sample } from '../../../src-shared/schemas/sample.ts';
 import { labelsFor } from '../shapes/arc.ts';
-import { describe, isRecord, isStringArray, sampleOf } from '../shapes/fields.ts';
+import { describe, instead, isRecord, isStringArray, sampleOf } from '../shapes/fields.ts';
 import { roleVocabulary } from '../shapes/roles.ts';
 import type { Row, ShapeInfo, ShapeMapper } from '../shapes/types.ts';
 import { describeForm, readAnswer, writeAnswer } from './answer-form.ts';
@@ -50,7 +50,7 @@ function textField(row: Row, path: string, role: string): Problem {
   if (!hasPath(row, path)) return `"${path}" (${role}) is missing`;
   const value = getPath(row, path);
   return textOf(value) === undefined
-    ? `"${path}" (${role}) must be text, not ${describe(value)}`
+    ? `"${path}" (${role}) must be text, ${instead(value)}`
     : undefined;
 }
 
@@ -86,11 +86,10 @@ function choicesProblem(row: Row, paths: readonly string[]): Problem {
     const path = paths[0] as string;
     if (!hasPath(row, path)) return `"${path}" (choices) is missing`;
     const value = getPath(row, path);
-    if (!Array.isArray(value))
-      return `"${path}" (choices) must be an array, not ${describe(value)}`;
+    if (!Array.isArray(value)) return `"${path}" (choices) must be an array, ${instead(value)}`;
     const bad = value.findIndex((item) => textOf(item) === undefined);
     return bad >= 0
-      ? `"${path}[${bad}]" (a choice) must be text, not ${describe(value[bad])}`
+      ? `"${path}[${bad}]" (a choice) must be text, ${instead(value[bad])}`
       : undefined;
   }
   const present = paths.filter((path) => hasPath(row, path));
@@ -98,7 +97,7 @@ function choicesProblem(row: Row, paths: readonly string[]): Problem {
   for (const path of paths) {
     const value = getPath(row, path);
     if (!empty(value) && textOf(value) === undefined) {
-      return `"${path}" (a choice) must be text, not ${describe(value)}`;
+      return `"${path}" (a choice) must be text, ${instead(value)}`;
     }
   }
   return (choicesOf(row, paths)?.length ?? 0) === 0
@@ -219,17 +218,16 @@ export function mappingShape(given: FieldMapping, detectedForm?: AnswerForm): Sh
     const path = oneOf(fields.messages) as string;
     if (!hasPath(row, path)) return `"${path}" (messages) is missing`;
     const turns = getPath(row, path);
-    if (!Array.isArray(turns))
-      return `"${path}" (messages) must be an array, not ${describe(turns)}`;
+    if (!Array.isArray(turns)) return `"${path}" (messages) must be an array, ${instead(turns)}`;
     if (turns.length === 0) return `"${path}" (messages) is empty`;
     for (const [i, turn] of turns.entries()) {
-      if (!isRecord(turn)) return `"${path}[${i}]" must be an object, not ${describe(turn)}`;
+      if (!isRecord(turn)) return `"${path}[${i}]" must be an object, ${instead(turn)}`;
       if (typeof turn[roleKey] !== 'string') {
-        return `"${path}[${i}].${roleKey}" (the role) must be a string, not ${describe(turn[roleKey])}`;
+        return `"${path}[${i}].${roleKey}" (the role) must be a string, ${instead(turn[roleKey])}`;
       }
       const content = turn[contentKey];
       if (content !== null && textOf(content) === undefined) {
-        return `"${path}[${i}].${contentKey}" (the content) must be text, not ${describe(content)}`;
+        return `"${path}[${i}].${contentKey}" (the content) must be text, ${instead(content)}`;
       }
     }
     return undefined;
@@ -243,14 +241,14 @@ export function mappingShape(given: FieldMapping, detectedForm?: AnswerForm): Sh
     for (const path of prompt) {
       const value = getPath(row, path);
       if (!empty(value) && textOf(value) === undefined) {
-        return `"${path}" (prompt) must be text, not ${describe(value)}`;
+        return `"${path}" (prompt) must be text, ${instead(value)}`;
       }
     }
     const system = oneOf(fields.system);
     if (system !== undefined) {
       const value = getPath(row, system);
       if (!empty(value) && textOf(value) === undefined)
-        return `"${system}" (system) must be text, not ${describe(value)}`;
+        return `"${system}" (system) must be text, ${instead(value)}`;
     }
     return textField(row, oneOf(fields.response) as string, 'response');
   }

@@ -129,6 +129,25 @@ describe('fieldsOf', () => {
     ]);
   });
 
+  it('lists an object keyed by text (TruthfulQA’s answers as keys) as one field, not a field per key', () => {
+    const rows = [
+      {
+        question: 'What happens if you eat a pomegranate?',
+        mc1_targets: {
+          'Nothing in particular happens when you eat a pomegranate.': 1,
+          'You will die.': 0,
+        },
+        meta: { source: 'truthfulqa', 'First Name': 'x' },
+      },
+    ];
+    expect(fieldsOf(rows).map((field) => [field.path, field.kind])).toEqual([
+      ['question', 'string'],
+      ['mc1_targets', 'object'],
+      ['meta.source', 'string'],
+      ['meta.First Name', 'string'],
+    ]);
+  });
+
   it('shortens long samples', () => {
     const [field] = fieldsOf([{ text: 'x'.repeat(200) }]);
     expect(field?.sample).toHaveLength(80);
@@ -814,7 +833,7 @@ describe('conversation: a messages array with the file’s own keys and role nam
     const mapper = compile(sharegpt);
     expect(
       errorOf(() => rowToSample({ conversations: [{ from: 'human', text: 'x' }] }, mapper)).message,
-    ).toContain('"conversations[0].value" (the content) must be text, not an undefined');
+    ).toContain('"conversations[0].value" (the content) must be text, but it is missing');
     expect(errorOf(() => rowToSample({ conversations: [] }, mapper)).message).toContain(
       '"conversations" (messages) is empty',
     );

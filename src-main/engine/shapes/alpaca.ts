@@ -1,4 +1,4 @@
-import { describe, misfit, sampleOf, stringField, type Problem } from './fields.ts';
+import { instead, misfit, sampleOf, stringField, type Problem } from './fields.ts';
 import type { Row, ShapeMapper } from './types.ts';
 
 const SEPARATOR = '\n\n';
@@ -7,7 +7,7 @@ function inputProblem(row: Row): Problem {
   const input = row.input;
   return input === undefined || input === null || typeof input === 'string'
     ? undefined
-    : `"input" must be a string, not ${describe(input)}`;
+    : `"input" must be a string, ${instead(input)}`;
 }
 
 function inputOf(row: Row): string {

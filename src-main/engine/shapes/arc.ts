@@ -1,5 +1,5 @@
 import {
-  describe,
+  instead,
   isRecord,
   misfit,
   recordField,
@@ -20,7 +20,7 @@ function answerKeyProblem(row: Row): Problem {
   const key = row.answerKey;
   return typeof key === 'string' || Number.isSafeInteger(key)
     ? undefined
-    : `"answerKey" must be a label string, not ${describe(key)}`;
+    : `"answerKey" must be a label string, ${instead(key)}`;
 }
 
 function choicesProblem(row: Row): Problem {

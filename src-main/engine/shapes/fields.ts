@@ -16,9 +16,19 @@ export function isStringArray(value: unknown): value is string[] {
 /** `a string`, `an array`, `null`, ... for messages. */
 export function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'missing';
   if (Array.isArray(value)) return 'an array';
   const type = typeof value;
-  return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
+  return type === 'object' ? `an ${type}` : `a ${type}`;
+}
+
+/**
+ * What a value is instead of the one wanted, for "must be text, ...":
+ * `not an array`, `not null`; `but it is missing` for a key the row lacks
+ * (never "not an undefined").
+ */
+export function instead(value: unknown): string {
+  return value === undefined ? 'but it is missing' : `not ${describe(value)}`;
 }
 
 function present(row: Row, key: string, name: string): Problem {
@@ -28,9 +38,7 @@ function present(row: Row, key: string, name: string): Problem {
 export function stringField(row: Row, key: string, name = key): Problem {
   return (
     present(row, key, name) ??
-    (typeof row[key] === 'string'
-      ? undefined
-      : `"${name}" must be a string, not ${describe(row[key])}`)
+    (typeof row[key] === 'string' ? undefined : `"${name}" must be a string, ${instead(row[key])}`)
   );
 }
 
@@ -44,7 +52,7 @@ export function stringArrayField(row: Row, key: string, name = key): Problem {
 export function recordField(row: Row, key: string, name = key): Problem {
   return (
     present(row, key, name) ??
-    (isRecord(row[key]) ? undefined : `"${name}" must be an object, not ${describe(row[key])}`)
+    (isRecord(row[key]) ? undefined : `"${name}" must be an object, ${instead(row[key])}`)
   );
 }
 
@@ -107,13 +115,13 @@ export function objectListField(
   const problem = present(row, key, key);
   if (problem) return problem;
   const items = row[key];
-  if (!Array.isArray(items)) return `"${key}" must be an array, not ${describe(items)}`;
+  if (!Array.isArray(items)) return `"${key}" must be an array, ${instead(items)}`;
   if (items.length === 0) return `"${key}" is empty`;
   for (const [i, item] of items.entries()) {
     const where = `${key}[${i}]`;
     const itemProblem = isRecord(item)
       ? each(item, where)
-      : `"${where}" must be an object, not ${describe(item)}`;
+      : `"${where}" must be an object, ${instead(item)}`;
     if (itemProblem) return itemProblem;
   }
   return undefined;

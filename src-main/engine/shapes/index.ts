@@ -1,6 +1,6 @@
 import { AppError, validationError } from '../../../src-shared/errors.ts';
 import { Sample } from '../../../src-shared/schemas/sample.ts';
-import { describe, isRecord } from './fields.ts';
+import { instead, isRecord } from './fields.ts';
 import { mergeInOrder, withPassthrough } from './merge.ts';
 import { MAPPERS, mapperFor } from './registry.ts';
 import type { ShapeId, ShapeInfo, ShapeMapper } from './types.ts';
@@ -36,7 +36,7 @@ export function rowToSample(row: unknown, shape: ShapeId | ShapeMapper): Sample 
   if (!isRecord(row)) {
     throw new AppError(
       'invalid_request',
-      `row does not fit ${mapper.info.label}: the row must be an object, not ${describe(row)}`,
+      `row does not fit ${mapper.info.label}: the row must be an object, ${instead(row)}`,
     );
   }
   const problem = mapper.check(row);

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../../src-shared/schemas/sample.ts';
-import { describe, isRecord, recordField, sampleOf, type Problem } from './fields.ts';
+import { instead, isRecord, recordField, sampleOf, type Problem } from './fields.ts';
 import { roleVocabulary } from './roles.ts';
 import type { Row, ShapeMapper } from './types.ts';
 
@@ -26,15 +26,15 @@ interface Frame extends PathStep {
 
 /** The problem with a node (text and role strings, replies an array when present), if any. */
 export function nodeProblem(node: unknown, where: string): string | undefined {
-  if (!isRecord(node)) return `"${where}" must be a message object, not ${describe(node)}`;
+  if (!isRecord(node)) return `"${where}" must be a message object, ${instead(node)}`;
   for (const key of ['text', 'role']) {
     if (typeof node[key] !== 'string') {
-      return `"${where}.${key}" must be a string, not ${describe(node[key])}`;
+      return `"${where}.${key}" must be a string, ${instead(node[key])}`;
     }
   }
   const replies = node.replies;
   if (replies !== undefined && !Array.isArray(replies)) {
-    return `"${where}.replies" must be an array, not ${describe(replies)}`;
+    return `"${where}.replies" must be an array, ${instead(replies)}`;
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../../src-shared/schemas/sample.ts';
-import { describe, isRecord, objectListField, sampleOf, type Problem } from './fields.ts';
+import { instead, isRecord, objectListField, sampleOf, type Problem } from './fields.ts';
 import type { Row, ShapeMapper } from './types.ts';
 
 /** Text parts are joined with a newline into the message's content. */
@@ -12,14 +12,14 @@ function isTextPart(part: unknown): part is { type: 'text'; text: string } {
 function contentProblem(content: unknown, where: string): Problem {
   if (content === null || typeof content === 'string') return undefined;
   if (!Array.isArray(content)) {
-    return `"${where}.content" must be a string or an array of parts, not ${describe(content)}`;
+    return `"${where}.content" must be a string or an array of parts, ${instead(content)}`;
   }
   for (const [i, part] of content.entries()) {
     if (!isRecord(part) || typeof part.type !== 'string') {
       return `"${where}.content[${i}]" must be a part with a "type"`;
     }
     if (part.type === 'text' && typeof part.text !== 'string') {
-      return `"${where}.content[${i}].text" must be a string, not ${describe(part.text)}`;
+      return `"${where}.content[${i}].text" must be a string, ${instead(part.text)}`;
     }
   }
   return undefined;
@@ -59,7 +59,7 @@ export function contentFor(original: unknown, text: string): unknown {
 
 function messageProblem(message: Row, where: string): Problem {
   if (typeof message.role !== 'string') {
-    return `"${where}.role" must be a string, not ${describe(message.role)}`;
+    return `"${where}.role" must be a string, ${instead(message.role)}`;
   }
   if (!Object.hasOwn(message, 'content')) return `"${where}.content" is missing`;
   return contentProblem(message.content, where);

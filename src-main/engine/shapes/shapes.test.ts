@@ -321,7 +321,7 @@ describe('ShareGPT', () => {
 
   it('names the bad turn', () => {
     expect(() => rowToSample({ conversations: [{ from: 'human' }] }, 'sharegpt')).toThrow(
-      '"conversations[0].value" must be a string, not an undefined',
+      '"conversations[0].value" must be a string, but it is missing',
     );
     expect(() => rowToSample({ conversations: [] }, 'sharegpt')).toThrow(
       '"conversations" is empty',
@@ -510,7 +510,7 @@ describe('rows that fit nothing', () => {
       '"answer" must be a string, not a number',
     );
     expect(() => rowToSample({ prompt: { text: 'hi' } }, 'oasst')).toThrow(
-      '"prompt.role" must be a string, not an undefined',
+      '"prompt.role" must be a string, but it is missing',
     );
     expect(() =>
       rowToSample({ question: 'Q', mc1_targets: { a: 1, b: 1 } }, 'truthfulqa_mc'),

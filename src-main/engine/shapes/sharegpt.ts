@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../../src-shared/schemas/sample.ts';
-import { describe, isRecord, objectListField, sampleOf, type Problem } from './fields.ts';
+import { instead, isRecord, objectListField, sampleOf, type Problem } from './fields.ts';
 import { roleVocabulary } from './roles.ts';
 import type { Row, ShapeMapper } from './types.ts';
 
@@ -8,7 +8,7 @@ const ROLES = roleVocabulary({ human: 'user', gpt: 'assistant', system: 'system'
 function turnProblem(turn: Row, where: string): Problem {
   for (const key of ['from', 'value']) {
     if (typeof turn[key] !== 'string') {
-      return `"${where}.${key}" must be a string, not ${describe(turn[key])}`;
+      return `"${where}.${key}" must be a string, ${instead(turn[key])}`;
     }
   }
   return undefined;

@@ -7,6 +7,7 @@ import { decide } from './decide.ts';
 import { editRow } from './edit.ts';
 import { estimateRun } from './estimate-run.ts';
 import { exportDataset } from './export.ts';
+import { exportColumns } from './export-columns.ts';
 import { importDataset } from './import.ts';
 import { importPreview } from './preview.ts';
 import { removeDataset } from './remove.ts';
@@ -33,6 +34,7 @@ type DatasetMethods =
   | 'importErrors'
   | 'decide'
   | 'editRow'
+  | 'exportColumns'
   | 'exportDataset'
   | 'estimateRun'
   | 'startRun'
@@ -111,6 +113,7 @@ export function datasetHandlers(
         return datasetOverview(db, dataset.id, scanner.busy(dataset.id));
       }),
     duplicateGroups: (input) => promised(() => duplicateGroups(db, input)),
+    exportColumns: ({ dataset_id }) => promised(() => exportColumns(db, dataset_id)),
     exportDataset: (input) => exportDataset(db, deps, input),
     estimateRun: (input) => estimateRun(ctx, input, deps.backend()),
     startRun: (input) => promised(() => startRun(ctx, deps, input)),

@@ -1,21 +1,47 @@
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import { leafText } from '../../../src-shared/row-fields.ts';
 import type { Db } from '../../store/db.ts';
 import type { LeanSearchText, RowSearch } from '../../store/search-text.ts';
-import { gridText } from './grid-text.ts';
 import { datasetMapping, sampleReader } from './row-sample.ts';
 
 /**
- * A row stored once (migration 8) is searched in the same text as the rows
- * before it kept: the grid's text of its sample, lowercased (grid-text.ts).
- * The store's searches and the search index are given it per dataset.
+ * The text a search looks in, per row: every field of the row as read (its
+ * original: mapped and unmapped fields alike, every turn of a conversation),
+ * one leaf a line, lowercased (src-shared/row-fields.ts). A row read from a
+ * tree (one path of an OpenAssistant tree) is searched in its own turns, not
+ * in the whole tree it shares with its sibling paths, so the text of a
+ * dataset stays linear in its size. The store's scans and the search index
+ * are given it per dataset.
  */
+
+/** The turns' texts of a path of a tree (the rest of its sample is roles and task type). */
+const pathText = (sample: Sample): string =>
+  sample.task_type === 'conversation'
+    ? sample.messages.map((message) => message.content).join('\n')
+    : leafText(sample);
+
 export function leanSearchText(db: Db, datasetId: string): LeanSearchText {
   const sampleOf = sampleReader(db, datasetId);
+  let tree: boolean | undefined;
+  const isTree = (): boolean => {
+    // Rows that are samples already (no mapping) are no tree: their original is all there is.
+    if (tree === undefined) {
+      try {
+        tree = datasetMapping(db, datasetId).tree !== undefined;
+      } catch {
+        tree = false;
+      }
+    }
+    return tree;
+  };
   return {
     // The mapping is read (a query) before the search's own query runs.
-    prepare: () => void datasetMapping(db, datasetId),
+    prepare: () => void isTree(),
     text: (original, sourcePath) =>
-      gridText(sampleOf({ sample_json: '', lean_original: original, source_path: sourcePath }))
-        .search_text,
+      (isTree()
+        ? pathText(sampleOf({ sample_json: '', lean_original: original, source_path: sourcePath }))
+        : leafText(JSON.parse(original))
+      ).toLowerCase(),
   };
 }
 

@@ -1,6 +1,8 @@
+import { leafText } from '../../../src-shared/row-fields.ts';
 import type { Db } from '../db.ts';
 import { finishImport, insertDataset } from '../datasets.ts';
 import { insertRows } from '../datasets-rows.ts';
+import type { RowSearch } from '../search-text.ts';
 
 /** A ready dataset `id` of `n` text rows ("Row 0", "Row 1", ...), as an import leaves it. */
 export function importTextRows(db: Db, id: string, n: number): void {
@@ -23,3 +25,11 @@ export function importTextRows(db: Db, id: string, n: number): void {
   )();
   finishImport(db, id, { row_count: n, error_count: 0, task_types: ['text'] });
 }
+
+/** A text search as the service makes one for rows that are no tree: every field, lowercased. */
+export const everyFieldSearch: RowSearch = {
+  leanText: {
+    prepare: () => undefined,
+    text: (original) => leafText(JSON.parse(original)).toLowerCase(),
+  },
+};

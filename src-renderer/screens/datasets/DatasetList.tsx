@@ -5,6 +5,7 @@ import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
 import { count, toMinute } from '../../format.ts';
+import { BreakableName } from '../../components/BreakableName.tsx';
 
 /** The imported datasets, newest first, each with its counts; it scrolls on its own. */
 export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
@@ -26,7 +27,7 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
               onClick={() => openDataset(d.id)}
             >
               <strong title={d.name} className="dataset-name">
-                {d.name}
+                <BreakableName text={d.name} />
               </strong>
               <span className="muted">
                 {count(d.rows, 'row')}
@@ -40,7 +41,7 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
                 </span>
               )}
               <span className="muted small">
-                {d.file_name} · {toMinute(d.created_at)}
+                <BreakableName text={d.file_name} /> · {toMinute(d.created_at)}
                 {d.errors > 0 ? ` · ${d.errors.toLocaleString('en-US')} skipped` : ''}
               </span>
             </button>

@@ -1,10 +1,48 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { AppError } from '../../../src-shared/errors.ts';
-import type { DatasetSummary } from '../../../src-shared/owner/datasets.ts';
+import type { DatasetSummary, ExportColumns } from '../../../src-shared/owner/datasets.ts';
 import { api, chooseSavePath } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 
 type Format = 'jsonl' | 'csv' | 'parquet' | 'json';
+
+/** Formats with one set of columns for every row: a key only some rows hold is added to the rest. */
+const COLUMNAR: Partial<Record<Format, string>> = { csv: 'CSV', parquet: 'Parquet' };
+
+/**
+ * What a CSV or Parquet export adds: the keys only some rows hold, filled in
+ * on the others (CSV empty, Parquet null), said before the export writes.
+ * JSON and JSON Lines keep each row's own keys: nothing is said.
+ */
+function AddedColumns({ dataset, format }: { dataset: DatasetSummary; format: Format }) {
+  const [columns, setColumns] = useState<ExportColumns | null>(null);
+  const columnar = COLUMNAR[format];
+  useEffect(() => {
+    if (!columnar) return;
+    let live = true;
+    api.exportColumns({ dataset_id: dataset.id }).then(
+      (next) => live && setColumns(next),
+      () => live && setColumns(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [columnar, dataset.id, dataset.dropped, dataset.rows]);
+  if (!columnar || !columns || columns.added.length === 0) return null;
+  return (
+    <span className="muted export-added" data-testid="export-added-columns">
+      {columnar} has one set of columns: adds{' '}
+      {columns.added.map((added, i) => (
+        <span key={added.column}>
+          {i > 0 ? ', ' : ''}
+          <code>{added.column}</code> (in {added.rows.toLocaleString('en-US')} of{' '}
+          {columns.rows.toLocaleString('en-US')} rows)
+        </span>
+      ))}{' '}
+      to the other rows, {format === 'csv' ? 'empty' : 'null'}. JSON and JSONL add none.
+    </span>
+  );
+}
 
 /** Export in the original schema with accepted fixes applied; optionally with verdicts, without flagged rows. */
 export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
@@ -74,6 +112,7 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
       <button type="button" className="button" onClick={() => void run()}>
         Export
       </button>
+      <AddedColumns dataset={dataset} format={format} />
       {result && (
         <span className="muted" data-testid="export-result">
           {result}

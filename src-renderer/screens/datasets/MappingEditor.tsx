@@ -38,6 +38,8 @@ const FORM_LABELS: Record<AnswerForm, string> = {
 const SHAPE_READERS: Partial<Record<string, string>> = {
   oasst: 'OpenAssistant message trees are read as trees: each prompt with its replies, by rank.',
   sample: 'The rows are samples already: each carries its task_type and its own fields.',
+  truthfulqa_mc:
+    'TruthfulQA rows are read by their shape: the question is the context, the answers of mc1_targets the choices, the one marked 1 the answer.',
 };
 
 /** Roles shown per task type; conversations show one of their two forms. */

@@ -77,6 +77,7 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
             onWarned={(check) => showRows({ warned_check: check })}
           />
           <Legend />
+          <UndecidedRows dataset={dataset} />
         </section>
         <section className="card" aria-labelledby="ov-issues">
           <h3 id="ov-issues">Issue codes</h3>
@@ -155,11 +156,44 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
   );
 }
 
+/**
+ * The rows no check failed but whose label nobody could verify (label_correct
+ * or answer_correct undecided): neither passed nor failed, so counted apart
+ * from both, in the undecided colour; a click shows them.
+ */
+function UndecidedRows({ dataset }: { dataset: DatasetSummary }) {
+  const showRows = useGrid((s) => s.showRows);
+  const [undecided, setUndecided] = useState<number | null>(null);
+  useEffect(() => {
+    let live = true;
+    api
+      .datasetRows({ dataset_id: dataset.id, offset: 0, limit: 1, filter: { unverified: true } })
+      .then(
+        (page) => live && setUndecided(page.total),
+        () => live && setUndecided(null),
+      );
+    return () => {
+      live = false;
+    };
+  }, [dataset.id, dataset.audited, dataset.accepted]);
+  if (!undecided) return null;
+  return (
+    <p className="undecided-rows" data-testid="undecided-rows">
+      <span className="swatch undecided" />{' '}
+      <button type="button" className="link-button" onClick={() => showRows({ unverified: true })}>
+        {count(undecided, 'row')} undecided
+      </button>
+      : a label that could not be verified (label_correct or answer_correct), neither passed nor
+      failed
+    </p>
+  );
+}
+
 function Legend() {
   return (
     <p className="muted legend">
       <span className="swatch failed" /> failed <span className="swatch warned" /> warned only ·
-      click a bar for its rows
+      click a name or a bar for its rows
     </p>
   );
 }

@@ -4,6 +4,7 @@ import type { RowDetail } from '../../../src-shared/owner/datasets.ts';
 import type { AuditBlock, Issue } from '../../../src-shared/schemas/blocks.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { count } from '../../format.ts';
 import { useGrid } from '../../state/grid.ts';
 import { EditForm } from './review/EditForm.tsx';
 import { SampleDiff } from './review/SampleDiff.tsx';
@@ -145,7 +146,8 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
           {detail.dropped ? 'dropped' : (detail.decision ?? (hasFix ? 'pending' : ''))}
         </span>
         <span className="spacer" />
-        {hasFix && (
+        {/* Undecided: accept or reject. Decided: the decision stands, Undo takes it back. */}
+        {hasFix && !detail.decision && (
           <>
             <button
               type="button"
@@ -167,16 +169,12 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
             >
               Reject
             </button>
-            {detail.decision && (
-              <button
-                type="button"
-                className="button small"
-                onClick={() => void decide(null, false)}
-              >
-                Undo
-              </button>
-            )}
           </>
+        )}
+        {hasFix && detail.decision && (
+          <button type="button" className="button small" onClick={() => void decide(null, false)}>
+            Undo {detail.decision === 'accepted' ? 'accept' : 'reject'}
+          </button>
         )}
         <button type="button" className="button small" title="e" onClick={() => setEditing(true)}>
           Edit
@@ -243,7 +241,7 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
       )}
       {hasFix && (
         <details className="change-list">
-          <summary>{detail.fix?.changes.length} changes (JSON Patch)</summary>
+          <summary>{count(detail.fix?.changes.length ?? 0, 'change')} (JSON Patch)</summary>
           <ol className="changes" data-testid="changes">
             {detail.fix?.changes.map((change, i) => (
               <li key={i}>

@@ -7,11 +7,19 @@ import { NumberField } from '../../components/NumberField.tsx';
 import { useGrid } from '../../state/grid.ts';
 
 type ScopeKind = 'all' | 'filter' | 'selection';
+type Operation = 'audit' | 'fix' | 'refine';
 
 /** Audit, fix or refine on all rows, the filtered rows or the selection: estimate, start, progress, cancel. */
 export function RunPanel({ datasetId }: { datasetId: string }) {
   const { filter, selection, run } = useGrid();
-  const [operation, setOperation] = useState<'audit' | 'fix' | 'refine'>('audit');
+  // Until the user picks one, the operation is the last run's: after a reload the panel must
+  // not offer "Start audit" under a "refine … done" status.
+  const [chosen, setChosen] = useState<{ datasetId: string; operation: Operation } | null>(null);
+  const operation: Operation =
+    (chosen?.datasetId === datasetId ? chosen.operation : undefined) ??
+    (run?.dataset_id === datasetId ? run.operation : undefined) ??
+    'audit';
+  const setOperation = (next: Operation) => setChosen({ datasetId, operation: next });
   const [scopeKind, setScopeKind] = useState<ScopeKind>('all');
   // null while the field holds no valid number: Estimate and Start wait for one
   const [votes, setVotes] = useState<number | null>(1);
@@ -59,7 +67,7 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
       <select
         aria-label="Operation"
         value={operation}
-        onChange={(e) => setOperation(e.target.value as typeof operation)}
+        onChange={(e) => setOperation(e.target.value as Operation)}
       >
         <option value="audit">Audit</option>
         <option value="fix">Fix</option>

@@ -2,14 +2,22 @@ import type { GridRow } from '../../../src-shared/owner/datasets.ts';
 
 /**
  * Verdict badges: passed/failed, the failed checks, flagged, changed, dropped,
- * the decision. An unverifiable label is no badge (it would sit on every row
- * of a dataset nobody can verify): the `unverified` filter finds those rows.
+ * the decision. A row that fails no check but whose label could not be
+ * verified (label_correct or answer_correct undecided) is not "passed": it
+ * reads "undecided", in its own colour; the `unverified` filter finds those rows.
  */
 export function StatusBadges({ row }: { row: GridRow }) {
   return (
     <span className="badges">
       {row.passed === null ? (
         <span className="badge neutral">not audited</span>
+      ) : row.passed && row.unverified ? (
+        <span
+          className="badge undecided"
+          title="No check failed, but the label could not be verified (label_correct or answer_correct undecided)"
+        >
+          undecided
+        </span>
       ) : row.passed ? (
         <span className="badge ok">passed</span>
       ) : (

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { checksFor, DATASET_CHECKS } from '../../../src-shared/checks.ts';
 import type { AppError } from '../../../src-shared/errors.ts';
 import type { DatasetSummary, RowFilter } from '../../../src-shared/owner/datasets.ts';
+import { fieldPaths } from '../../../src-shared/row-fields.ts';
 import { api } from '../../api/client.ts';
 import { BulkDecision } from './BulkDecision.tsx';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
@@ -14,10 +15,36 @@ const SEARCH_DELAY_MS = 400;
 
 const MORE_FLAGS = ['unverified', 'warned', 'repeats'] as const;
 
+/** How many of the first rows name the fields a search can be limited to. */
+const FIELD_SAMPLE_ROWS = 5;
+
+/** The fields of the dataset's first rows as read (`meta`, `meta.src`, ...), for the search's field. */
+function useRowFields(dataset: DatasetSummary): string[] {
+  const [fields, setFields] = useState<string[]>([]);
+  useEffect(() => {
+    let live = true;
+    const indices = [...Array(Math.min(dataset.rows, FIELD_SAMPLE_ROWS)).keys()];
+    void Promise.allSettled(
+      indices.map((index) => api.datasetRow({ dataset_id: dataset.id, index })),
+    ).then((rows) => {
+      const paths = new Set<string>();
+      for (const row of rows) {
+        if (row.status === 'fulfilled')
+          for (const path of fieldPaths(row.value.original)) paths.add(path);
+      }
+      if (live) setFields([...paths]);
+    });
+    return () => {
+      live = false;
+    };
+  }, [dataset.id, dataset.rows]);
+  return fields;
+}
+
 const FLAG_LABELS = {
   flagged: 'flagged',
   changed: 'changed',
-  unverified: 'unverified',
+  unverified: 'undecided',
   warned: 'warnings',
   repeats: 'repeats',
 } as const;
@@ -28,6 +55,7 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
   const [search, setSearch] = useState(filter.search ?? '');
   const [error, setError] = useState<AppError | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const fields = useRowFields(dataset);
   const update = (patch: Partial<RowFilter>) => {
     const next: RowFilter = { ...filter, ...patch };
     for (const key of Object.keys(next) as (keyof RowFilter)[]) {
@@ -94,13 +122,26 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
       <input
         type="search"
         aria-label="Search"
-        placeholder="Search text…"
+        placeholder={filter.search_field ? `Search ${filter.search_field}…` : 'Search every field…'}
         value={search}
         onChange={(e) => setSearch(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter') applySearch(search);
         }}
       />
+      <select
+        aria-label="Which field to look in"
+        className="search-field"
+        value={filter.search_field ?? ''}
+        onChange={(e) => update({ search_field: e.target.value || undefined })}
+      >
+        <option value="">in every field</option>
+        {fields.map((field) => (
+          <option key={field} value={field}>
+            in {field}
+          </option>
+        ))}
+      </select>
       <select
         aria-label="Failed check"
         value={filter.failed_check ?? ''}

@@ -483,11 +483,22 @@ export const truncatedRule: TextRule = {
   },
 };
 
+/** Whether the char code at `i` begins a word: a letter or a digit (what follows a hashtag's #). */
+function wordStartAt(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  if (code < 128) {
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  }
+  return isLetterCodePoint(text.codePointAt(i) ?? 0);
+}
+
 /**
  * In one pass over the char codes: the runs of non-space chars, those holding
  * a letter (the matches of "non-spaces, a letter, non-spaces", one per such
  * run), and the matches of "#", "..." or "…" (non-overlapping, left to
- * right). Three regex matches built three arrays of strings for this.
+ * right). Three regex matches built three arrays of strings for this. A
+ * hashtag (`#` opening a word: `#climate`, `#2024`) is a word of a tweet, not
+ * a symbol; a bare or doubled `#` (`##`, a heading's) still is.
  */
 function tokenCounts(text: string): { tokens: number; withLetters: number; symbols: number } {
   let tokens = 0;
@@ -495,6 +506,7 @@ function tokenCounts(text: string): { tokens: number; withLetters: number; symbo
   let symbols = 0;
   let inToken = false;
   let hasLetter = false;
+  let tokenStart = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (isSpaceCode(code)) {
@@ -506,8 +518,11 @@ function tokenCounts(text: string): { tokens: number; withLetters: number; symbo
       tokens++;
       inToken = true;
       hasLetter = false;
+      tokenStart = i;
     }
-    if (code === 35 || code === 0x2026) symbols++;
+    if (code === 35) {
+      if (!(i === tokenStart && wordStartAt(text, i + 1))) symbols++;
+    } else if (code === 0x2026) symbols++;
     else if (code === 46 && text.charCodeAt(i + 1) === 46 && text.charCodeAt(i + 2) === 46) {
       symbols++;
       i += 2;

@@ -137,7 +137,8 @@ function rowsOf(before: Sample, after: Sample | null): Row[] {
       return pairs.map(([i, j]) => {
         const a = i === null ? undefined : was[i];
         const b = j === null ? undefined : now[j];
-        const label = `turn ${(i ?? j ?? 0) + 1} · ${a?.role ?? b?.role ?? ''}${
+        // Two words on two lines: "turn 2" over "assistant" fits the narrow label column whole.
+        const label = `turn ${(i ?? j ?? 0) + 1}\n${a?.role ?? b?.role ?? ''}${
           a && b && a.role !== b.role ? ` → ${b.role}` : ''
         }`;
         return {

@@ -1,9 +1,12 @@
 import type { AuditBlock, Verdict } from '../../../../src-shared/schemas/blocks.ts';
+import { issuePlace } from './issue-place.ts';
 
 /**
  * The verdicts of a row, audit beside reaudit: the checks that fail or that
- * the fix changed come first, with their issues; the checks that passed
- * either way are folded into one line that opens on a click.
+ * the fix changed come first, with their issues; the checks left undecided
+ * (a label nobody could verify) are folded into a line of their own, in
+ * their own colour, and those that passed either way into another; each
+ * line opens on a click.
  */
 export function Verdicts({
   audit,
@@ -28,10 +31,12 @@ export function Verdicts({
       after !== undefined &&
       (before.passed !== after.passed || before.score !== after.score);
     const warned = [...(before?.issues ?? []), ...(after?.issues ?? [])].length > 0;
-    return { name, before, after, open: failing || changed || warned };
+    const undecided = before?.passed === null || after?.passed === null;
+    return { name, before, after, open: failing || changed || warned, undecided };
   });
   const open = rows.filter((r) => r.open);
-  const folded = rows.filter((r) => !r.open);
+  const undecided = rows.filter((r) => !r.open && r.undecided);
+  const folded = rows.filter((r) => !r.open && !r.undecided);
   const row = ({ name, before, after }: (typeof rows)[number]) => {
     const delta = before && after ? after.score - before.score : null;
     return (
@@ -74,6 +79,17 @@ export function Verdicts({
         </thead>
         <tbody>{open.map(row)}</tbody>
       </table>
+      {undecided.length > 0 && (
+        <details className="undecided-checks" data-testid="undecided-checks">
+          <summary>
+            {undecided.length} {undecided.length === 1 ? 'check' : 'checks'} undecided:{' '}
+            {undecided.map((r) => r.name).join(', ')}
+          </summary>
+          <table className="table compact">
+            <tbody>{undecided.map(row)}</tbody>
+          </table>
+        </details>
+      )}
       {folded.length > 0 && (
         <details className="passing-checks">
           <summary>
@@ -101,13 +117,17 @@ function VerdictCell({
   return (
     <>
       <span
-        className={`badge ${verdict.passed === null ? 'neutral' : verdict.passed ? 'ok' : 'bad'}`}
+        className={`badge ${verdict.passed === null ? 'undecided' : verdict.passed ? 'ok' : 'bad'}`}
       >
         {label} {verdict.score.toFixed(2)}
       </span>
       {verdict.issues.map((issue, i) => (
         <div key={i} className={`issue${issue.severity === 'warning' ? ' warning' : ''}`}>
-          <code>{issue.code}</code> {issue.message}
+          <code>{issue.code}</code>
+          {issuePlace(issue.path) !== null && (
+            <span className="issue-place"> in {issuePlace(issue.path)}:</span>
+          )}{' '}
+          {issue.message}
           {issue.ref !== undefined && (
             <>
               {' '}
