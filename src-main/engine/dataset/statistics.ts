@@ -30,15 +30,25 @@ const P_VALUE = 0.001;
 const LANGUAGE_CHARS = 500;
 
 const BIN_EDGES = Array.from({ length: 22 }, (_, i) => (i === 0 ? 0 : 2 ** (i - 1)));
+/**
+ * Lengths below this are counted exactly (a bin edge, so the histogram's
+ * bins above it hold the rest): turns per conversation and short fields get
+ * exact medians, where reading them off a doubling bin gave 63 rows of 2 turns
+ * and one of 4 a "median 3".
+ */
+const EXACT_BELOW = 1024;
 
-class Lengths {
+/** The lengths of one field: count, extremes, a log-2 histogram, and quantiles. */
+export class Lengths {
   count = 0;
   min = Number.POSITIVE_INFINITY;
   max = 0;
   sum = 0;
   readonly bins = new Array<number>(BIN_EDGES.length).fill(0);
+  readonly #exact = new Uint32Array(EXACT_BELOW);
   add(length: number): void {
     this.count++;
+    if (length < EXACT_BELOW) this.#exact[length] = (this.#exact[length] ?? 0) + 1;
     this.sum += length;
     if (length < this.min) this.min = length;
     if (length > this.max) this.max = length;
@@ -46,16 +56,25 @@ class Lengths {
       length === 0 ? 0 : Math.min(BIN_EDGES.length - 1, Math.floor(Math.log2(length)) + 1);
     this.bins[bin] = (this.bins[bin] ?? 0) + 1;
   }
-  /** A quantile read off the histogram (the bin's lower edge, interpolated within the bin). */
+  /**
+   * The value at rank ceil(q * count): exact below EXACT_BELOW, else read off
+   * the histogram (interpolated from the bin's first value to its last).
+   */
   private quantile(q: number): number {
-    const target = q * this.count;
+    if (this.count === 0) return 0;
+    const target = Math.max(1, Math.ceil(q * this.count));
     let seen = 0;
+    for (let value = 0; value < EXACT_BELOW; value++) {
+      seen += this.#exact[value] as number;
+      if (seen >= target) return value;
+    }
     for (const [i, n] of this.bins.entries()) {
-      if (n > 0 && seen + n >= target) {
-        const low = BIN_EDGES[i] as number;
-        const high = BIN_EDGES[i + 1] ?? this.max;
-        const within = (target - seen) / n;
-        return Math.min(this.max, Math.max(this.min, Math.round(low + within * (high - low))));
+      const low = BIN_EDGES[i] as number;
+      if (low < EXACT_BELOW || n === 0) continue;
+      if (seen + n >= target) {
+        const last = Math.min(this.max, (BIN_EDGES[i + 1] ?? this.max + 1) - 1);
+        const within = n === 1 ? 0 : (target - seen - 1) / (n - 1);
+        return Math.min(this.max, Math.max(this.min, Math.round(low + within * (last - low))));
       }
       seen += n;
     }
