@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { QuestionAnswerSample } from '../../../src-shared/schemas/sample.ts';
 import { audit, fix } from '../testing/run.ts';
-import { annotations, finalAnswer, readStatedNumber, visibleEcho } from './worked-solution.ts';
+import {
+  annotations,
+  equationIsWrong,
+  finalAnswer,
+  plainEquations,
+  readStatedNumber,
+  visibleEcho,
+} from './worked-solution.ts';
 
 /**
  * Numbers read as the writer meant them wherever a worked solution is
  * checked: fractions, mixed numbers, thousands separators, money and dashes
- * used as minus signs. The solutions are GSM8K test items (1,319 of them in
+ * used as minus signs; and no equation read out of a longer formula. The solutions are GSM8K test items (1,319 of them in
  * ../shared/benchmarks): the first two failed before on nothing but how a
  * number was read, the third holds a real typo that must still fail.
  */
@@ -63,6 +70,21 @@ describe('numbers read whole in worked solutions', () => {
   it('reads an en dash between numbers as a minus sign (120 – 80 - 15 = 25)', async () => {
     const { blocks } = await audit([POINTS]);
     expect(blocks[0]?.checks.arithmetic).toMatchObject({ passed: true, issues: [] });
+  });
+
+  it('reads no equation out of the operands of algebra (MATH solutions)', () => {
+    for (const solution of [
+      'We note that $g(2)=2^2+3=7$, so $f(g(2))=f(7)$.',
+      'Completing the square gives us $(x +4)^2 + (y -3)^2 -25 = 0$.',
+      'So $5 (1 + 2 + \\dots + 20) = 5 \\cdot 20 \\cdot 21/2 = 1050$.',
+      '$3367/7=481$ and $481/7=68\\frac{5}{7}$ so $10101=3\\cdot7\\cdot481$.',
+      'Then\n\\[18 + 25 = 24 + w,\\]so $w = 19.$',
+      'We have $4 * 3 = 2(4)+3(3) = 8+9 = 17$ and $2 * 6 = 2^6 + 6^2 = 100$.',
+      '$$\\frac{279}{99999} = 0.\\overline{00279},$$',
+    ]) {
+      expect(plainEquations(solution).filter(equationIsWrong), solution).toEqual([]);
+    }
+    expect(plainEquations('So 2 + 3 = 6 apples.').filter(equationIsWrong)).toHaveLength(1);
   });
 
   it('still catches "So, Suzzane has $32 - $20 = $300 left."', async () => {

@@ -111,12 +111,15 @@ const COEFFICIENT_BEFORE =
  * 80 - 15 = 25"): read otherwise, the equation would be "80 - 15 = 25".
  */
 const PLAIN = new RegExp(
-  // not inside a longer expression, a mixed number ("3 1/2") or a spaced thousand ("350 000")
-  String.raw`(?<![\d.,<=$/+*×÷−–xX-]\s*)(?<![A-Za-z_])` +
+  // not inside a longer expression, a mixed number ("3 1/2") or a spaced thousand ("350 000"),
+  // nor an exponent, a bracket's or a LaTeX operator's operand ("x^2-9=0", "(y-3)^2 -25 = 0",
+  // "20 \cdot 21/2 = 1050")
+  String.raw`(?<![\d.,<=$/+*×÷−–xX^)}-]\s*)(?<![A-Za-z_])(?<!\\[A-Za-z]+\s*)` +
     String.raw`((?:\$?\d[\d,]*(?:\.\d+)?\s*[-+*/×÷x−–]\s*)+\$?\d[\d,]*(?:\.\d+)?)` +
     String.raw`\s*=\s*\$?(-?\d[\d,]*(?:\.\d+)?)(%?)` +
-    // the result must end there: not "= 3 1/2", "= 409 500", "= 4 * 12" or "=...>>"
-    String.raw`(?![\w/]|\.\d|\s+\d|\s*[-+*/×÷x−–]\s*\d|>>)`,
+    // the result must end there: not "= 3 1/2", "= 409 500", "= 4 * 12", "= 24 + w", "= 2^6",
+    // "= 2(4)", "= 68\frac{5}{7}", "= 0.\overline{3}" or "=...>>"
+    String.raw`(?![\w/^(\\]|\.[\d\\]|\s+\d|\s*[-+*/×÷x−–]\s*[\w(\\]|>>)`,
   'g',
 );
 
