@@ -128,6 +128,18 @@ describe('template siblings (MMLU-style maths)', () => {
     ).toEqual([]);
   });
 
+  it('takes a clause with a number added for another question', async () => {
+    const walk = (steps: string): string =>
+      `If you follow these instructions, do you return to the starting point? ${steps}` +
+      'Options:\n- Yes\n- No';
+    expect(
+      await codes([
+        qa(walk('Take 8 steps. Turn around. Take 8 steps.\n'), 'Yes'),
+        qa(walk('Take 1 step. Take 8 steps. Turn around. Take 8 steps.\n'), 'No'),
+      ]),
+    ).toEqual([]);
+  });
+
   it('takes questions about other names, or a word in capitals, for siblings', async () => {
     const dance = (who: string): string =>
       'Alice, Bob, and Claire are dancers at a square dance. At the start of a song, they ' +

@@ -68,6 +68,9 @@ export interface WordDifference {
   contentB: number;
   kindsB: number;
   proseB: number;
+  /** Of the content tokens, how many are symbols ("(", "*"), on each side. */
+  symbolsA: number;
+  symbolsB: number;
   /** The tagged hashes of the content tokens that differ (A's, then B's). */
   content: number[];
 }
@@ -81,6 +84,8 @@ export function compareWords(a: Uint32Array, b: Uint32Array): WordDifference {
     contentB: 0,
     kindsB: 0,
     proseB: 0,
+    symbolsA: 0,
+    symbolsB: 0,
     content: [],
   };
   const onlyIn = (value: number, side: 'A' | 'B'): void => {
@@ -91,6 +96,7 @@ export function compareWords(a: Uint32Array, b: Uint32Array): WordDifference {
     }
     diff[`content${side}`]++;
     diff[`kinds${side}`] |= KIND_GROUP[kind] as number;
+    if (kind === ContentKind.symbol) diff[`symbols${side}`]++;
     diff.content.push(value);
   };
   let i = 0;
@@ -117,15 +123,22 @@ export function compareWords(a: Uint32Array, b: Uint32Array): WordDifference {
  * - `same`: some prose differs, but no content token: the same question,
  *   worded a little otherwise.
  * - `siblings`: content tokens of one kind on both sides ("sum" for
- *   "product", 4 for 8, f for g, Alice for Bob), content tokens added or
- *   taken away and nothing else ("*" added), or the very same words in
- *   another order ("not True and False", "False and not True"): a template
- *   filled in differently, another question.
- * - `copy`: any other difference with a content token in it (a number
- *   overwritten by a word): still a copy, but no longer surely the same
- *   question.
+ *   "product", 4 for 8, f for g, Alice for Claire); content tokens alone
+ *   added or taken away ("*", "not"); a clause with content added or taken
+ *   away ("Take 1 step."); or the very same words in another order ("not
+ *   True and False", "False and not True"): a template filled in
+ *   differently, another question.
+ * - `copy`: any other edit touching a content token (a number overwritten
+ *   by a word): still a copy, but no longer surely the same question.
  */
 export type Kinship = 'same' | 'siblings' | 'copy';
+
+/**
+ * Words a template adds or takes away, at least (fewer is an edit: one word for
+ * two) and at most (more is one text copied into another).
+ */
+const MIN_CLAUSE_WORDS = 3;
+const MAX_CLAUSE_WORDS = 12;
 
 export function kinship(diff: WordDifference): Kinship {
   const content = diff.contentA + diff.contentB;
@@ -135,7 +148,13 @@ export function kinship(diff: WordDifference): Kinship {
   if (content === 0) return prose > 0 ? 'same' : 'siblings';
   if ((diff.kindsA & diff.kindsB) !== 0) return 'siblings';
   const onlyAdded = diff.contentA + diff.proseA === 0 || diff.contentB + diff.proseB === 0;
-  return onlyAdded && prose === 0 ? 'siblings' : 'copy';
+  if (onlyAdded && prose === 0) return 'siblings';
+  // A clause with content added or taken away ("Take 1 step.", "We now add James, 12, 90"):
+  // words, not symbols, counted, so "len(stack)" overwritten by one word is a word for a word.
+  const wordsA = diff.contentA - diff.symbolsA + diff.proseA;
+  const wordsB = diff.contentB - diff.symbolsB + diff.proseB;
+  const added = Math.abs(wordsA - wordsB);
+  return added >= MIN_CLAUSE_WORDS && added <= MAX_CLAUSE_WORDS ? 'siblings' : 'copy';
 }
 
 /** Sibling pairs as they are found: their sets, and the first few as examples. */
