@@ -32,14 +32,13 @@ import { UnionFind } from './union-find.ts';
  * verified exactly), and label conflicts (rows asking the same question whose
  * labels differ).
  *
- * A near pair is compared word by word (content-tokens.ts): when content
- * tokens stand on both sides of the difference ("sum" for "product", f for
- * g, 4 for 8), or the difference is content alone ("*" added), the two are
- * siblings of one template asking different questions: not duplicates,
- * counted apart (`templated`). A pair differing in prose only asks the same
- * question; one that differs in prose and in a content token on one side (a
- * number replaced by a word) is still a copy, but not the same question, so
- * it raises no label conflict.
+ * A near pair is compared word by word (template-siblings.ts, over the
+ * content tokens of content-tokens.ts): two siblings of one template ("sum"
+ * for "product", f for g, 4 for 8) ask different questions, so they are no
+ * duplicates and are counted apart (`templated`); a pair differing in prose
+ * only asks the same question; any other edit touching a content token (a
+ * number overwritten by a word) leaves a copy, but not surely of the same
+ * question, so it raises no label conflict.
  *
  * Memory is bounded by compact typed arrays, never an object per row: each
  * row added keeps a 64-bit key hash, a label hash and one hash per LSH band
@@ -65,8 +64,8 @@ const TEMPLATED_EXAMPLES = 3;
 const CONTENT_NAMES = 50_000;
 /**
  * The version of the duplicate key, part of every stored signature's tag: a
- * signature made under another normalisation is stale. 1: symbols, numbers
- * read whole (the safe normalisation).
+ * signature made under another normalisation is stale. 1: the safe
+ * normalisation (symbols kept, numbers read whole) and labels by value.
  */
 const KEY_VERSION = 1;
 

@@ -11,10 +11,29 @@
  * "Alice", "Ulysses", "NINE"): a question about Alice is not one about Bob.
  */
 
-/** ASCII symbols that are content: operators, brackets, money, percent, code. */
-const KEPT_ASCII = new Set('+*/=<>^%$|()[]{}~&#@'.split(''));
 /** A number read whole: "1,000" (thousands separators), "3.5", ".5". */
 const NUMBER = /[1-9]\d{0,2}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+/y;
+/** What an ASCII character is to the scan, as bits (a table by char code). */
+const SPACE = 1;
+const DIGIT = 2;
+/** Letters and the underscore: they make words. */
+const WORD = 4;
+/** Symbols that are content: operators, brackets, money, percent, code, the backslash. */
+const KEPT = 8;
+/** What ends a sentence or starts a new item: the next capital is no name ("(A) The", "| The"). */
+const SENTENCE_END = 16;
+/** Outside ASCII: asked of Unicode's classes. */
+const OTHER = 128;
+const ASCII = new Uint8Array(128);
+for (let c = 0; c <= 32; c++) ASCII[c] = SPACE;
+for (let c = 48; c <= 57; c++) ASCII[c] = DIGIT;
+for (let c = 65; c <= 90; c++) ASCII[c] = WORD;
+for (let c = 97; c <= 122; c++) ASCII[c] = WORD;
+ASCII[95] = WORD;
+for (const c of '+*/=<>^%$|()[]{}~&#@\\')
+  ASCII[c.charCodeAt(0)] = (ASCII[c.charCodeAt(0)] as number) | KEPT;
+for (const c of '.?!:;\n)|"')
+  ASCII[c.charCodeAt(0)] = (ASCII[c.charCodeAt(0)] as number) | SENTENCE_END;
 /** Outside ASCII, what is neither space, punctuation nor symbol is part of a word. */
 const NOT_WORD_CHAR = /[\s\p{P}\p{S}]/u;
 const LETTER = /\p{L}/u;
@@ -31,8 +50,6 @@ const NEVER_NAMES = new Set(
     'shall may might must let find each every all some after before while during since'
   ).split(' '),
 );
-/** What ends a sentence or starts a new item: the next capital is no name ("(A) The", "| The"). */
-const SENTENCE_END = new Set(['.', '?', '!', ':', ';', '\n', ')', '|', '"']);
 
 export interface SafeWords {
   words: string[];
@@ -62,48 +79,56 @@ export function safeWords(text: string, findNames: boolean): SafeWords {
   const source = NON_ASCII.test(text) ? text.normalize('NFKC').replaceAll('\u2212', '-') : text;
   const words: string[] = [];
   const capitalised: number[] = [];
-  /** The words written with a lower-case initial somewhere: common words, not names. */
-  const lowerWritten = new Set<string>();
-  let lowerCount = 0;
+  /** Capitalised words that start a sentence, or of one letter: no names, nor lower case. */
+  const startCapital: number[] = [];
   /** Capitalised words in capitals throughout ("the word THAT"): emphasised, names whatever they are. */
   const shouted = new Set<number>();
   let sentenceStart = true;
   const n = source.length;
   let i = 0;
   while (i < n) {
-    const char = source[i] as string;
     const code = source.charCodeAt(i);
-    if (SENTENCE_END.has(char)) sentenceStart = true;
-    if (code <= 32 || /\s/.test(char)) {
+    // ASCII by a table (most training text): a string per character only where one is kept.
+    const kind = code < 128 ? (ASCII[code] as number) : OTHER;
+    if (kind & SENTENCE_END) sentenceStart = true;
+    if (kind & SPACE || (kind === OTHER && /\s/.test(source[i] as string))) {
       i++;
       continue;
     }
     if (
-      isDigit(code) ||
+      kind & DIGIT ||
       (code === 46 && isDigit(source.charCodeAt(i + 1)) && !isWordAt(source, i - 1))
     ) {
       NUMBER.lastIndex = i;
-      const number = NUMBER.exec(source)?.[0] ?? char;
+      const number = NUMBER.exec(source)?.[0] ?? source.charAt(i);
       words.push(number.startsWith('.') ? `0${number}` : number.replaceAll(',', ''));
       i += number.length;
       continue;
     }
-    if (isWordAt(source, i) || (code === 92 && isLetterAt(source, i + 1))) {
+    if (
+      kind & WORD ||
+      (kind === OTHER && isWordAt(source, i)) ||
+      (code === 92 && isLetterAt(source, i + 1))
+    ) {
       // A word (letters, digits, underscores after its first letter), or a LaTeX command.
       let end = i + 1;
-      while (end < n && isWordAt(source, end)) end++;
+      let upper = code >= 65 && code <= 90;
+      for (; end < n; end++) {
+        const next = source.charCodeAt(end);
+        if (next < 128 ? !((ASCII[next] as number) & (WORD | DIGIT)) : !isWordAt(source, end))
+          break;
+        if (next >= 65 && next <= 90) upper = true;
+      }
       const abbreviation =
         end === i + 1 && source.charCodeAt(end) === 46
           ? ABBREVIATION.exec(source.slice(i, i + 16))
           : null;
       if (abbreviation) end = i + abbreviation[0].length;
       const word = abbreviation ? abbreviation[0].replaceAll('.', '') : source.slice(i, end);
-      const lower = word.toLowerCase();
-      if (findNames && isLetterAt(source, i)) {
-        if (lower[0] === word[0]) {
-          lowerWritten.add(lower);
-          lowerCount++;
-        } else if (!sentenceStart && word.length >= 2) {
+      const lower = upper || code >= 128 ? word.toLowerCase() : word;
+      if (findNames && lower[0] !== word[0]) {
+        if (sentenceStart || word.length < 2) startCapital.push(words.length);
+        else {
           capitalised.push(words.length);
           if (word === word.toUpperCase()) shouted.add(words.length);
         }
@@ -116,8 +141,8 @@ export function safeWords(text: string, findNames: boolean): SafeWords {
     if (code === 45) {
       // A hyphen joins two words ("x-axis", "well-known"); anywhere else it is a minus.
       if (!(isLetterAt(source, i - 1) && isLetterAt(source, i + 1))) words.push('-');
-    } else if (code < 128 ? KEPT_ASCII.has(char) || code === 92 : SYMBOL.test(char)) {
-      words.push(char);
+    } else if (kind & KEPT || (kind === OTHER && SYMBOL.test(source[i] as string))) {
+      words.push(source[i] as string);
     }
     i++;
   }
@@ -127,23 +152,36 @@ export function safeWords(text: string, findNames: boolean): SafeWords {
   }
   return {
     words,
-    names:
-      findNames && capitalised.length <= lowerCount
-        ? namesOf(words, capitalised, lowerWritten, shouted)
-        : [],
+    names: capitalised.length > 0 ? namesOf(words, capitalised, startCapital, shouted) : [],
   };
 }
 
-/** The capitalised words that are names. */
+/**
+ * The capitalised words that are names: none in a text mostly in capitals
+ * (more capitalised words than words in lower case).
+ */
 function namesOf(
   words: readonly string[],
   capitalised: readonly number[],
-  lowerWritten: ReadonlySet<string>,
+  startCapital: readonly number[],
   shouted: ReadonlySet<number>,
 ): number[] {
+  const notLower = new Set([...capitalised, ...startCapital]);
+  // Words in lower case: those of a letter not written with a capital.
+  const writtenLower = (at: number): boolean =>
+    !notLower.has(at) && isLetterAt(words[at] as string, 0);
+  let lower = 0;
+  for (let at = 0; at < words.length; at++) if (writtenLower(at)) lower++;
+  if (capitalised.length > lower) return [];
   return capitalised.filter((at) => {
     const word = words[at] as string;
-    return shouted.has(at) || (!lowerWritten.has(word) && !NEVER_NAMES.has(word));
+    if (shouted.has(at)) return true;
+    if (NEVER_NAMES.has(word)) return false;
+    // A word written in lower case elsewhere is a common word capitalised, not a name.
+    for (let other = 0; other < words.length; other++) {
+      if (words[other] === word && writtenLower(other)) return false;
+    }
+    return true;
   });
 }
 
