@@ -34,7 +34,7 @@ export const DatasetFinding = z
   .looseObject({
     code: z.string().meta({
       description:
-        '`answer_position_skew`, `label_imbalance`, `duplicates`, `label_conflicts`, `mixed_languages`, `failing_check`.',
+        '`answer_position_skew`, `label_imbalance`, `duplicates`, `label_conflicts`, `templated_rows`, `mixed_languages`, `failing_check`.',
     }),
     message: z.string(),
   })

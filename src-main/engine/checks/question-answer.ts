@@ -16,6 +16,7 @@ import {
   plainEquations,
   solutionBody,
   unsupportedReason,
+  visibleDisagrees,
 } from './worked-solution.ts';
 
 /** What an answer states: its `#### N`, or the answer itself when it is a bare number or fraction. */
@@ -53,7 +54,7 @@ export function checkQuestionAnswer(
         path: '/answer',
         severity: 'error',
       });
-    } else if (a.visible && a.visible.text.replaceAll(',', '') !== a.stated.replaceAll(',', '')) {
+    } else if (a.visible && visibleDisagrees(a)) {
       checks.add('arithmetic', {
         code: 'visible_result_mismatch',
         message: `the annotation gives ${a.stated} but the text after it says ${a.visible.text}`,

@@ -1,5 +1,5 @@
 import { numberWords } from '../number-words.ts';
-import { agrees, evaluate, parseStatedNumber, same } from '../arithmetic.ts';
+import { agrees, evaluate, parseNumberOrFraction, parseStatedNumber, same } from '../arithmetic.ts';
 
 /**
  * Reading GSM8K-style worked solutions: calculator annotations
@@ -18,7 +18,11 @@ export interface Annotation {
   visible?: { text: string; index: number };
 }
 
-const ANNOTATION = /<<([^<>=]+)=([^<>]+)>>(\$?-?[\d,]*\.?\d+)?/g;
+/**
+ * The number written after `>>` is read whole: a fraction ("3/4") or a mixed
+ * number ("1 1/2") is not its first digits.
+ */
+const ANNOTATION = /<<([^<>=]+)=([^<>]+)>>(\$?-?[\d,]*\.?\d+(?:\/\d+|\s\d+\/\d+)?)?/g;
 
 export function annotations(answer: string): Annotation[] {
   if (!answer.includes('<<')) return [];
@@ -41,10 +45,45 @@ export function annotations(answer: string): Annotation[] {
   });
 }
 
+/**
+ * A number as a worked solution states it, read whole: "1,250", "$18",
+ * "60%", and fractions and mixed numbers ("3/4", "1 1/2").
+ */
+export function readStatedNumber(text: string): number | null {
+  return parseStatedNumber(text) ?? parseNumberOrFraction(text)?.value ?? null;
+}
+
 export function annotationIsWrong(a: Annotation): boolean {
-  const stated = parseStatedNumber(a.stated);
+  const stated = readStatedNumber(a.stated);
   return a.computed !== null && stated !== null && !agrees(a.computed, stated, a.stated);
 }
+
+/** The number at the start of a visible result: "3" of "3/4", "10" of "10 1/2". */
+const LEADING_NUMBER = /^-?[\d,]*\.?\d+/;
+
+/**
+ * What of the number written after an annotation states its result: the
+ * number read whole ("3/4", "1 1/2") or, failing that, its first number
+ * ("10" of "10 1/2 pounds"); null when neither does (or nothing is written).
+ * Numbers compare by value ("16.00" is 16, "1,000" is 1000); a result that
+ * is no number compares as written.
+ */
+export function visibleEcho(a: Annotation): string | null {
+  if (!a.visible) return null;
+  const leading = LEADING_NUMBER.exec(a.visible.text)?.[0] ?? a.visible.text;
+  const stated = readStatedNumber(a.stated);
+  const written = a.stated.trim().replaceAll(',', '');
+  const echoes = (text: string): boolean => {
+    if (stated === null) return text.replaceAll(',', '') === written;
+    const value = readStatedNumber(text);
+    return value !== null && same(value, stated);
+  };
+  return [a.visible.text, leading].find(echoes) ?? null;
+}
+
+/** Whether a number is written after an annotation and says something else than its result. */
+export const visibleDisagrees = (a: Annotation): boolean =>
+  a.visible !== undefined && visibleEcho(a) === null;
 
 export interface PlainEquation {
   index: number;
@@ -68,15 +107,19 @@ const COEFFICIENT_BEFORE =
 /**
  * `a op b [op c] = r` written in prose, outside annotations. Only sides made
  * purely of numbers and operators are judged; anything with units, words or
- * mixed fractions is left alone.
+ * mixed fractions is left alone. The minus may be written as a dash ("120 –
+ * 80 - 15 = 25"): read otherwise, the equation would be "80 - 15 = 25".
  */
 const PLAIN = new RegExp(
-  // not inside a longer expression, a mixed number ("3 1/2") or a spaced thousand ("350 000")
-  String.raw`(?<![\d.,<=$/+*×÷−xX-]\s*)(?<![A-Za-z_])` +
-    String.raw`((?:\$?\d[\d,]*(?:\.\d+)?\s*[-+*/×÷x−]\s*)+\$?\d[\d,]*(?:\.\d+)?)` +
+  // not inside a longer expression, a mixed number ("3 1/2") or a spaced thousand ("350 000"),
+  // nor an exponent, a bracket's or a LaTeX operator's operand ("x^2-9=0", "(y-3)^2 -25 = 0",
+  // "20 \cdot 21/2 = 1050")
+  String.raw`(?<![\d.,<=$/+*×÷−–xX^)}-]\s*)(?<![A-Za-z_])(?<!\\[A-Za-z]+\s*)` +
+    String.raw`((?:\$?\d[\d,]*(?:\.\d+)?\s*[-+*/×÷x−–]\s*)+\$?\d[\d,]*(?:\.\d+)?)` +
     String.raw`\s*=\s*\$?(-?\d[\d,]*(?:\.\d+)?)(%?)` +
-    // the result must end there: not "= 3 1/2", "= 409 500", "= 4 * 12" or "=...>>"
-    String.raw`(?![\w/]|\.\d|\s+\d|\s*[-+*/×÷x−–]\s*\d|>>)`,
+    // the result must end there: not "= 3 1/2", "= 409 500", "= 4 * 12", "= 24 + w", "= 2^6",
+    // "= 2(4)", "= 68\frac{5}{7}", "= 0.\overline{3}" or "=...>>"
+    String.raw`(?![\w/^(\\]|\.[\d\\]|\s+\d|\s*[-+*/×÷x−–]\s*[\w(\\]|>>)`,
   'g',
 );
 
@@ -121,7 +164,7 @@ export function finalAnswer(answer: string): FinalAnswer | null {
   const m = FINAL.exec(answer);
   if (!m) return null;
   const text = m[1] ?? '';
-  return { text, value: parseStatedNumber(text), index: m.index + m[0].lastIndexOf(text) };
+  return { text, value: readStatedNumber(text), index: m.index + m[0].lastIndexOf(text) };
 }
 
 /** The solution before the `####` line. */
@@ -154,6 +197,15 @@ function statesInDigits(text: string, value: number): boolean {
   return false;
 }
 
+/** A fraction or a mixed number ("3/4", "1 1/2") in the text, read whole, equal to `value`. */
+function statesAsFraction(text: string, value: number): boolean {
+  for (const m of text.matchAll(/(?<![\d.,/])(?:\d+\s+)?\d+\s*\/\s*\d+(?![\d.,/])/g)) {
+    const n = parseNumberOrFraction(m[0]);
+    if (n !== null && same(n.value, value)) return true;
+  }
+  return false;
+}
+
 /**
  * Unit conversions a final answer may make from the solution's last value,
  * each allowed only when the solution speaks of the units: dollars and cents
@@ -174,9 +226,10 @@ function conversions(body: string): number[] {
  * unit the solution `body` names) equal the final one? In that order: the
  * cheap reading settles nearly every solution.
  */
-function states(text: string, value: number, body: string): boolean {
+function states(text: string, value: number, body: string, fractions: boolean): boolean {
   // Most solutions state the value in digits: found without reading every number into a list.
   if (statesInDigits(text, value)) return true;
+  if (fractions && statesAsFraction(text, value)) return true;
   const digits = statedNumbers(text);
   if (digits.some((n) => same(n, value))) return true;
   const values = [...digits, ...numberWords(text)];
@@ -200,11 +253,13 @@ export const isWorkedSolution = (answer: string): boolean =>
  * through, all equal to another number on the last line.
  */
 export function unsupportedReason(body: string, value: number, text: string): string | null {
-  if (!states(body, value, body)) {
+  // A final answer written as a fraction ("#### 3/4") is looked for as one.
+  const fractions = text.includes('/');
+  if (!states(body, value, body, fractions)) {
     return `the final answer ${text} appears nowhere in its own solution`;
   }
   if (!body.includes('<<')) return null;
-  return states(lastLine(body), value, body)
+  return states(lastLine(body), value, body, fractions)
     ? null
     : `the final answer ${text} is not what the solution's last line concludes`;
 }

@@ -15,12 +15,30 @@ import {
   SIGNATURE_BINS,
   type Banding,
 } from './minhash.ts';
+import {
+  compareWords,
+  kinship,
+  markNames,
+  readRowWords,
+  SiblingCollector,
+  taggedWords,
+} from './template-siblings.ts';
+import { UnionFind } from './union-find.ts';
 
 /**
  * The `duplicates` check over a whole run: exact duplicates (equal keys after
- * normalisation, see keys.ts), near duplicates (Jaccard similarity of word
- * bigrams at or above the threshold, found with MinHash LSH and verified
- * exactly), and label conflicts (members of a group whose labels differ).
+ * the safe normalisation, see keys.ts), near duplicates (Jaccard similarity
+ * of word bigrams at or above the threshold, found with MinHash LSH and
+ * verified exactly), and label conflicts (rows asking the same question whose
+ * labels differ).
+ *
+ * A near pair is compared word by word (template-siblings.ts, over the
+ * content tokens of content-tokens.ts): two siblings of one template ("sum"
+ * for "product", f for g, 4 for 8) ask different questions, so they are no
+ * duplicates and are counted apart (`templated`); a pair differing in prose
+ * only asks the same question; any other edit touching a content token (a
+ * number overwritten by a word) leaves a copy, but not surely of the same
+ * question, so it raises no label conflict.
  *
  * Memory is bounded by compact typed arrays, never an object per row: each
  * row added keeps a 64-bit key hash, a label hash and one hash per LSH band
@@ -40,6 +58,16 @@ export const MAX_CANDIDATE_PAIRS = 4_000_000;
 const VERIFY_SLICE = 4096;
 /** Rows a `label_conflict` message names; the rest are counted. */
 const SHOWN_CONFLICTS = 5;
+/** Sibling pairs of a template kept as examples. */
+const TEMPLATED_EXAMPLES = 3;
+/** Distinct content tokens whose text is kept to name what examples differ in. */
+const CONTENT_NAMES = 50_000;
+/**
+ * The version of the duplicate key, part of every stored signature's tag: a
+ * signature made under another normalisation is stale. 1: the safe
+ * normalisation (symbols kept, numbers read whole) and labels by value.
+ */
+const KEY_VERSION = 1;
 
 export type DuplicateKind = 'exact' | 'near';
 
@@ -60,11 +88,28 @@ export interface DuplicateIssues {
   [Symbol.iterator](): Iterator<[number, Issue[]]>;
 }
 
+/** Two rows of one template, and the content tokens they differ in. */
+export interface TemplatedPair {
+  rows: [number, number];
+  differing: string[];
+}
+
+/** Rows that are siblings of a template (similar, but differing in content tokens). */
+export interface TemplatedRows {
+  /** Rows with a sibling. */
+  rows: number;
+  /** Sets of siblings (connected by sibling pairs). */
+  groups: number;
+  examples: TemplatedPair[];
+}
+
 export interface DuplicateResult {
   groups: DuplicateGroup[];
   issues: DuplicateIssues;
   /** True when near-duplicate candidates passed MAX_CANDIDATE_PAIRS and the rest went unverified. */
   truncated: boolean;
+  /** Template siblings found among the candidates: never duplicates, reported apart. */
+  templated?: TemplatedRows;
 }
 
 /**
@@ -101,31 +146,6 @@ class U32 {
   push(value: number): void {
     this.reserve(1);
     this.data[this.length++] = value;
-  }
-}
-
-class UnionFind {
-  private parent: Int32Array;
-  constructor(size: number) {
-    this.parent = new Int32Array(size).map((_, i) => i);
-  }
-  find(x: number): number {
-    let root = x;
-    while (this.parent[root] !== root) root = this.parent[root] as number;
-    while (this.parent[x] !== root) {
-      const next = this.parent[x] as number;
-      this.parent[x] = root;
-      x = next;
-    }
-    return root;
-  }
-  union(a: number, b: number): void {
-    const ra = this.find(a);
-    const rb = this.find(b);
-    if (ra === rb) return;
-    // The smaller index is the root, so a group's root is its first occurrence.
-    if (ra < rb) this.parent[rb] = ra;
-    else this.parent[ra] = rb;
   }
 }
 
@@ -217,9 +237,11 @@ export class DuplicateIndex {
     this.bands.length += this.banding.bands;
   }
 
-  /** The banding's tag, first in every stored signature: a signature of another banding is stale. */
+  /**
+   * The tag first in every stored signature: one of another banding or key version is stale.
+   */
   private get tag(): number {
-    return this.banding.bands * 256 + this.banding.rows;
+    return KEY_VERSION * 65536 + this.banding.bands * 256 + this.banding.rows;
   }
 
   /**
@@ -276,18 +298,28 @@ export class DuplicateIndex {
       pause,
     );
 
-    // Verify the candidates on the exact bigram sets of the rows involved, fetched once.
+    // Verify the candidates on the exact bigram sets of the rows involved, fetched once, and
+    // compare the words of those similar enough.
     const needed = new Set<number>();
     for (const pair of pairs) {
       needed.add(Math.floor(pair / n));
       needed.add(pair % n);
     }
     const sets = new SetPool(n);
+    const words = new SetPool(n);
+    const siblings = new SiblingCollector(n, TEMPLATED_EXAMPLES, CONTENT_NAMES);
     await fetch(
       [...needed].sort((a, b) => a - b),
-      (row, words) => sets.put(row, shingleSet(words)),
+      (row, marked) => {
+        const rowWords = readRowWords(marked);
+        sets.put(row, shingleSet(rowWords.words));
+        words.put(row, taggedWords(rowWords));
+        siblings.name(rowWords);
+      },
     );
+    // `near`: copies (the groups); `same`: rows asking the same question (label conflicts).
     const near = new UnionFind(n);
+    const same = new UnionFind(n);
     let verified = 0;
     for (const pair of pairs) {
       // Jaccard of a few hundred thousand pairs is seconds of work: the caller's loop turns.
@@ -296,12 +328,23 @@ export class DuplicateIndex {
       const b = pair % n;
       const origin = this.origins.data[a] as number;
       if (origin !== 0 && origin === this.origins.data[b]) continue;
-      if (this.types.data[a] !== this.types.data[b] || near.find(a) === near.find(b)) continue;
+      if (this.types.data[a] !== this.types.data[b] || same.find(a) === same.find(b)) continue;
       const setA = sets.get(a);
       const setB = sets.get(b);
       // A row whose words were not fetched is never taken for similar.
-      if (setA && setB && jaccard(setA, setB) >= this.threshold) near.union(a, b);
+      if (!setA || !setB || jaccard(setA, setB) < this.threshold) continue;
+      const diff = compareWords(words.get(a) ?? EMPTY_SET, words.get(b) ?? EMPTY_SET);
+      const kin = kinship(diff);
+      if (kin === 'siblings') {
+        siblings.add(a, b, diff);
+        continue;
+      }
+      near.union(a, b);
+      if (kin === 'same') same.union(a, b);
     }
+
+    /** The question a row asks: its set of the same question, by its first row. */
+    const question = (row: number): number => same.find(exactRep[row] as number);
 
     // Groups: near components of representatives, each with its exact copies. Counted first,
     // so that only rows in a group of two or more get a list entry.
@@ -343,7 +386,12 @@ export class DuplicateIndex {
         similarityOf[row] = similarity;
         lowest = Math.min(lowest, similarity);
       }
-      groups.push({ kind, rows, similarity: lowest, label_conflict: this.conflicting(rows) });
+      groups.push({
+        kind,
+        rows,
+        similarity: lowest,
+        label_conflict: this.conflicting(rows, question),
+      });
     }
     // Groups are numbered by their first row; the per-row index follows the sort.
     const order = groups
@@ -356,8 +404,15 @@ export class DuplicateIndex {
       if (group >= 0) groupOf[row] = renumber[group] as number;
     }
     const sorted = order.map((i) => groups[i] as DuplicateGroup);
-    const issues = this.issuesOf(sorted, groupOf, similarityOf, exactRep, name);
-    return { groups: sorted, issues, truncated };
+    const issues = this.issuesOf(sorted, groupOf, similarityOf, exactRep, question, name);
+    const templated = {
+      ...siblings.counts(),
+      examples: siblings.examples.map(({ rows, content }) => ({
+        rows,
+        differing: siblings.differing(content),
+      })),
+    };
+    return { groups: sorted, issues, truncated, templated };
   }
 
   /** Each row's exact representative: the first row with an equal 64-bit key hash. */
@@ -470,13 +525,15 @@ export class DuplicateIndex {
     return { pairs: pairs.slice(0, count), truncated: state.truncated };
   }
 
-  /** Whether the labelled members of a group disagree. */
-  private conflicting(rows: readonly number[]): boolean {
-    let label: number | undefined;
+  /** Whether labelled members of a group asking the same question (one `question`) disagree. */
+  private conflicting(rows: readonly number[], question: (row: number) => number): boolean {
+    const labels = new Map<number, number>();
     for (const row of rows) {
       if (this.hasLabel.data[row] !== 1) continue;
       const value = this.labels.data[row] as number;
-      if (label === undefined) label = value;
+      const key = question(row);
+      const label = labels.get(key);
+      if (label === undefined) labels.set(key, value);
       else if (value !== label) return true;
     }
     return false;
@@ -487,40 +544,60 @@ export class DuplicateIndex {
     groupOf: Int32Array,
     similarityOf: Float32Array,
     exactRep: Int32Array,
+    question: (row: number) => number,
     name: NameRow,
   ): DuplicateIssues {
     const labelOf = (row: number): number | null =>
       this.hasLabel.data[row] === 1 ? (this.labels.data[row] as number) : null;
+    /** The members of a group by the question they ask, made once per group that asks. */
+    const byQuestion = new Map<number, Map<number, number[]>>();
+    const askers = (groupIndex: number, group: DuplicateGroup, row: number): number[] => {
+      let questions = byQuestion.get(groupIndex);
+      if (!questions) {
+        questions = new Map();
+        for (const member of group.rows) {
+          const key = question(member);
+          const list = questions.get(key);
+          if (list) list.push(member);
+          else questions.set(key, [member]);
+        }
+        byQuestion.set(groupIndex, questions);
+      }
+      return questions.get(question(row)) ?? [];
+    };
     /**
-     * The first members of a group labelled otherwise than `label` (at most
-     * SHOWN_CONFLICTS) and how many there are, once per group and label: every
-     * member of a label asks the same, and a filter per member made a group of
-     * g conflicting rows cost g² (a templated dataset's groups run to
-     * thousands of rows).
+     * The first rows asking the same question labelled otherwise than `label`
+     * (at most SHOWN_CONFLICTS) and how many there are, once per question and
+     * label: every member of a label asks the same, and a filter per member
+     * made a group of g conflicting rows cost g² (a templated dataset's
+     * groups run to thousands of rows).
      */
     const conflicts = new Map<string, { first: number[]; count: number }>();
     const labelCounts = new Map<number, { labelled: number; byLabel: Map<number, number> }>();
     const otherLabels = (
       groupIndex: number,
       group: DuplicateGroup,
+      row: number,
       label: number,
     ): { first: number[]; count: number } => {
-      const key = `${groupIndex}:${label}`;
+      const asked = question(row);
+      const key = `${asked}:${label}`;
       const known = conflicts.get(key);
       if (known) return known;
-      let counts = labelCounts.get(groupIndex);
+      const members = askers(groupIndex, group, row);
+      let counts = labelCounts.get(asked);
       if (!counts) {
         counts = { labelled: 0, byLabel: new Map() };
-        for (const member of group.rows) {
+        for (const member of members) {
           const value = labelOf(member);
           if (value === null) continue;
           counts.labelled++;
           counts.byLabel.set(value, (counts.byLabel.get(value) ?? 0) + 1);
         }
-        labelCounts.set(groupIndex, counts);
+        labelCounts.set(asked, counts);
       }
       const first: number[] = [];
-      for (const member of group.rows) {
+      for (const member of members) {
         if (first.length === SHOWN_CONFLICTS) break;
         const value = labelOf(member);
         if (value !== null && value !== label) first.push(member);
@@ -556,8 +633,12 @@ export class DuplicateIndex {
         );
       }
       const label = labelOf(row);
-      if (group.label_conflict && label !== null) {
-        const { first, count } = otherLabels(groupOf[row] as number, group, label);
+      const conflict =
+        group.label_conflict && label !== null
+          ? otherLabels(groupOf[row] as number, group, row, label)
+          : null;
+      if (conflict && conflict.count > 0) {
+        const { first, count } = conflict;
         const shown = first.map(name).join(', ');
         const more = count > first.length ? ` and ${count - first.length} more` : '';
         issues.push({
@@ -613,9 +694,10 @@ class SetPool {
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
 
-/** The words a row's near-duplicate test compares. */
+/** The words a row's near-duplicate test compares (its names marked, see template-siblings.ts). */
 export function duplicateWords(sample: Sample): string[] {
-  return duplicateKey(sample).parts.flat();
+  const { parts, names } = duplicateKey(sample);
+  return markNames(parts.flat(), names);
 }
 
 /** The `duplicates` verdict of a row from its issues (none: passed). */

@@ -1,4 +1,5 @@
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import { formatNumber, parseNumberOrFraction } from '../arithmetic.ts';
 
 /**
  * What duplicate detection compares of a sample: its key (the fields the
@@ -11,60 +12,16 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
  *   key); the label is the text of the labelled choice, which survives the
  *   reordering that changes its index.
  * - question_answer: the question; the label is the final answer (after a
- *   GSM8K-style `####`, else the whole answer), so two worked solutions that
- *   reach the same result agree.
+ *   GSM8K-style `####`, else in MATH's last `\boxed{}`, else the whole answer
+ *   when it is short; a long free-form reply has none), so two worked
+ *   solutions that reach the same result agree.
  * - conversation: every turn with its role; no label (one prompt may have
  *   several good replies).
  */
 
-/**
- * A text as duplicates are compared: Unicode compatibility form (NFKC),
- * lower case, punctuation and symbols taken out, runs of whitespace made one
- * space. So "Hello,  World!" and "hello world" are the same.
- */
-export function normalizeForDuplicates(text: string): string {
-  const folded = text.normalize('NFKC').toLowerCase();
-  const words = folded
-    .replace(/[\p{P}\p{S}]+/gu, ' ')
-    .replace(/\s+/gu, ' ')
-    .trim();
-  // A text of nothing but punctuation and symbols ("∆°") keeps them: it is not every other such text.
-  return words !== '' ? words : folded.replace(/\s+/gu, ' ').trim();
-}
+import { normalizeForDuplicates, safeWords, wordsForDuplicates } from './safe-words.ts';
 
-/**
- * The words of a text as `normalizeForDuplicates` would split it, without
- * building the normalised text: ASCII text (nearly all training data) is
- * split in one pass over its character codes (letters and digits make words,
- * everything else separates them); other text goes through NFKC and the
- * Unicode classes. A text of punctuation alone is one word of itself.
- */
-export function wordsForDuplicates(text: string): string[] {
-  const words: string[] = [];
-  let start = -1;
-  let upper = false;
-  for (let i = 0; i <= text.length; i++) {
-    const code = i < text.length ? text.charCodeAt(i) : 32;
-    if (code > 127) return slowWords(text);
-    const lowerLetter = code >= 97 && code <= 122;
-    const upperLetter = code >= 65 && code <= 90;
-    if (lowerLetter || upperLetter || (code >= 48 && code <= 57)) {
-      if (start < 0) start = i;
-      if (upperLetter) upper = true;
-    } else if (start >= 0) {
-      const word = text.slice(start, i);
-      words.push(upper ? word.toLowerCase() : word);
-      start = -1;
-      upper = false;
-    }
-  }
-  return words.length > 0 || text.trim() === '' ? words : slowWords(text);
-}
-
-function slowWords(text: string): string[] {
-  const normalized = normalizeForDuplicates(text);
-  return normalized === '' ? [] : normalized.split(' ');
-}
+export { normalizeForDuplicates, wordsForDuplicates } from './safe-words.ts';
 
 export interface DuplicateKey {
   /**
@@ -75,34 +32,86 @@ export interface DuplicateKey {
   parts: string[][];
   /** The normalised label, or null when the task type has none or the sample names none. */
   label: string | null;
+  /**
+   * Positions in the flattened parts of the names a question uses (see
+   * safe-words.ts): multiple choice and question-answer only, where a
+   * question about Alice is not one about Bob.
+   */
+  names: number[];
 }
 
-/** The final answer of a worked solution: what follows `####` on its last such line, else all of it. */
-function finalAnswer(answer: string): string {
+/**
+ * The final answer of a worked solution: what follows `####` on its last
+ * such line (GSM8K), else its last `\boxed{...}` (MATH), else all of it.
+ */
+export function finalAnswer(answer: string): string {
   const marker = answer.lastIndexOf('####');
-  return marker >= 0 ? answer.slice(marker + 4) : answer;
+  if (marker >= 0) return answer.slice(marker + 4);
+  return lastBoxed(answer) ?? answer;
+}
+
+/**
+ * Words of an answer beyond which, without a final-answer mark, it is a
+ * free-form reply (an essay, a program): one question has many good ones, so
+ * two that differ are no label conflict.
+ */
+const SHORT_ANSWER_WORDS = 12;
+
+/** The label of a question-answer sample: its final answer, or null for a long free-form reply. */
+function answerLabel(answer: string): string | null {
+  const final = finalAnswer(answer);
+  if (final === answer && wordsForDuplicates(answer).length > SHORT_ANSWER_WORDS) return null;
+  return normalizeLabel(final);
+}
+
+/** The content of the last `\boxed{...}`, its braces balanced; null when there is none. */
+function lastBoxed(answer: string): string | null {
+  const start = answer.lastIndexOf('\\boxed{');
+  if (start < 0) return null;
+  let depth = 0;
+  for (let i = start + '\\boxed'.length; i < answer.length; i++) {
+    if (answer[i] === '{') depth++;
+    else if (answer[i] === '}' && --depth === 0) return answer.slice(start + '\\boxed{'.length, i);
+  }
+  return null;
+}
+
+/**
+ * A label as duplicates compare it: a number by its value, however written
+ * ("$1,000" and "1000", "3/4" and "0.75"), else its words.
+ */
+export function normalizeLabel(text: string): string {
+  const number = parseNumberOrFraction(text);
+  return number === null ? normalizeForDuplicates(text) : formatNumber(number.value);
 }
 
 export function duplicateKey(sample: Sample): DuplicateKey {
   switch (sample.task_type) {
     case 'text':
-      return { parts: [wordsForDuplicates(sample.text)], label: null };
+      return { parts: [wordsForDuplicates(sample.text)], label: null, names: [] };
     case 'multiple_choice': {
-      const choices = sample.choices.map(wordsForDuplicates);
-      const sorted = choices
-        .map((words) => ({ words, text: words.join(' ') }))
+      const context = safeWords(sample.context, true);
+      const sorted = sample.choices
+        .map((choice) => {
+          const words = wordsForDuplicates(choice);
+          return { words, text: words.join(' ') };
+        })
         .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
-      const labelled = choices[sample.answer_index];
+      const labelled = sample.choices[sample.answer_index];
       return {
-        parts: [wordsForDuplicates(sample.context), ...sorted.map((c) => c.words)],
-        label: labelled ? labelled.join(' ') : null,
+        parts: [context.words, ...sorted.map((c) => c.words)],
+        label: labelled === undefined ? null : normalizeLabel(labelled),
+        names: context.names,
       };
     }
-    case 'question_answer':
+    case 'question_answer': {
+      const question = safeWords(sample.question, true);
       return {
-        parts: [wordsForDuplicates(sample.question)],
-        label: wordsForDuplicates(finalAnswer(sample.answer)).join(' '),
+        parts: [question.words],
+        label: answerLabel(sample.answer),
+        names: question.names,
       };
+    }
     case 'conversation':
       return {
         parts: sample.messages.map((m) => [
@@ -110,6 +119,7 @@ export function duplicateKey(sample: Sample): DuplicateKey {
           ...wordsForDuplicates(m.content),
         ]),
         label: null,
+        names: [],
       };
   }
 }

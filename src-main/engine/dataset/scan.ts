@@ -13,6 +13,7 @@ import {
   type FetchWords,
   type NameRow,
   type Pause,
+  type TemplatedRows,
 } from './duplicates.ts';
 import { duplicateKey, type DuplicateKey } from './keys.ts';
 import { StatisticsAccumulator } from './statistics.ts';
@@ -55,7 +56,11 @@ export class DatasetScan {
   async finish(fetch: FetchWords, name?: NameRow, pause?: Pause): Promise<ScanResult> {
     const duplicates = await this.duplicates.finish(fetch, name, pause);
     const { statistics, findings } = await this.statistics.finish();
-    return { duplicates, statistics, findings: [...duplicateFindings(duplicates), ...findings] };
+    return {
+      duplicates,
+      statistics,
+      findings: [...duplicateFindings(duplicates, name ?? ((row) => `row ${row}`)), ...findings],
+    };
   }
 }
 
@@ -65,8 +70,12 @@ export interface ScanResult {
   findings: DatasetFinding[];
 }
 
-function duplicateFindings({ groups }: DuplicateResult): DatasetFinding[] {
-  if (groups.length === 0) return [];
+function duplicateFindings(
+  { groups, templated }: DuplicateResult,
+  name: NameRow,
+): DatasetFinding[] {
+  const siblings = templated && templated.rows > 0 ? [templatedFinding(templated, name)] : [];
+  if (groups.length === 0) return siblings;
   const repeats = groups.reduce((sum, g) => sum + g.rows.length - 1, 0);
   const exact = groups.filter((g) => g.kind === 'exact').length;
   const findings: DatasetFinding[] = [
@@ -90,7 +99,31 @@ function duplicateFindings({ groups }: DuplicateResult): DatasetFinding[] {
       groups: conflicts.length,
     });
   }
-  return findings;
+  return [...findings, ...siblings];
+}
+
+/**
+ * `templated_rows`: rows written from one template that ask different
+ * questions (a differing number, symbol, variable or operation word). Not a
+ * defect, so never a failing row: a reviewer sees how much of the data is
+ * templated, and a few pairs to judge.
+ */
+function templatedFinding(templated: TemplatedRows, name: NameRow): DatasetFinding {
+  const examples = templated.examples.map(({ rows: [a, b], differing }) => ({
+    rows: [a, b],
+    differing,
+    text: `${name(a)} and ${name(b)}${differing.length > 0 ? ` (${differing.slice(0, 6).join(', ')})` : ''}`,
+  }));
+  return {
+    code: 'templated_rows',
+    message:
+      `${templated.rows} rows in ${templated.groups} ${templated.groups === 1 ? 'set' : 'sets'} ` +
+      'are siblings of a template: alike but for numbers, symbols, variables or operation ' +
+      `words, so not duplicates; e.g. ${examples.map((e) => e.text).join('; ')}`,
+    rows: templated.rows,
+    groups: templated.groups,
+    examples: examples.map(({ rows, differing }) => ({ rows, differing })),
+  };
 }
 
 /** Counts of failures and warnings per check and per issue code over audit blocks. */

@@ -14,7 +14,10 @@ import {
   isWorkedSolution,
   lastLine,
   solutionBody,
+  readStatedNumber,
   unsupportedReason,
+  visibleDisagrees,
+  visibleEcho,
 } from '../checks/worked-solution.ts';
 import type { Conventions } from '../conventions.ts';
 import { TEXT_RULES } from '../text/rules/index.ts';
@@ -142,8 +145,7 @@ function fixQuestionAnswer(
 export function correctAnnotations(answer: string): string {
   let out = answer;
   for (const a of annotations(answer).reverse()) {
-    const echoed = a.visible && a.visible.text.replaceAll(',', '') !== a.stated.replaceAll(',', '');
-    if (!annotationIsWrong(a) && echoed && a.visible) {
+    if (!annotationIsWrong(a) && visibleDisagrees(a) && a.visible) {
       // the calculator is right and the text after it is not: the text takes the calculator's value
       out =
         out.slice(0, a.visible.index) +
@@ -153,9 +155,9 @@ export function correctAnnotations(answer: string): string {
     }
     if (!annotationIsWrong(a) || a.computed === null) continue;
     const value = formatNumber(a.computed);
-    if (a.visible && a.visible.text.replaceAll(',', '') === a.stated.replaceAll(',', '')) {
-      out =
-        out.slice(0, a.visible.index) + value + out.slice(a.visible.index + a.visible.text.length);
+    const echo = visibleEcho(a);
+    if (a.visible && echo !== null) {
+      out = out.slice(0, a.visible.index) + value + out.slice(a.visible.index + echo.length);
     }
     const statedAt = a.index + 2 + a.expression.length + 1;
     out = out.slice(0, statedAt) + value + out.slice(statedAt + a.stated.length);
@@ -185,10 +187,11 @@ function concludedValue(line: string): string | undefined {
   const last = annotations(line).at(-1);
   if (last?.visible) {
     const { visible } = last;
-    const stated = visible.text.replaceAll(',', '') === last.stated.trim().replaceAll(',', '');
+    const echo = visibleEcho(last);
+    const stated = echo !== null;
     const endsLine = !/\d/.test(line.slice(visible.index + visible.text.length));
     const right = last.computed !== null && !annotationIsWrong(last);
-    const value = parseStatedNumber(visible.text);
+    const value = echo === null ? null : readStatedNumber(echo);
     // written as a final answer is ("16.00" in the text is "#### 16")
     if (stated && endsLine && right && value !== null) return formatNumber(value);
   }

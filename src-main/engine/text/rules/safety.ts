@@ -314,6 +314,44 @@ const IN_CONTEXT: Record<string, RegExp> = {
   asses: /\b(?:wild|the|his|domestic) asses\b|\basses (?:and|or) /,
 };
 
+/**
+ * Words in obscenity's list that are the vocabulary of a field, told apart
+ * by that field's words anywhere in the text: "incest" in law, genetics or
+ * anthropology, "Negro" in history (the Negro Leagues, a quotation of its
+ * era), "scat" in biology or jazz, a "dyke" in geology or hydraulics, an
+ * "orgy" in ancient history. Slurs and sexual words have no such field: they
+ * are reported in any text.
+ */
+const FIELD: Record<string, RegExp> = {
+  incest:
+    /\b(?:laws?|legal|illegal|statutes?|crim(?:e|es|inal)|offen[cs]es?|prohibit\w*|courts?|taboos?|genetic\w*|inbreeding|offspring|recessive|consanguin\w*|anthropolog\w*|kinship|marriages?)\b/,
+  negro:
+    /\bnegro (?:leagues?|spirituals?|college|world series|national league|history week)\b|\b(?:century|centuries|historians?|histor(?:y|ical)|era|civil rights|slavery|emancipation|reconstruction|segregation|harlem renaissance)\b/,
+  scat: /\b(?:wildlife|animals?|species|predators?|biologists?|ecolog\w*|diet|droppings|fa?eces|wolf|wolves|bears?|deer|fox|foxes|jazz|singing|singers?|vocal\w*)\b/,
+  dyke: /\b(?:igneous|magma\w*|intrusi\w*|sills?|basalt\w*|granite|dolerite|volcanic|rocks?|geolog\w*|dutch|netherlands|levees?|embankments?|flood\w*|polders?)\b/,
+  orgy: /\b(?:roman|romans|rome|greek|greeks|ancient|dionys\w*|bacch\w*|cults?|historians?|festivals?|rites?)\b/,
+};
+FIELD.dykes = FIELD.dyke as RegExp;
+FIELD.orgies = FIELD.orgy as RegExp;
+
+/** Math markup: LaTeX commands, `\[` or `\(`, or `$...$` spans. */
+const MATH_MARKUP = /\\(?:[a-z]+|[[(])|\$[^$\n]+\$/i;
+
+/**
+ * Whether a word that reads as profanity is something else where it stands:
+ * the vocabulary of the text's field (FIELD), or, in a text of mathematics,
+ * a formula's symbols read as leetspeak ("pi$$", "$3xy") or a figure's
+ * points in capitals ("[ABO]").
+ */
+function ordinaryWhere(text: string, lower: string, start: number, end: number): boolean {
+  const word = lower.slice(start, end);
+  const field = FIELD[word];
+  if (field?.test(lower)) return true;
+  if (!MATH_MARKUP.test(text)) return false;
+  const written = text.length === lower.length ? text.slice(start, end) : word;
+  return word.includes('$') || (word.length <= 3 && written === written.toUpperCase());
+}
+
 /** Whether every occurrence of `word` in `lower` is the ordinary sense its context shows. */
 function ordinaryInContext(word: string, lower: string): boolean {
   const context = IN_CONTEXT[word];
@@ -393,6 +431,7 @@ const byHash = new Map<number, Judged>();
 
 /** [a-z0-9@$*!] by char code (1 for a letter, 2 for the others), as a table. */
 const WORD_CHAR = new Uint8Array(128);
+const LETTER = /\p{L}/u;
 for (let c = 97; c <= 122; c++) WORD_CHAR[c] = 1;
 for (const c of '0123456789@$*!') WORD_CHAR[c.charCodeAt(0)] = 2;
 
@@ -452,29 +491,35 @@ export const profanityRule: TextRule = {
     // One pass over the char codes: each word is judged in place, hashed as it is read.
     let start = 0;
     let letters = 0;
+    let foreign = false;
     let hash = 0x811c9dc5;
     for (let i = 0; i <= lower.length; i++) {
       const c = i < lower.length ? lower.charCodeAt(i) : 32;
-      const kind = c < 128 ? (WORD_CHAR[c] ?? 0) : 0;
+      const kind = c < 128 ? (WORD_CHAR[c] ?? 0) : LETTER.test(lower[i] as string) ? 3 : 0;
       if (kind !== 0) {
         if (kind === 1) letters++;
+        // A letter outside ASCII makes a word of another language ("Königs" is not "k" + "nigs").
+        if (kind === 3) foreign = true;
         hash = Math.imul(hash ^ c, 0x01000193);
         continue;
       }
       const length = i - start;
       // Numbers and codes ("1,234", "x86") are never profane and would only fill the cache.
       if (
+        !foreign &&
         length >= 3 &&
         length <= 24 &&
         letters >= 2 &&
         profaneAt(lower, start, i, hash) &&
-        !ordinaryInContext(lower.slice(start, i), lower)
+        !ordinaryInContext(lower.slice(start, i), lower) &&
+        !ordinaryWhere(text, lower, start, i)
       ) {
         count++;
         first ??= lower.slice(start, i);
       }
       start = i + 1;
       letters = 0;
+      foreign = false;
       hash = 0x811c9dc5;
     }
     if (!count) return null;

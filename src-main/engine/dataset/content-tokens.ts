@@ -1,0 +1,129 @@
+/**
+ * Which words of a duplicate key carry meaning that prose edits do not:
+ * numbers, operators and symbols, variables, LaTeX commands and code
+ * identifiers, names, units, and the words of mathematics and logic ("sum",
+ * "product", "not"), of order ("smallest", "leftmost"), pronouns and colours. Two questions that differ in one of these
+ * ask different things even when every other word is the same: they are
+ * siblings of one template, not copies (see duplicates.ts).
+ *
+ * The words are those `wordsForDuplicates` makes (lower case, numbers read
+ * whole, symbols one character each).
+ */
+
+/**
+ * The kinds of content token. Two rows differing in tokens of one kind fill
+ * a template differently ("sum" for "product"); a token of one kind put for
+ * one of another ("she" for "fewer") is an edit, not a template.
+ */
+export const ContentKind = {
+  prose: 0,
+  number: 1,
+  symbol: 2,
+  variable: 3,
+  name: 4,
+  unit: 5,
+  /** Operations, properties and objects of mathematics and logic. */
+  math: 6,
+  /** Comparison, order and position. */
+  order: 7,
+  pronoun: 8,
+  colour: 9,
+} as const;
+export type ContentKind = (typeof ContentKind)[keyof typeof ContentKind];
+
+const words = (list: string): string[] => list.split(' ');
+
+/** The vocabulary of each kind that is a word list. */
+const VOCABULARY = new Map<string, ContentKind>([
+  // Numbers written as words: "four consecutive" is not "six consecutive".
+  ...words(
+    'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen ' +
+      'fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy ' +
+      'eighty ninety hundred thousand million billion trillion half halves quarter quarters ' +
+      'twice double triple thrice dozen',
+  ).map((w) => [w, ContentKind.number] as const),
+  ...words(
+    'sum product difference quotient ratio remainder mean median mode average range ' +
+      'increase decrease increased decreased plus minus times divided multiplied ' +
+      'add subtract multiply divide added subtracted square squared cube cubed root roots sqrt ' +
+      'prime composite even odd positive negative nonnegative nonpositive nonzero ' +
+      'integer integers real rational irrational complex natural whole ' +
+      'injective surjective bijective continuous differentiable finite infinite ' +
+      'true false not no never always all none some every only neither either both non ' +
+      'necessarily sufficient necessary possible impossible ' +
+      'sin cos tan cot sec csc arcsin arccos arctan log ln exp ' +
+      'union intersection subset complement perimeter area volume radius diameter circumference ' +
+      'numerator denominator factor factors multiple multiples divisor divisors gcd lcm ' +
+      'probability expected variance deviation ' +
+      'angle altitude bisector perpendicular parallel tangent chord diagonal hypotenuse vertex ' +
+      'centroid midpoint triangle circle rectangle polygon ellipse parabola hyperbola sphere ' +
+      'cylinder cone plane line axis cuboid pentagon hexagon octagon rhombus trapezium ' +
+      'trapezoid prism pyramid',
+  ).map((w) => [w, ContentKind.math] as const),
+  ...words(
+    'maximum minimum max min largest smallest greatest least larger smaller greater less fewer ' +
+      'more most higher lower highest lowest longest shortest longer shorter ' +
+      'above below inside outside before after left right north south east west ' +
+      'first second third fourth fifth sixth seventh last next previous ' +
+      'leftmost rightmost oldest youngest tallest heaviest lightest cheapest fastest slowest ' +
+      'earliest latest older younger taller heavier lighter cheaper faster slower ' +
+      'earlier later newest newer',
+  ).map((w) => [w, ContentKind.order] as const),
+  ...words('he she him her his hers they them their we us our you your').map(
+    (w) => [w, ContentKind.pronoun] as const,
+  ),
+  ...words(
+    'red orange yellow green blue purple pink brown black white grey gray silver gold teal ' +
+      'magenta turquoise burgundy mauve fuchsia',
+  ).map((w) => [w, ContentKind.colour] as const),
+  // Units of measure, money and time.
+  ...words(
+    'mm cm dm km mg kg lb lbs oz ml dl kl ft feet foot inch inches yard yards mile miles ' +
+      'meter meters metre metres liter liters litre litres gram grams kilogram kilograms ' +
+      'pound pounds ounce ounces gallon gallons cup cups mph kph kmh hz khz mhz ghz ' +
+      'kb mb gb tb kw kwh mw watt watts volt volts amp amps joule joules newton newtons ' +
+      'celsius fahrenheit kelvin degree degrees radian radians percent ' +
+      'dollar dollars cent cents euro euros ' +
+      'secs seconds minute minutes hour hours day days week weeks month months year years',
+  ).map((w) => [w, ContentKind.unit] as const),
+]);
+
+/** Articles and pronouns that are single letters: prose unless they stand by a symbol. */
+const PROSE_LETTERS = new Set(['a', 'i']);
+
+const isSymbol = (word: string | undefined): boolean =>
+  word !== undefined && word.length === 1 && !/[\p{L}\p{N}]/u.test(word);
+
+/** English words of two letters; any other two-letter word is a variable or a point's name ("yz", "AB"). */
+const TWO_LETTER_WORDS = new Set(
+  'am an as at be by do go he if in is it me my no of oh ok on or so to up us we'.split(' '),
+);
+
+/**
+ * The kind of `words[at]` (prose when it is no content token). Context
+ * matters only for "a" and "i": a variable when a symbol stands beside it
+ * ("$a$", "a + b"), else an article or a pronoun.
+ */
+export function contentKind(words: readonly string[], at: number): ContentKind {
+  const word = words[at] as string;
+  if (word.length === 1) {
+    if (/\d/.test(word)) return ContentKind.number;
+    if (isSymbol(word)) return ContentKind.symbol;
+    if (!PROSE_LETTERS.has(word)) return ContentKind.variable;
+    return isSymbol(words[at - 1]) || isSymbol(words[at + 1])
+      ? ContentKind.variable
+      : ContentKind.prose;
+  }
+  if (/^[\d.]+$/.test(word)) return ContentKind.number;
+  if (/\d/.test(word) || word.startsWith('\\') || word.includes('_')) return ContentKind.variable;
+  const known = VOCABULARY.get(word);
+  if (known !== undefined) return known;
+  // Any other word of two letters is a variable or a point's name ("yz", "AB").
+  return word.length === 2 && /^\p{L}+$/u.test(word) && !TWO_LETTER_WORDS.has(word)
+    ? ContentKind.variable
+    : ContentKind.prose;
+}
+
+/** Whether `words[at]` is a content token at all. */
+export const isContentToken = (words: readonly string[], at: number): boolean =>
+  contentKind(words, at) !== ContentKind.prose;
