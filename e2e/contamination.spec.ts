@@ -89,9 +89,15 @@ test.describe('benchmark contamination', () => {
       'Carlos is planting a lemon tree',
     );
 
-    // Clearing the filter shows every row again.
+    // Both dropped at once from the filter; with it cleared, the dropped rows are those two.
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Drop all shown' }).click();
+    await page.getByRole('button', { name: 'Drop', exact: true }).click();
     await page.getByRole('button', { name: 'Clear the benchmark filter' }).click();
     await expect(page.getByTestId('row-count')).toHaveText('40 rows');
+    await page.getByLabel('Decision').selectOption('dropped');
+    await expect(page.getByTestId('row-count')).toHaveText('2 rows');
+    await expect(page.getByTestId('grid-row').first()).toContainText('Here is one to try');
   });
 
   test('a dataset marked as an evaluation set: its rows found in another, the matched row beside; unmarked again', async ({
