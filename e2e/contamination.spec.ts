@@ -177,6 +177,27 @@ test.describe('benchmark contamination', () => {
     await both(page, 'contamination-benchmark-dataset');
     await bar.click();
     await expect(page.getByTestId('row-count')).toHaveText('60 rows');
+
+    // Not audited, its rows only warn: the review says so; after an audit, which item each is.
+    await page.getByTestId('grid-row').nth(7).click();
+    const review = page.getByTestId('review');
+    await expect(review.getByTestId('evidence-unaudited')).toContainText(
+      'This row overlaps GSM8K test and only warns',
+    );
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Start audit' }).click();
+    await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
+    await page.getByTestId('grid-row').nth(7).click();
+    await expect(review.getByRole('heading', { name: 'Row 8' })).toBeVisible();
+    await expect(review.getByTestId('overlap-head')).toHaveText(
+      'GSM8K test item 7, 100% of its n-grams (most of them in the answer): it warns',
+    );
+    await expect(review.getByTestId('verdicts')).toContainText('warns only: the run is GSM8K test');
+    // The span runs from the first to the last n-gram kept of the item (a quarter are kept).
+    const span = review.getByTestId('shared-span');
+    await expect(span).toContainText('find how many gigabytes are in 40% of the file');
+    await expect(span).toContainText('#### 160');
+    await both(page, 'contamination-benchmark-dataset-review');
   });
 
   test('the setting: all, none, or a list the server checks', async ({ page, svc }) => {

@@ -8,7 +8,7 @@ import { ErrorBanner } from '../../../components/ErrorBanner.tsx';
 import { useGrid } from '../../../state/grid.ts';
 import { issuePlace } from '../review/issue-place.ts';
 import { issueMarks, segments } from '../review/marks.ts';
-import { itemTitle, shippedBenchmark } from './benchmarks.ts';
+import { benchmarkTitle, itemTitle, shippedBenchmark } from './benchmarks.ts';
 import { textAt, textsOf } from './sample-text.ts';
 
 /**
@@ -25,10 +25,21 @@ export function ContaminationEvidence({
   audit: AuditBlock | null;
   sample: Record<string, unknown>;
 }) {
+  const benchmark = useGrid((s) => s.filter.benchmark);
   const issues = (audit?.checks[CONTAMINATION_CHECK]?.issues ?? []).filter(
     (issue) => issue.benchmark !== undefined,
   );
-  if (issues.length === 0) return null;
+  if (issues.length === 0) {
+    // Shown from a benchmark's bar, yet no overlap in its verdict: a row never audited carries
+    // the scan's verdict only when it fails, and this one only warns.
+    if (audit !== null || benchmark === undefined || benchmark === '') return null;
+    return (
+      <p className="banner" role="status" data-testid="evidence-unaudited">
+        This row overlaps {benchmarkTitle(benchmark)} and only warns: a row not audited yet shows
+        the scan&apos;s warnings once audited. Run an audit to see which item it holds.
+      </p>
+    );
+  }
   return (
     <section className="contamination-evidence" aria-label="Contamination" data-testid="evidence">
       {issues.map((issue, i) => (
@@ -52,7 +63,7 @@ function OverlapView({ issue, sample }: { issue: Issue; sample: Record<string, u
         <strong>{itemTitle(benchmark, item)}</strong>,{' '}
         {issue.similarity === undefined ? 'part' : percent(issue.similarity)} of its n-grams
         {place !== null ? ` (most of them in the ${place})` : ''}
-        {issue.severity === 'warning' ? ': a partial overlap, it warns' : ': the row holds it'}
+        {issue.severity === 'warning' ? ': it warns' : ': the row holds it'}
       </p>
       <div className="overlap-sides">
         <figure>
