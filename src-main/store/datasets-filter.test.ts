@@ -338,3 +338,83 @@ describe('the sort orders of every row, deep', () => {
     );
   });
 });
+
+describe('the benchmark filter (rows holding items of one benchmark or evaluation set)', () => {
+  /** A row's `checks_json` as the scan writes it: only the checks with issues. */
+  const contamination = (...benchmarks: string[]): string =>
+    JSON.stringify({
+      contamination: {
+        passed: false,
+        score: 0,
+        issues: benchmarks.map((benchmark, item) => ({
+          code: benchmark.includes('/') ? 'benchmark_overlap' : 'split_overlap',
+          message: `holds ${benchmark} item ${item}`,
+          severity: 'error',
+          benchmark,
+          benchmark_item: item,
+        })),
+      },
+    });
+  const CHECKS: Record<number, string> = {
+    3: contamination('gsm8k/test'),
+    8: contamination('gsm8k/test', 'math/test'),
+    20: contamination('my-eval'),
+    // a duplicate alone names no benchmark; a duplicate beside an overlap keeps it
+    30: JSON.stringify({ duplicates: { passed: false, score: 0, issues: [] } }),
+    41: JSON.stringify({
+      ...(JSON.parse(contamination('math/test')) as object),
+      duplicates: { passed: false, score: 0, issues: [{ code: 'exact_duplicate' }] },
+    }),
+  };
+  const db = database();
+  const write = db.prepare(
+    `UPDATE dataset_rows SET checks_json = ? WHERE dataset_id = ? AND row_index = ?`,
+  );
+  for (const [row, json] of Object.entries(CHECKS)) write.run(json, 'ds_a', Number(row));
+  // the other dataset holds the same benchmark elsewhere: never counted with ds_a's rows
+  write.run(contamination('gsm8k/test'), 'ds_b', 100);
+  const sort = { column: 'index', direction: 'asc' } as const;
+  const rows = (filter: RowFilter, id = 'ds_a') =>
+    pageIndices(db, id, { filter, sort, offset: 0, limit: 1000 });
+
+  it('selects the rows with a contamination issue naming it, and only those', () => {
+    expect(rows({ benchmark: 'gsm8k/test' })).toEqual([3, 8]);
+    expect(countRows(db, 'ds_a', { benchmark: 'gsm8k/test' })).toBe(2);
+    expect(rows({ benchmark: 'math/test' })).toEqual([8, 41]);
+    expect(rows({ benchmark: 'my-eval' })).toEqual([20]);
+    expect(rows({ benchmark: 'gsm8k' })).toEqual([]);
+    expect(rows({ benchmark: 'gsm8k/test' }, 'ds_b')).toEqual([100]);
+    // an empty benchmark is no filter
+    expect(countRows(db, 'ds_a', { benchmark: '' })).toBe(N);
+  });
+
+  it('combines with the other filters and every sort order', () => {
+    // rows 3 and 8: 3 fails correctness (i % 3 === 0), 8 does not
+    expect(rows({ benchmark: 'gsm8k/test', failed_check: 'correctness' })).toEqual([3]);
+    expect(rows({ benchmark: 'math/test', flagged: false })).toEqual(
+      [8, 41].filter((i) => stateOf(i).flagged === 0),
+    );
+    for (const column of ['task_type', 'score', 'status'] as const) {
+      const order = pageIndices(db, 'ds_a', {
+        sort: { column, direction: 'desc' },
+        offset: 0,
+        limit: 1000,
+      });
+      expect(
+        pageIndices(db, 'ds_a', {
+          filter: { benchmark: 'math/test' },
+          sort: { column, direction: 'desc' },
+          offset: 0,
+          limit: 10,
+        }),
+        column,
+      ).toEqual(order.filter((i) => i === 8 || i === 41));
+    }
+  });
+
+  it('matches the benchmark as a value, never as a pattern or a piece of the JSON', () => {
+    expect(rows({ benchmark: '%' })).toEqual([]);
+    expect(rows({ benchmark: 'gsm8k/test"' })).toEqual([]);
+    expect(rows({ benchmark: 'contamination' })).toEqual([]);
+  });
+});

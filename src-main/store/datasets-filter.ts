@@ -18,7 +18,10 @@ export interface RowWhere {
   /** `dataset_id = ? AND ...`, to follow WHERE. */
   sql: string;
   params: unknown[];
-  /** Whether it reads each row's text (its original, not in the covering indexes). */
+  /**
+   * Whether it reads columns the covering indexes lack: each row's text (its
+   * original) for a search, its dataset-check verdicts for a benchmark.
+   */
   searches: boolean;
   /**
    * The partial covering index (migration 9) holding every row the filter can
@@ -132,6 +135,16 @@ export function rowWhere(
     clauses.push(filter.repeats ? repeats : `NOT ${repeats}`);
     if (filter.repeats) states.add('issues');
   }
+  // The contamination issues are in the row's dataset-check verdicts (JSON, not in the covering
+  // indexes): the rows are read, as a text search reads them.
+  const benchmark = filter.benchmark !== undefined && filter.benchmark !== '';
+  if (benchmark) {
+    clauses.push(
+      `checks_json IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(checks_json, '$.contamination.issues')
+         WHERE json_extract(value, '$.benchmark') = ?)`,
+    );
+    params.push(filter.benchmark);
+  }
   // The state's condition, stated as the index states it (implied by the filter: no row lost).
   const state = BY_SELECTIVITY.find((name) => states.has(name));
   const [index, condition] = state === undefined ? [] : FILTER_INDEXES[state];
@@ -154,7 +167,7 @@ export function rowWhere(
     return {
       sql: clauses.join(' AND '),
       params,
-      searches: field !== '',
+      searches: field !== '' || benchmark,
       index,
       ...(alone ? { searchAlone: { table: searchIndex, match } } : {}),
     };
@@ -167,7 +180,7 @@ export function rowWhere(
     clauses.push(`instr(${SEARCH_TEXT_FN}(dataset_id, original_json, source_path), ?) > 0`);
     params.push(search);
   }
-  return { sql: clauses.join(' AND '), params, searches: search !== '', index };
+  return { sql: clauses.join(' AND '), params, searches: search !== '' || benchmark, index };
 }
 
 const BY_INDEX = 'dataset_rows_by_index';

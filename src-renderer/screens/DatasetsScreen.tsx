@@ -3,6 +3,7 @@ import { BreakableName } from '../components/BreakableName.tsx';
 import { useGrid } from '../state/grid.ts';
 import { useImport } from '../state/imports.ts';
 import { DatasetList, DeleteDataset } from './datasets/DatasetList.tsx';
+import { EvalSetToggle } from './datasets/contamination/EvalSetToggle.tsx';
 import { ExportPanel } from './datasets/ExportPanel.tsx';
 import { Grid } from './datasets/Grid.tsx';
 import { ImportDialog } from './datasets/ImportDialog.tsx';
@@ -98,7 +99,12 @@ export function DatasetsScreen() {
                 </button>
               )}
               <span className="spacer" />
-              {!importing && <DeleteDataset dataset={dataset} />}
+              {!importing && (
+                <span className="dataset-actions">
+                  <EvalSetToggle dataset={dataset} />
+                  <DeleteDataset dataset={dataset} />
+                </span>
+              )}
             </div>
             {importing ? (
               <ImportingStrip rows={dataset.rows} />

@@ -5,7 +5,9 @@ import type { EditableSettings } from '../../src-shared/owner-api.ts';
 import { api } from '../api/client.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { NumberField } from '../components/NumberField.tsx';
+import { ContaminationCard } from './settings/ContaminationCard.tsx';
 import { EnginesSection } from './settings/EnginesSection.tsx';
+import { fieldMessage } from './settings/field-error.ts';
 
 type Settings = z.infer<typeof EditableSettings>;
 type Model = 'svc-audit-1' | 'svc-fix-1';
@@ -179,6 +181,14 @@ export function SettingsScreen() {
             duplicates; equal after normalising case, spaces and punctuation, exact ones.
           </p>
         </div>
+        <ContaminationCard
+          value={settings.contamination.benchmarks}
+          error={fieldMessage(error?.message, '/contamination/benchmarks')}
+          onChange={(benchmarks) => {
+            setSaved(false);
+            setSettings({ ...settings, contamination: { benchmarks } });
+          }}
+        />
         <div className="card">
           <h2>Engine threads</h2>
           <dl className="facts">

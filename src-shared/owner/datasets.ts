@@ -136,6 +136,10 @@ export const RowFilter = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: 'Rows that repeat an earlier one (exact or near duplicates).' }),
+  benchmark: z.string().max(200).optional().meta({
+    description:
+      'Rows the dataset scan found holding items of this benchmark (`gsm8k/test`) or evaluation set (its dataset name): a `contamination` issue naming it.',
+  }),
   search: z
     .string()
     .max(500)

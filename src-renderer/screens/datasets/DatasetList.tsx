@@ -29,6 +29,14 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
               <strong title={d.name} className="dataset-name">
                 <BreakableName text={d.name} />
               </strong>
+              {d.eval_set && (
+                <span
+                  className="badge info"
+                  title="An evaluation set: the scans of the other datasets look for its rows"
+                >
+                  eval set
+                </span>
+              )}
               <span className="muted">
                 {count(d.rows, 'row')}
                 {d.state === 'importing' ? ' so far, importing…' : ''} · {d.shape} ·{' '}

@@ -10,6 +10,7 @@ import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { count, toMinute } from '../../format.ts';
 import { useGrid } from '../../state/grid.ts';
+import { ContaminationCard } from './contamination/ContaminationCard.tsx';
 
 const barsOf = (tallies: Record<string, Tally>) =>
   Object.entries(tallies).map(([name, t]) => ({ name, ...t }));
@@ -67,6 +68,7 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
         </ul>
       )}
       <div className="overview-cards">
+        <ContaminationCard findings={overview.findings} />
         <section className="card" aria-labelledby="ov-checks">
           <h3 id="ov-checks">Checks</h3>
           <TallyBars

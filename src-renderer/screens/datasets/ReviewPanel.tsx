@@ -6,6 +6,7 @@ import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { count } from '../../format.ts';
 import { useGrid } from '../../state/grid.ts';
+import { ContaminationEvidence } from './contamination/ContaminationEvidence.tsx';
 import { EditForm } from './review/EditForm.tsx';
 import { SampleDiff } from './review/SampleDiff.tsx';
 import { Verdicts } from './review/Verdicts.tsx';
@@ -224,6 +225,7 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
         </p>
       )}
       <Verdicts audit={detail.audit} reaudit={hasFix ? detail.reaudit : null} onRef={show} />
+      <ContaminationEvidence audit={detail.audit} sample={detail.sample} />
       {editing ? (
         <EditForm
           sample={detail.fixed_sample && edited ? detail.fixed_sample : detail.sample}

@@ -9,6 +9,7 @@ import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
 import { count } from '../../format.ts';
+import { benchmarkTitle } from './contamination/benchmarks.ts';
 
 /** A pause this long in typing settles the search box (shorter pauses fall between keys). */
 const SEARCH_DELAY_MS = 400;
@@ -188,6 +189,19 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
             className="link-button"
             aria-label="Clear the warning filter"
             onClick={() => update({ warned_check: undefined })}
+          >
+            ×
+          </button>
+        </span>
+      )}
+      {filter.benchmark && (
+        <span className="chip" data-testid="benchmark-filter">
+          holds {benchmarkTitle(filter.benchmark)}
+          <button
+            type="button"
+            className="link-button"
+            aria-label="Clear the benchmark filter"
+            onClick={() => update({ benchmark: undefined })}
           >
             ×
           </button>
