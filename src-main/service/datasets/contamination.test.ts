@@ -72,6 +72,14 @@ describe('contamination in the app', () => {
     const ds = await h.importFile(dataset('gsm8k_test_first300.jsonl'), 'gsm8k');
     await h.scanned(ds.id);
     expect(await rowsWhere(h, ds.id, { failed_check: 'contamination' })).toEqual([]);
+    // Never audited, the row's review still says which item it holds (a warning).
+    const row = await h.call('datasetRow', { dataset_id: ds.id, index: 12 });
+    expect(row.audit?.passed).toBe(true);
+    expect(row.audit?.checks.contamination?.issues[0]).toMatchObject({
+      severity: 'warning',
+      benchmark: 'gsm8k/test',
+      benchmark_item: 12,
+    });
     const overview = await h.call('datasetOverview', { dataset_id: ds.id });
     expect(overview.findings).toContainEqual(
       expect.objectContaining({ code: 'benchmark_dataset', benchmark: 'gsm8k/test', rows: 300 }),

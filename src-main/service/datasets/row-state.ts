@@ -68,6 +68,22 @@ export function displayedVerdict(
   return { passed: false, checks: { ...checks }, model: 'dataset-checks', votes: 1 };
 }
 
+/**
+ * The verdict the review shows of a row's audit: `displayedVerdict`, and for
+ * a row never audited whose dataset checks only warned (a benchmark's own
+ * rows), those warnings, so the review can say which item the row holds.
+ * The stored verdict columns keep such a row unaudited.
+ */
+export function reviewedVerdict(
+  audit: AuditBlock | null,
+  checks: DatasetVerdicts | null,
+): AuditBlock | null {
+  const shown = displayedVerdict(audit, null, null, checks);
+  if (shown !== null || checks === null) return shown;
+  if (!Object.values(checks).some((verdict) => verdict.issues.length > 0)) return null;
+  return { passed: !anyFailed(checks), checks: { ...checks }, model: 'dataset-checks', votes: 1 };
+}
+
 /** The verdict of what the export holds: the reaudit of an accepted fix, else the audit. */
 export function verdictInForce(
   audit: AuditBlock | null,

@@ -14,7 +14,7 @@ import { gridRows, pageIndices, rowRecord, type StoredGridRow } from '../../stor
 import { cachedCount } from './count-cache.ts';
 import { gridText } from './grid-text.ts';
 import type { DatasetVerdicts } from '../dataset-checks/core.ts';
-import { displayedVerdict } from './row-state.ts';
+import { displayedVerdict, reviewedVerdict } from './row-state.ts';
 import { sampleReader } from './row-sample.ts';
 import { rowSearch } from './search-text.ts';
 import { readableDataset } from './summary.ts';
@@ -97,7 +97,7 @@ export function datasetRow(db: Db, input: { dataset_id: string; index: number })
     source_row: record.source_row,
     original: JSON.parse(record.original_json) as Json,
     sample: sampleReader(db, input.dataset_id)(record),
-    audit: displayedVerdict(audit, null, null, checks),
+    audit: reviewedVerdict(audit, checks),
     fix: parse(record.fix_json) as FixBlock | null,
     reaudit: reaudit && displayedVerdict(reaudit, null, null, checks),
     fixed_sample: parse(record.fixed_json) as Json | null,
