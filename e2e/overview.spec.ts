@@ -65,6 +65,10 @@ test.describe('the Overview', () => {
     await groups.getByRole('button', { name: 'Drop', exact: true }).click();
     await expect(groups).toContainText('Duplicate groups (0)', { timeout: 15_000 });
     await expect(overview).toContainText('80 rows');
+    // The dataset list says how many rows are dropped.
+    await expect(
+      page.locator('.dataset-item', { hasText: 'csqa-copies' }).getByTestId('dataset-dropped'),
+    ).toHaveText('2 rows dropped: left out of the export');
     await page.getByRole('tab', { name: 'Rows' }).click();
     // dropped rows leave the duplicate groups: they are found by their decision
     await page.getByLabel('Failed check').selectOption('');

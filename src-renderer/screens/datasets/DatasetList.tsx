@@ -48,6 +48,11 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
                   changed · {d.accepted.toLocaleString('en-US')} accepted
                 </span>
               )}
+              {d.dropped > 0 && (
+                <span className="muted" data-testid="dataset-dropped">
+                  {count(d.dropped, 'row')} dropped: left out of the export
+                </span>
+              )}
               <span className="muted small">
                 <BreakableName text={d.file_name} /> · {toMinute(d.created_at)}
                 {d.errors > 0 ? ` · ${d.errors.toLocaleString('en-US')} skipped` : ''}
