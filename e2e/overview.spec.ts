@@ -68,7 +68,7 @@ test.describe('the Overview', () => {
     // The dataset list says how many rows are dropped.
     await expect(
       page.locator('.dataset-item', { hasText: 'csqa-copies' }).getByTestId('dataset-dropped'),
-    ).toHaveText('2 rows dropped: left out of the export');
+    ).toHaveText('2 rows dropped');
     await page.getByRole('tab', { name: 'Rows' }).click();
     // dropped rows leave the duplicate groups: they are found by their decision
     await page.getByLabel('Failed check').selectOption('');

@@ -106,7 +106,7 @@ test.describe('the cleaning workflow', () => {
     await page.getByLabel('Export format').selectOption('jsonl');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export' }).click(),
+      page.getByRole('button', { name: 'Export', exact: true }).click(),
     ]);
     const exported = readFileSync(await download.path(), 'utf8')
       .split('\n')

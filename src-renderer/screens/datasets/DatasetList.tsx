@@ -50,7 +50,7 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
               )}
               {d.dropped > 0 && (
                 <span className="muted" data-testid="dataset-dropped">
-                  {count(d.dropped, 'row')} dropped: left out of the export
+                  {count(d.dropped, 'row')} dropped
                 </span>
               )}
               <span className="muted small">
