@@ -1,4 +1,5 @@
-import { fmix, type Tokens } from './tokens.ts';
+import { fmix32 as fmix } from '../dataset/minhash.ts';
+import type { Tokens } from './tokens.ts';
 
 /**
  * Hashed word n-grams: each window of `n` tokens becomes a 64-bit key (two

@@ -1,3 +1,5 @@
+import { fmix32 as fmix } from '../dataset/minhash.ts';
+
 /**
  * The words of a text as contamination matching reads them: lower-cased,
  * with numbers and symbols kept as tokens of their own, and the punctuation
@@ -202,15 +204,4 @@ export function hashWord(word: string): [number, number] {
     hb ^= hb >>> 15;
   }
   return [fmix(ha), fmix(hb ^ word.length)];
-}
-
-/** Murmur3's finalizer: every input bit reaches every output bit. */
-export function fmix(x: number): number {
-  let h = x;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
