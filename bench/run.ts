@@ -4,6 +4,7 @@ import { benchContamination } from './contamination.ts';
 import { benchDedup } from './dedup.ts';
 import { benchEstimate } from './estimate.ts';
 import { benchEngine } from './engine.ts';
+import { benchFilePass } from './file-pass.ts';
 import { benchGrid } from './grid.ts';
 import { benchHttp } from './http.ts';
 import { benchImport } from './import.ts';
@@ -21,6 +22,7 @@ import { benchWorkers } from './workers.ts';
  * the machine; compare runs on the same one. Sizes:
  * BENCH_SAMPLES_PER_TYPE the engine part (default 25,000 x 4 types);
  * BENCH_WORKER_SAMPLES the worker pool part (default 100,000 samples);
+ * BENCH_PASS_ROWS the whole-pass part (default 100,000 rows);
  * BENCH_IMPORT_ROWS the import part (default 200,000 rows);
  * BENCH_GRID_ROWS the grid part (default 1,000,000 rows);
  * BENCH_SHARD_ROWS the shards part (default 10,000 rows);
@@ -34,6 +36,7 @@ const size = (name: string, fallback: number): number => Number(process.env[name
 const PARTS: [string, () => Promise<unknown>][] = [
   ['engine', () => benchEngine(size('BENCH_SAMPLES_PER_TYPE', 25_000))],
   ['workers', () => benchWorkers(size('BENCH_WORKER_SAMPLES', 100_000))],
+  ['file-pass', () => benchFilePass(size('BENCH_PASS_ROWS', 100_000))],
   ['http', () => benchHttp()],
   ['memory', () => benchMemory(size('BENCH_MEMORY_REQUESTS', 20_000))],
   ['import', () => benchImport(size('BENCH_IMPORT_ROWS', 200_000))],

@@ -1,6 +1,11 @@
 import type { ContaminationMatcher } from '../engine/contamination/match.ts';
 import { readEvalFiles } from '../service/contamination/against-files.ts';
-import { benchmarkChoice, contaminationMatcher } from '../service/contamination/matcher.ts';
+import {
+  benchmarkChoice,
+  contaminationMatcher,
+  passContamination,
+} from '../service/contamination/matcher.ts';
+import type { PassContamination } from '../service/file-pass/parallel-pass.ts';
 import type { ReadSamplesOptions } from '../service/samples/read-samples.ts';
 
 /** What a file run's `contamination` check looks for: `--benchmarks` and `--against`. */
@@ -17,6 +22,17 @@ export async function fileMatcher(
   read: ReadSamplesOptions,
 ): Promise<ContaminationMatcher | null> {
   return contaminationMatcher({
+    benchmarks: benchmarkChoice(options.benchmarks, '--benchmarks'),
+    against: await readEvalFiles(options.against, read),
+  });
+}
+
+/** The contamination check of a parallel file pass (see service/file-pass). */
+export async function filePassContamination(
+  options: FileContamination,
+  read: ReadSamplesOptions,
+): Promise<PassContamination> {
+  return passContamination({
     benchmarks: benchmarkChoice(options.benchmarks, '--benchmarks'),
     against: await readEvalFiles(options.against, read),
   });

@@ -28,6 +28,12 @@ import { openJsonlSink } from './output.ts';
 import { printReport } from './dataset-report.ts';
 import { addCounts } from '../service/dataset-checks/core.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
+import type { RunSliceResult } from '../service/file-pass/task-types.ts';
+import { filePassPool } from '../service/runs/pool/pooled.ts';
+import { meterOf } from '../service/runs/pool/wire.ts';
+import { JsonText } from '../service/runs/history.ts';
+import { formatFromPath } from '../files/index.ts';
+import type { RowMapping } from '../engine/rows/index.ts';
 import { openWriteBack, type WriteBack } from './write-back.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
 import { summaryLines } from './run-summary.ts';
@@ -69,6 +75,15 @@ ${MAP_FLAGS_USAGE}
                     (not with --write-back or --report: those belong to the whole file)`;
 
 const BATCH = 500;
+/** Samples of the parallel pass whose usage is recorded in one transaction. */
+const RECORD_SAMPLES = 5000;
+
+/** JSON arrays (as text) as one array. */
+const joinJsonArrays = (arrays: readonly string[]): string =>
+  `[${arrays
+    .map((array) => array.slice(1, -1))
+    .filter((items) => items !== '')
+    .join(',')}]`;
 
 function parsePositiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -234,18 +249,58 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     benchmarks: values.benchmarks ?? settings.contamination.benchmarks,
     against: (values.against ?? []).map((path) => resolve(path)),
   };
+  let writeBack: WriteBack | undefined;
+  const onMapping = (chosen: RowMapping): void => {
+    if (mapping === undefined && chosen.shape !== 'sample') {
+      console.error(`rows read as ${chosen.shape}${chosen.tree ? ', every path' : ''}`);
+    }
+    if (values['write-back'] && values.out !== undefined) {
+      writeBack = openWriteBack(input, values.out, chosen);
+    }
+  };
+  // JSON Lines on the builtin engine: the whole pass (reading, mapping, the dataset checks'
+  // per-row work, the engine, serializing) runs in slices on the engine's workers.
+  // SVC_FILE_PASS=rows keeps the row-at-a-time pass (the engine alone on the workers): the
+  // bench compares the two.
+  const pool =
+    !shard &&
+    !values['write-back'] &&
+    backend.id === 'builtin' &&
+    formatFromPath(input) === 'jsonl' &&
+    process.env.SVC_FILE_PASS !== 'rows'
+      ? filePassPool()
+      : undefined;
+  let parallelMapping: RowMapping | undefined;
+  const parallel = pool
+    ? await (
+        await import('./parallel-scan.ts')
+      ).scanFileInParallel(
+        pool,
+        input,
+        // Told once the output is open, as the row-at-a-time pass tells it.
+        {
+          ...readOptions,
+          onMapping: (chosen) => {
+            parallelMapping = chosen;
+          },
+        },
+        settings.dedup.threshold,
+        contamination,
+        controller.signal,
+      )
+    : undefined;
   const checks = shard
     ? undefined
-    : await FileChecks.scan(
+    : (parallel?.checks ??
+      (await FileChecks.scan(
         input,
         readOptions,
         settings.dedup.threshold,
         await fileMatcher(contamination, readOptions),
-      );
+      )));
 
   // Results leave in input order: the JSONL of samples with their result blocks, the source's
   // own rows with the repairs written back (--write-back), or a shard's part.
-  let writeBack: WriteBack | undefined;
   let part: PartWriter | undefined;
   if (shard) {
     const header: PartHeader = {
@@ -266,6 +321,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     part = await openPartWriter(values.out, header);
   }
   const sink = values['write-back'] || shard ? undefined : openJsonlSink(values.out);
+  if (parallelMapping) onMapping(parallelMapping);
   // Every path of a tree is a sample of its own: the file's lines do not count them.
   const lines = paths === 'all' ? undefined : await countLines(input);
   const total = shard && lines !== undefined ? rowsOfShard(shard, lines) : lines;
@@ -317,18 +373,62 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     bar?.update(done + skipped, { rate, skipped });
   };
 
+  /**
+   * Slices of the parallel pass, in the file's order, held until they add up
+   * to RECORD_SAMPLES: their usage (and history) is recorded in one
+   * transaction (an fsync each), then their output written, as a batch is.
+   */
+  let held: RunSliceResult[] = [];
+  let heldSamples = 0;
+  const recordHeld = async (): Promise<void> => {
+    if (heldSamples > 0) {
+      const meter = new UsageMeter();
+      for (const result of held) meter.merge(meterOf(result.usage));
+      const histories = held.flatMap((result) => (result.history ? [result.history] : []));
+      ownerUsage.recordBatch({
+        usage: meter.byModel(),
+        rates,
+        samples: heldSamples,
+        input: new JsonText(joinJsonArrays(histories.map((h) => h.input))),
+        output: new JsonText(joinJsonArrays(histories.map((h) => h.output))),
+      });
+    }
+    for (const result of held) await sink?.writeBytes(result.output);
+    held = [];
+    heldSamples = 0;
+  };
+  const takeSlice = async (result: RunSliceResult): Promise<void> => {
+    bar ??= progressBar(total);
+    for (const { row, error } of result.errors) {
+      skipped++;
+      bar.stop();
+      console.error(`row ${row}: ${error} (skipped)`);
+      bar.start(bar.getTotal(), done + skipped, { skipped });
+    }
+    held.push(result);
+    heldSamples += result.samples;
+    addCounts(totals, result.counts);
+    usage.merge(meterOf(result.usage));
+    checks?.absorb(result.tally);
+    done += result.samples;
+    if (heldSamples >= RECORD_SAMPLES) await recordHeld();
+    const rate = (done / ((performance.now() - started) / 1000)).toFixed(0);
+    bar.update(done + skipped, { rate, skipped });
+  };
+
   try {
-    const rows = readSamples(input, {
-      ...readOptions,
-      onMapping: (chosen) => {
-        if (mapping === undefined && chosen.shape !== 'sample') {
-          console.error(`rows read as ${chosen.shape}${chosen.tree ? ', every path' : ''}`);
-        }
-        if (values['write-back'] && values.out !== undefined) {
-          writeBack = openWriteBack(input, values.out, chosen);
-        }
-      },
-    });
+    if (parallel) {
+      const run = { operation, config, conventions, checked: parallel.checks.found };
+      const { runInParallel } = await import('../service/file-pass/parallel-pass.ts');
+      await runInParallel(
+        parallel.runner,
+        parallel.file,
+        { ...run, history: operation !== 'audit' },
+        takeSlice,
+      );
+      await recordHeld();
+    }
+    const rows = parallel ? [] : readSamples(input, { ...readOptions, onMapping });
     let position = 0; // of every sample read, in the whole run's output
     for await (const item of rows) {
       if (shard && !ownsRow(shard, item.row)) {
@@ -389,5 +489,5 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     );
     return;
   }
-  await printReport(checks.report(), values.report);
+  await printReport(await checks.report(), values.report);
 }

@@ -183,5 +183,5 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   });
   for (const line of summary) console.error(line);
   if (out !== '-') console.error(`wrote ${out}`);
-  await printReport(checks.report(), values.report);
+  await printReport(await checks.report(), values.report);
 }

@@ -7,12 +7,17 @@ import { fsProblem, tempFileBeside } from '../files/index.ts';
 /** Where JSONL results go: a file (written beside it, then renamed into place) or stdout. */
 export interface JsonlSink {
   write(value: unknown): Promise<void>;
+  /** Lines already written as JSON (each ending in a newline), as UTF-8, as they are. */
+  writeBytes(bytes: Uint8Array): Promise<void>;
   close(): Promise<void>;
   /** Leaves no file behind (a run that failed); stdout keeps what it got. */
   discard(): Promise<void>;
 }
 
-async function writeWithBackpressure(stream: NodeJS.WritableStream, line: string): Promise<void> {
+async function writeWithBackpressure(
+  stream: NodeJS.WritableStream,
+  line: string | Uint8Array,
+): Promise<void> {
   if (!stream.write(line)) await once(stream, 'drain');
 }
 
@@ -20,6 +25,7 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
   if (path === undefined) {
     return {
       write: (value) => writeWithBackpressure(process.stdout, `${JSON.stringify(value)}\n`),
+      writeBytes: (bytes) => writeWithBackpressure(process.stdout, bytes),
       close: () => Promise.resolve(),
       discard: () => Promise.resolve(),
     };
@@ -40,6 +46,7 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
   const stream: WriteStream = createWriteStream('', { fd });
   return {
     write: (value) => writeWithBackpressure(stream, `${JSON.stringify(value)}\n`),
+    writeBytes: (bytes) => writeWithBackpressure(stream, bytes),
     close: async () => {
       stream.end();
       await once(stream, 'finish');

@@ -21,6 +21,15 @@ export class UsageMeter {
     this.#byModel.set(model, entry);
   }
 
+  /** A meter holding these totals (what crossed a thread as `byModel()`). */
+  static of(totals: Partial<Record<EngineModel, ModelUsage>>): UsageMeter {
+    const meter = new UsageMeter();
+    for (const [model, usage] of Object.entries(totals) as [EngineModel, ModelUsage][]) {
+      meter.#byModel.set(model, { ...usage });
+    }
+    return meter;
+  }
+
   merge(other: UsageMeter): void {
     for (const [model, usage] of other.#byModel) {
       const entry = this.#byModel.get(model) ?? { input_tokens: 0, output_tokens: 0, passes: 0 };

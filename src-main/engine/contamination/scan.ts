@@ -68,6 +68,11 @@ function partial(match: ItemMatch): boolean {
   );
 }
 
+/** The items a sample holds or partly overlaps (the matches that make an issue). */
+export function matchesOf(matcher: ContaminationMatcher, sample: Sample): ItemMatch[] {
+  return matcher.match(sampleFields(sample)).filter((m) => holds(m) || partial(m));
+}
+
 export class ContaminationScan {
   readonly #matcher: ContaminationMatcher | null;
   readonly #matches = new Map<number, ItemMatch[]>();
@@ -80,10 +85,16 @@ export class ContaminationScan {
 
   /** Reads the next sample of the run. */
   add(sample: Sample): void {
+    this.addFound(this.#matcher ? matchesOf(this.#matcher, sample) : undefined);
+  }
+
+  /**
+   * Takes the next sample of the run by what `matchesOf` found in it
+   * elsewhere (an engine worker, with a matcher of the same sets).
+   */
+  addFound(found: readonly ItemMatch[] | undefined): void {
     const position = this.#rows++;
-    if (!this.#matcher) return;
-    const found = this.#matcher.match(sampleFields(sample)).filter((m) => holds(m) || partial(m));
-    if (found.length > 0) this.#matches.set(position, found);
+    if (this.#matcher && found && found.length > 0) this.#matches.set(position, [...found]);
   }
 
   finish(): ContaminationResult {

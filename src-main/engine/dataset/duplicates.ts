@@ -204,7 +204,15 @@ export class DuplicateIndex {
    * sibling paths share most of their turns by construction.
    */
   add(sample: Sample, origin = 0, key: DuplicateKey = duplicateKey(sample)): void {
-    this.origins.push(origin);
+    this.addSignature(this.signatureOf(sample, key), origin);
+  }
+
+  /**
+   * What the index keeps of a sample, as `lastSignature` gives it back: made
+   * apart from adding it, so that another thread can hash the rows and this
+   * one only add them (`addSignature`).
+   */
+  signatureOf(sample: Sample, key: DuplicateKey = duplicateKey(sample)): Uint32Array {
     const { parts, label } = key;
     // The 64-bit key hash folds two hashes of each word, parts apart; each word is hashed once
     // more for the shingles. Samples of different task types are never duplicates of each other.
@@ -225,16 +233,17 @@ export class DuplicateIndex {
       hi = fmix32(hi ^ 0x9e3779b9);
       lo = fmix32(lo ^ 0x7f4a7c15);
     }
-    this.exactHi.push(hi);
-    this.exactLo.push(lo);
-    this.labels.push(label === null ? 0 : hashString(label));
-    this.hasLabel.push(label === null ? 0 : 1);
-    this.types.push(type);
     signatureInto(shinglesOfHashes(hashes), this.signature);
     bandsInto(this.signature, this.banding, this.bandScratch);
-    this.bands.reserve(this.banding.bands);
-    this.bands.data.set(this.bandScratch, this.bands.length);
-    this.bands.length += this.banding.bands;
+    const out = new Uint32Array(SIGNATURE_HEADER + this.banding.bands);
+    out[0] = this.tag;
+    out[1] = hi;
+    out[2] = lo;
+    out[3] = label === null ? 0 : hashString(label);
+    out[4] = label === null ? 0 : 1;
+    out[5] = type;
+    out.set(this.bandScratch, SIGNATURE_HEADER);
+    return out;
   }
 
   /**

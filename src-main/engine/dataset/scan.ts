@@ -16,7 +16,7 @@ import {
   type TemplatedRows,
 } from './duplicates.ts';
 import { duplicateKey, type DuplicateKey } from './keys.ts';
-import { StatisticsAccumulator } from './statistics.ts';
+import { StatisticsAccumulator, statisticsRecord, type StatisticsRecord } from './statistics.ts';
 
 /**
  * One pass over a run's samples for everything that looks across rows: the
@@ -53,15 +53,66 @@ export class DatasetScan {
     return this.duplicates.lastSignature();
   }
 
+  /**
+   * Adds the next sample by what `prepareSample` made of it in another thread
+   * (the same as `add(sample)`, the hashing done there).
+   */
+  addPrepared(prepared: PreparedSample, origin = 0): void {
+    this.statistics.addRecord(prepared.statistics);
+    if (!this.duplicates.addSignature(prepared.signature, origin)) {
+      throw new Error('a prepared signature of another duplicate threshold or key version');
+    }
+  }
+
   async finish(fetch: FetchWords, name?: NameRow, pause?: Pause): Promise<ScanResult> {
     const duplicates = await this.duplicates.finish(fetch, name, pause);
-    const { statistics, findings } = await this.statistics.finish();
-    return {
-      duplicates,
-      statistics,
-      findings: [...duplicateFindings(duplicates, name ?? ((row) => `row ${row}`)), ...findings],
-    };
+    return withStatistics(duplicates, await this.statistics.finish(), name);
   }
+
+  /**
+   * The two halves of `finish`, for a caller that needs the verdicts before
+   * the statistics (a file pass starts its run meanwhile): the duplicates,
+   * and the statistics (languages are identified on a worker of their own).
+   */
+  finishDuplicates(fetch: FetchWords, name?: NameRow, pause?: Pause): Promise<DuplicateResult> {
+    return this.duplicates.finish(fetch, name, pause);
+  }
+
+  finishStatistics(): ReturnType<StatisticsAccumulator['finish']> {
+    return this.statistics.finish();
+  }
+}
+
+/** The scan's result from its two halves (see `finishDuplicates`). */
+export function withStatistics(
+  duplicates: DuplicateResult,
+  { statistics, findings }: Awaited<ReturnType<StatisticsAccumulator['finish']>>,
+  name?: NameRow,
+): ScanResult {
+  return {
+    duplicates,
+    statistics,
+    findings: [...duplicateFindings(duplicates, name ?? ((row) => `row ${row}`)), ...findings],
+  };
+}
+
+/** A sample as the scan reads it: its duplicate signature and its statistics record. */
+export interface PreparedSample {
+  signature: Uint32Array;
+  statistics: StatisticsRecord;
+}
+
+/**
+ * What `DatasetScan.add` computes of one sample, made apart (in an engine
+ * worker, where the sample was read) for `addPrepared` to take in order.
+ * `index` is a DuplicateIndex of the scan's threshold (only its hashing is used).
+ */
+export function prepareSample(sample: Sample, index: DuplicateIndex): PreparedSample {
+  const key = duplicateKey(sample);
+  return {
+    signature: index.signatureOf(sample, key),
+    statistics: statisticsRecord(sample, () => key),
+  };
 }
 
 export interface ScanResult {
@@ -126,6 +177,13 @@ function templatedFinding(templated: TemplatedRows, name: NameRow): DatasetFindi
   };
 }
 
+/** A VerdictTally as plain data (see `parts`). */
+export interface TallyParts {
+  samples: number;
+  checks: [string, Tally][];
+  issues: [string, Tally][];
+}
+
 /** Counts of failures and warnings per check and per issue code over audit blocks. */
 export class VerdictTally {
   private samples = 0;
@@ -148,6 +206,28 @@ export class VerdictTally {
       }
     }
     for (const [code, kind] of codes) bumpTally(this.issues, code, kind);
+  }
+
+  /** The counts as plain data, in the order first counted (another thread's, for `absorb`). */
+  parts(): TallyParts {
+    return { samples: this.samples, checks: [...this.checks], issues: [...this.issues] };
+  }
+
+  /**
+   * Adds the counts of a tally of the rows that follow these: names keep the
+   * order they were first counted in, as if one tally had counted them all.
+   */
+  absorb(parts: TallyParts): void {
+    this.samples += parts.samples;
+    for (const [map, entries] of [
+      [this.checks, parts.checks],
+      [this.issues, parts.issues],
+    ] as const) {
+      for (const [name, tally] of entries) {
+        const mine = map.get(name) ?? { failed: 0, warned: 0 };
+        map.set(name, { failed: mine.failed + tally.failed, warned: mine.warned + tally.warned });
+      }
+    }
   }
 
   toJSON(): { samples: number; checks: Record<string, Tally>; issues: Record<string, Tally> } {

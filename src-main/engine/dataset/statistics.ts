@@ -104,6 +104,73 @@ function chiSquareP(statistic: number, degrees: number): number {
   return Math.max(0, 1 - jStat.chisquare.cdf(statistic, degrees));
 }
 
+/**
+ * What the statistics read of one sample, as plain data: a worker thread
+ * makes it where the sample was parsed, and the thread that owns the
+ * accumulator adds it (`addRecord`), in the run's order. `add(sample)` goes
+ * through the same record, so both ways count alike.
+ */
+export interface StatisticsRecord {
+  type: TaskType;
+  /** The length of each field read, in the order read (a field's histogram is made at its first). */
+  lengths: [string, number][];
+  turns?: number;
+  /** Multiple choice: the labelled answer's index, and the number of choices. */
+  position?: [number, number];
+  /** Counted as a label (null: the sample has none); undefined: the task type has no label. */
+  label?: string | null;
+  /** The text the language is identified on, clipped. */
+  language?: string;
+}
+
+/** What the statistics read of a sample (see StatisticsRecord). */
+export function statisticsRecord(
+  sample: Sample,
+  keyOf: () => DuplicateKey = () => duplicateKey(sample),
+): StatisticsRecord {
+  const clip = (text: string): string => text.slice(0, LANGUAGE_CHARS);
+  switch (sample.task_type) {
+    case 'text':
+      return {
+        type: 'text',
+        lengths: [['text', sample.text.length]],
+        language: clip(sample.text),
+      };
+    case 'multiple_choice': {
+      const lengths: [string, number][] = [['context', sample.context.length]];
+      for (const choice of sample.choices) lengths.push(['choice', choice.length]);
+      const k = sample.choices.length;
+      const positioned = k >= 2 && sample.answer_index >= 0 && sample.answer_index < k;
+      return {
+        type: 'multiple_choice',
+        lengths,
+        ...(positioned && { position: [sample.answer_index, k] as [number, number] }),
+        label: keyOf().label,
+        language: clip(sample.context),
+      };
+    }
+    case 'question_answer':
+      return {
+        type: 'question_answer',
+        lengths: [
+          ['question', sample.question.length],
+          ['answer', sample.answer.length],
+        ],
+        label: keyOf().label,
+        language: clip(sample.question),
+      };
+    case 'conversation': {
+      const first = sample.messages.find((m) => m.role === 'user') ?? sample.messages[0];
+      return {
+        type: 'conversation',
+        lengths: sample.messages.map((m): [string, number] => [`${m.role} turn`, m.content.length]),
+        turns: sample.messages.length,
+        ...(first && { language: clip(first.content) }),
+      };
+    }
+  }
+}
+
 export class StatisticsAccumulator {
   private samples = 0;
   private readonly taskTypes: Partial<Record<TaskType, number>> = {};
@@ -120,49 +187,32 @@ export class StatisticsAccumulator {
 
   /** `keyOf`: the sample's duplicate key (its label is counted), made once by the caller. */
   add(sample: Sample, keyOf: () => DuplicateKey = () => duplicateKey(sample)): void {
-    this.samples++;
-    this.taskTypes[sample.task_type] = (this.taskTypes[sample.task_type] ?? 0) + 1;
-    switch (sample.task_type) {
-      case 'text':
-        this.length('text', sample.text);
-        this.language(sample.text);
-        break;
-      case 'multiple_choice': {
-        this.length('context', sample.context);
-        for (const choice of sample.choices) this.length('choice', choice);
-        this.language(sample.context);
-        const k = sample.choices.length;
-        if (k >= 2 && sample.answer_index >= 0 && sample.answer_index < k) {
-          this.positioned++;
-          this.positions[sample.answer_index] = (this.positions[sample.answer_index] ?? 0) + 1;
-          for (let p = 0; p < k; p++) this.expected[p] = (this.expected[p] ?? 0) + 1 / k;
-        }
-        this.label(keyOf().label);
-        break;
-      }
-      case 'question_answer':
-        this.length('question', sample.question);
-        this.length('answer', sample.answer);
-        this.language(sample.question);
-        this.label(keyOf().label);
-        break;
-      case 'conversation': {
-        for (const message of sample.messages) this.length(`${message.role} turn`, message.content);
-        this.turns(sample.messages.length);
-        const first = sample.messages.find((m) => m.role === 'user') ?? sample.messages[0];
-        if (first) this.language(first.content);
-        break;
-      }
-    }
+    this.addRecord(statisticsRecord(sample, keyOf));
   }
 
-  private length(field: string, text: string): void {
+  /** Adds a sample by what the statistics read of it (made where the sample was, see below). */
+  addRecord(record: StatisticsRecord): void {
+    this.samples++;
+    this.taskTypes[record.type] = (this.taskTypes[record.type] ?? 0) + 1;
+    for (const [field, length] of record.lengths) this.length(field, length);
+    if (record.turns !== undefined) this.turns(record.turns);
+    if (record.position) {
+      const [index, k] = record.position;
+      this.positioned++;
+      this.positions[index] = (this.positions[index] ?? 0) + 1;
+      for (let p = 0; p < k; p++) this.expected[p] = (this.expected[p] ?? 0) + 1 / k;
+    }
+    if (record.label !== undefined) this.label(record.label);
+    if (record.language !== undefined) this.language(record.language);
+  }
+
+  private length(field: string, length: number): void {
     let stats = this.lengths.get(field);
     if (!stats) {
       stats = new Lengths();
       this.lengths.set(field, stats);
     }
-    stats.add(text.length);
+    stats.add(length);
   }
 
   private turns(count: number): void {
@@ -184,8 +234,7 @@ export class StatisticsAccumulator {
   }
 
   /** Reservoir sampling (Algorithm R): every text has the same chance to be identified. */
-  private language(text: string): void {
-    const clipped = text.slice(0, LANGUAGE_CHARS);
+  private language(clipped: string): void {
     const seen = this.samples;
     if (this.reservoir.length < LANGUAGE_SAMPLE) this.reservoir.push(clipped);
     else {

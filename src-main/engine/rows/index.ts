@@ -14,3 +14,4 @@ export {
 } from './row-mapping.ts';
 export { DETECTION_ROWS, headMapping } from './head-mapping.ts';
 export { samplesOfRow, samplesOfRows, type SampleRow } from './samples-of-row.ts';
+export { mappingSpecOf, rowMappingOf, type RowMappingSpec } from './mapping-spec.ts';

@@ -37,15 +37,9 @@ export async function* readJsonlBatches(
   for await (const { first, texts } of readLineBatches(path, signal)) {
     const batch: RowResult[] = [];
     for (let i = 0; i < texts.length; i++) {
-      const text = texts[i] as string;
-      const line = first + i;
-      if (text.trim() === '') continue;
-      let result: RowResult;
-      try {
-        // The line itself rides along: an unchanged row is written back byte for byte.
-        result = toRow(line, JSON.parse(text), text);
-      } catch (error) {
-        result = { row: line, error: `invalid JSON: ${(error as Error).message}`, raw: text };
+      const result = jsonlRow(first + i, texts[i] as string);
+      if (result === null) continue;
+      if ('error' in result) {
         if (leading) {
           leading.push(result);
           if (leading.length >= LEADING_FAILURES_MAX) throw notJsonLines(path, what, leading);
@@ -62,6 +56,43 @@ export async function* readJsonlBatches(
     if (batch.length > 0) yield batch;
   }
   if (leading && leading.length > 0) throw notJsonLines(path, what, leading);
+}
+
+/**
+ * One line of JSON Lines as a row (`line`: its 1-based number): null for a
+ * blank line, a row error for one that is not a JSON object.
+ */
+export function jsonlRow(line: number, text: string): RowResult | null {
+  if (text.trim() === '') return null;
+  try {
+    // The line itself rides along: an unchanged row is written back byte for byte.
+    return toRow(line, JSON.parse(text), text);
+  } catch (error) {
+    return { row: line, error: `invalid JSON: ${(error as Error).message}`, raw: text };
+  }
+}
+
+/**
+ * The rows of whole lines of JSON Lines, `text` starting at line `first` (a
+ * slice of a file cut at line ends; the file's first slice may start with a
+ * BOM). Lines are read as `readJsonl` reads them, but for its rule on a file
+ * whose first lines are all unparsable: the caller reads the head for that.
+ */
+export function jsonlRowsOf(text: string, first: number): RowResult[] {
+  const rows: RowResult[] = [];
+  let start = first === 1 && text.startsWith('\ufeff') ? 1 : 0;
+  for (let line = first; start < text.length; line++) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    const raw =
+      text.charCodeAt(end - 1) === 13 && end > start
+        ? text.slice(start, end - 1)
+        : text.slice(start, end);
+    const result = jsonlRow(line, raw);
+    if (result !== null) rows.push(result);
+    start = end + 1;
+  }
+  return rows;
 }
 
 function notJsonLines(path: string, what: string, failures: RowResult[]): Error {

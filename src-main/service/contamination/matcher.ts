@@ -3,6 +3,7 @@ import { AppError } from '../../../src-shared/errors.ts';
 import type { Settings } from '../../../src-shared/schemas/settings.ts';
 import { buildFingerprints, type EvalSource } from '../../engine/contamination/build.ts';
 import { ContaminationMatcher } from '../../engine/contamination/match.ts';
+import type { FingerprintSet } from '../../engine/contamination/fingerprints.ts';
 import { benchmarkSets } from './benchmark-fingerprints.ts';
 
 /**
@@ -42,6 +43,25 @@ export function contaminationMatcher(options: ContaminationOptions): Contaminati
     ...benchmarkSets(options.benchmarks),
     ...buildFingerprints(against),
   ]);
+}
+
+/**
+ * The matcher of a file pass, with what an engine worker makes the same
+ * matcher from: the benchmarks chosen (each worker loads them) and the
+ * evaluation sets fingerprinted here once.
+ */
+export function passContamination(options: ContaminationOptions): {
+  matcher: ContaminationMatcher | null;
+  benchmarks: BenchmarkChoice;
+  against: FingerprintSet[];
+} {
+  const sources = options.against ?? [];
+  if (sources.length === 0) {
+    return { matcher: contaminationMatcher(options), benchmarks: options.benchmarks, against: [] };
+  }
+  const against = buildFingerprints(sources);
+  const matcher = new ContaminationMatcher([...benchmarkSets(options.benchmarks), ...against]);
+  return { matcher, benchmarks: options.benchmarks, against };
 }
 
 /** The matcher of the benchmarks the settings choose (API requests, the app's scans). */

@@ -1,5 +1,5 @@
 import { CONTAMINATION_CHECK, DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
-import type { AuditBlock, FixBlock, Verdict } from '../../../src-shared/schemas/blocks.ts';
+import type { AuditBlock, FixBlock, Issue, Verdict } from '../../../src-shared/schemas/blocks.ts';
 import { contaminationVerdict, type ContaminationResult } from '../../engine/contamination/scan.ts';
 import { duplicatesVerdict, type DuplicateResult } from '../../engine/dataset/duplicates.ts';
 import type { OperationResult, ResultSample } from '../runs/contract.ts';
@@ -28,8 +28,22 @@ export interface DatasetChecked {
   contamination: ContaminationResult;
 }
 
+/** Issues by a sample's position in the run. */
+interface IssuesAt {
+  get(position: number): readonly Issue[] | undefined;
+}
+
+/**
+ * What a sample's verdicts are read from: the whole of DatasetChecked, or
+ * the issues of just a slice of positions (what an engine worker is sent).
+ */
+export interface DatasetIssues {
+  duplicates: { issues: IssuesAt };
+  contamination: { active: boolean; issues: IssuesAt };
+}
+
 /** The dataset checks' verdicts of the sample at `position` (the run's samples counted from 0). */
-export function verdictsAt(checked: DatasetChecked, position: number): DatasetVerdicts {
+export function verdictsAt(checked: DatasetIssues, position: number): DatasetVerdicts {
   const verdicts: Record<string, Verdict> = {
     [DUPLICATES_CHECK]: duplicatesVerdict(checked.duplicates.issues.get(position)),
   };
@@ -44,6 +58,14 @@ export function verdictsAt(checked: DatasetChecked, position: number): DatasetVe
 /** Whether any of the verdicts fails. */
 export const anyFailed = (verdicts: DatasetVerdicts): boolean =>
   Object.values(verdicts).some((verdict) => verdict.passed === false);
+
+/** A fix result has no audit: the block its dataset checks alone make (counted in a report). */
+export const datasetChecksOnly = (verdicts: DatasetVerdicts): AuditBlock => ({
+  passed: !anyFailed(verdicts),
+  checks: { ...verdicts },
+  model: 'dataset-checks',
+  votes: 1,
+});
 
 /** An audit block with each of the verdicts added (last, in order). */
 export function withChecks(audit: AuditBlock, verdicts: DatasetVerdicts): AuditBlock {
@@ -122,7 +144,7 @@ function recount(result: OperationResult): void {
  */
 export function applyDatasetVerdicts(
   result: OperationResult,
-  checked: DatasetChecked,
+  checked: DatasetIssues,
   offset = 0,
 ): void {
   result.data = result.data.map((sample, i) =>

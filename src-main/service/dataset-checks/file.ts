@@ -1,4 +1,3 @@
-import type { AuditBlock } from '../../../src-shared/schemas/blocks.ts';
 import type { DatasetReport } from '../../../src-shared/schemas/report.ts';
 import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { ContaminationScan } from '../../engine/contamination/scan.ts';
@@ -8,12 +7,13 @@ import {
   DatasetScan,
   VerdictTally,
   type ScanResult,
+  type TallyParts,
 } from '../../engine/dataset/scan.ts';
 import type { OperationResult, ResultSample } from '../runs/contract.ts';
 import { readSamples, type ReadSamplesOptions } from '../samples/read-samples.ts';
 import {
-  anyFailed,
   applyDatasetVerdicts,
+  datasetChecksOnly,
   verdictsAt,
   withDatasetVerdicts,
   type DatasetChecked,
@@ -31,11 +31,13 @@ import {
  * Then each output sample gets its verdicts, counted for the run's report.
  */
 export class FileChecks {
-  readonly #scan: ScanResult;
+  readonly #scan: Promise<ScanResult>;
   readonly #checked: DatasetChecked;
   readonly #tally = new VerdictTally();
+  readonly #samples: number;
 
-  private constructor(scan: ScanResult, checked: DatasetChecked) {
+  private constructor(scan: Promise<ScanResult>, checked: DatasetChecked, samples: number) {
+    this.#samples = samples;
     this.#scan = scan;
     this.#checked = checked;
   }
@@ -48,12 +50,30 @@ export class FileChecks {
     contamination: ContaminationMatcher | null = null,
   ): Promise<FileChecks> {
     const { scan, checked } = await scanFile(input, options, threshold, contamination);
-    return new FileChecks(scan, checked);
+    return new FileChecks(Promise.resolve(scan), checked, scan.statistics.samples);
+  }
+
+  /**
+   * The checks of a scan made elsewhere (service/file-pass: the file's slices
+   * on the workers), whose statistics may still be in the making.
+   */
+  static fromScan(scan: Promise<ScanResult>, checked: DatasetChecked, samples: number): FileChecks {
+    return new FileChecks(scan, checked, samples);
+  }
+
+  /** What the dataset checks found (for the workers that apply them to slices of the output). */
+  get found(): DatasetChecked {
+    return this.#checked;
+  }
+
+  /** Counts verdicts tallied elsewhere (a slice's, in the run's order) for the report. */
+  absorb(tally: TallyParts): void {
+    this.#tally.absorb(tally);
   }
 
   /** How many samples the file holds. */
   get samples(): number {
-    return this.#scan.statistics.samples;
+    return this.#samples;
   }
 
   /**
@@ -80,9 +100,10 @@ export class FileChecks {
   }
 
   /** The run's report: the scan and the tally of the verdicts counted. */
-  report(): DatasetReport {
-    const findings = [...this.#scan.findings, ...this.#checked.contamination.findings];
-    return assembleReport({ ...this.#scan, findings }, this.#tally);
+  async report(): Promise<DatasetReport> {
+    const scan = await this.#scan;
+    const findings = [...scan.findings, ...this.#checked.contamination.findings];
+    return assembleReport({ ...scan, findings }, this.#tally);
   }
 
   /** A fix result has no audit: its tally counts the dataset checks alone. */
@@ -90,13 +111,6 @@ export class FileChecks {
     this.#tally.add(sample.audit ?? datasetChecksOnly(verdicts));
   }
 }
-
-const datasetChecksOnly = (verdicts: DatasetVerdicts): AuditBlock => ({
-  passed: !anyFailed(verdicts),
-  checks: { ...verdicts },
-  model: 'dataset-checks',
-  votes: 1,
-});
 
 async function scanFile(
   input: string,

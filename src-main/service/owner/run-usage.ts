@@ -3,7 +3,7 @@ import type { EngineModel } from '../../../src-shared/models.ts';
 import type { ModelUsage } from '../../engine/usage.ts';
 import type { Db } from '../../store/db.ts';
 import { insertUsage } from '../../store/owner-usage.ts';
-import { recordHistory, type HistorySource } from '../runs/history.ts';
+import { recordHistory, type HistorySource, type JsonText } from '../runs/history.ts';
 import { tokenCostMicro } from '../billing/money.ts';
 import type { Settings } from '../../../src-shared/schemas/settings.ts';
 
@@ -36,8 +36,11 @@ export class OwnerRunUsage {
     batch: {
       usage: Partial<Record<EngineModel, ModelUsage>>;
       rates: Settings['rates'];
-      input: readonly unknown[];
-      output: readonly unknown[];
+      /** The batch's samples in and out (their JSON text, made elsewhere, as JsonText). */
+      input: readonly unknown[] | JsonText;
+      output: readonly unknown[] | JsonText;
+      /** How many samples; by default the length of `input`. */
+      samples?: number;
     },
     keep?: (usage: { costMicro: number }) => void,
   ): void {
@@ -54,7 +57,7 @@ export class OwnerRunUsage {
             operation,
             label,
             model,
-            samples: batch.input.length,
+            samples: batch.samples ?? (Array.isArray(batch.input) ? batch.input.length : 0),
             input_tokens: used.input_tokens,
             output_tokens: used.output_tokens,
             passes: used.passes,
@@ -68,6 +71,7 @@ export class OwnerRunUsage {
             source,
             input: batch.input,
             output: batch.output,
+            ...(batch.samples !== undefined && { samples: batch.samples }),
             costMicro: 0,
           });
         }

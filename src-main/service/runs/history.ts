@@ -29,6 +29,20 @@ export interface HistoryEntry extends HistorySummary {
   output: unknown;
 }
 
+/**
+ * A run's input or output already written as JSON (in an engine worker,
+ * where the samples were): recorded as it is, not serialized again.
+ */
+export class JsonText {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+const jsonOf = (value: unknown): string =>
+  value instanceof JsonText ? value.text : JSON.stringify(value);
+
 export interface NewHistoryEntry {
   accountId?: number;
   keyId?: string | null;
@@ -54,8 +68,8 @@ export function recordHistory(db: Db, entry: NewHistoryEntry): number {
     operation: entry.operation,
     source: entry.source,
     samples: entry.samples ?? (Array.isArray(entry.input) ? entry.input.length : null),
-    input_json: JSON.stringify(entry.input),
-    output_json: JSON.stringify(entry.output),
+    input_json: jsonOf(entry.input),
+    output_json: jsonOf(entry.output),
     cost_micro: entry.costMicro,
     created_at: (entry.now ?? new Date()).toISOString(),
   });

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../../src-shared/errors.ts';
 import type { OperationRequest } from '../contract.ts';
-import type { FromWorker, ToWorker, WireError, WireResult } from './wire.ts';
+import type { FromWorker, PoolTask, ToWorker, WireError, WireResult } from './wire.ts';
 
 /**
  * A pool of worker threads that run the engine (worker.ts), each on one
@@ -47,19 +47,19 @@ export class PoolUnavailable extends Error {
 interface Slice {
   id: number;
   index: number;
-  request: OperationRequest;
+  task: PoolTask;
   job: Job;
 }
 
 interface Job {
   pending: Slice[];
   running: Set<Slice>;
-  results: WireResult[];
+  results: unknown[];
   remaining: number;
   settled: boolean;
   served: boolean;
-  onSlice: (index: number, result: WireResult) => void;
-  resolve: (results: WireResult[]) => void;
+  onSlice: (index: number, result: unknown) => void;
+  resolve: (results: unknown[]) => void;
   reject: (error: Error) => void;
 }
 
@@ -126,29 +126,45 @@ export class EnginePool {
     signal: AbortSignal | undefined,
     onSlice: (index: number, result: WireResult) => void = () => undefined,
   ): Promise<WireResult[]> {
+    return this.runTasks<WireResult>(
+      requests.map((request) => ({ kind: 'operation', request })),
+      signal,
+      onSlice,
+    );
+  }
+
+  /**
+   * Runs each task in a worker as `run` does requests: an operation, or a
+   * slice of a file's pass (service/file-pass); `R` is what the tasks give.
+   */
+  runTasks<R>(
+    tasks: readonly PoolTask[],
+    signal: AbortSignal | undefined,
+    onSlice: (index: number, result: R) => void = () => undefined,
+  ): Promise<R[]> {
     if (this.#unavailable) return Promise.reject(this.#unavailable);
     if (signal?.aborted) return Promise.reject(cancelled());
-    if (requests.length === 0) return Promise.resolve([]);
-    return new Promise<WireResult[]>((resolve, reject) => {
+    if (tasks.length === 0) return Promise.resolve([]);
+    return new Promise<R[]>((resolve, reject) => {
       const onAbort = (): void => this.#fail(job, cancelled());
       const job: Job = {
         pending: [],
         running: new Set(),
         results: [],
-        remaining: requests.length,
+        remaining: tasks.length,
         settled: false,
         served: false,
-        onSlice,
+        onSlice: onSlice as (index: number, result: unknown) => void,
         resolve: (results) => {
           signal?.removeEventListener('abort', onAbort);
-          resolve(results);
+          resolve(results as R[]);
         },
         reject: (error) => {
           signal?.removeEventListener('abort', onAbort);
           reject(error);
         },
       };
-      job.pending = requests.map((request, index) => ({ id: this.#nextId++, index, request, job }));
+      job.pending = tasks.map((task, index) => ({ id: this.#nextId++, index, task, job }));
       signal?.addEventListener('abort', onAbort, { once: true });
       const unserved = this.#queue.findIndex((queued) => queued.served);
       this.#queue.splice(unserved < 0 ? this.#queue.length : unserved, 0, job);
@@ -190,7 +206,7 @@ export class EnginePool {
       clearTimeout(worker.idleTimer);
       worker.slices.push(slice);
       worker.thread.ref();
-      const message: ToWorker = { type: 'run', id: slice.id, request: slice.request };
+      const message: ToWorker = { type: 'run', id: slice.id, task: slice.task };
       worker.thread.postMessage(message);
     }
   }
@@ -286,7 +302,7 @@ export class EnginePool {
     void worker.thread.terminate();
   }
 
-  #land(job: Job, index: number, result: WireResult): void {
+  #land(job: Job, index: number, result: unknown): void {
     if (job.settled) return;
     job.results[index] = result;
     job.onSlice(index, result);

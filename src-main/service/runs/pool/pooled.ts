@@ -82,6 +82,14 @@ function enginePool(): EnginePool {
   return pool;
 }
 
+/**
+ * The pool a file's whole pass runs on (service/file-pass), or undefined
+ * when the engine runs in the calling thread (no workers, or a worker itself).
+ */
+export function filePassPool(): EnginePool | undefined {
+  return isMainThread && engineWorkers() > 0 ? enginePool() : undefined;
+}
+
 /** Slices run so far per worker thread id (empty before the pool's first batch). */
 export function enginePoolSlices(): ReadonlyMap<number, number> {
   return pool?.slicesByThread ?? new Map();

@@ -5,6 +5,7 @@ import type { AuditCounts, FieldError } from '../../../../src-shared/schemas/nat
 import { SampleError } from '../../../engine/operations.ts';
 import { UsageMeter, type ModelUsage } from '../../../engine/usage.ts';
 import { withoutResults, type OperationRequest, type OperationResult } from '../contract.ts';
+import type { FileTask } from '../../file-pass/task-types.ts';
 
 /**
  * What crosses between the main thread and an engine worker. Messages are
@@ -17,12 +18,14 @@ import { withoutResults, type OperationRequest, type OperationResult } from '../
  * thread, which both workers compete with for 2 cores).
  */
 
-export type ToWorker =
-  { type: 'run'; id: number; request: OperationRequest } | { type: 'cancel'; id: number };
+/** What a worker is given to do: a slice of an operation, or a slice of a file's pass. */
+export type PoolTask = { kind: 'operation'; request: OperationRequest } | FileTask;
+
+export type ToWorker = { type: 'run'; id: number; task: PoolTask } | { type: 'cancel'; id: number };
 
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'done'; id: number; result: WireResult }
+  | { type: 'done'; id: number; result: unknown }
   | { type: 'failed'; id: number; error: WireError };
 
 type Usage = Partial<Record<EngineModel, ModelUsage>>;
@@ -57,17 +60,8 @@ export function encodeResult(result: OperationResult): WireResult {
   return { operation: 'audit', blocks, counts: result.counts, usage };
 }
 
-/** The meter back from its totals: `add` counts one pass per call, hence the zero passes. */
-function meterOf(usage: Usage): UsageMeter {
-  const meter = new UsageMeter();
-  for (const [model, entry] of Object.entries(usage) as [EngineModel, ModelUsage][]) {
-    meter.add(model, { input_tokens: entry.input_tokens, output_tokens: entry.output_tokens });
-    for (let pass = 1; pass < entry.passes; pass++) {
-      meter.add(model, { input_tokens: 0, output_tokens: 0 });
-    }
-  }
-  return meter;
-}
+/** The meter back from its totals. */
+export const meterOf = (usage: Usage): UsageMeter => UsageMeter.of(usage);
 
 /** The result of `request` (the slice as sent) from what its worker sent back. */
 export function decodeResult(result: WireResult, request: OperationRequest): OperationResult {

@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { AppError } from '../../../../src-shared/errors.ts';
 import { builtinBackend } from '../../../engine/builtin/backend.ts';
 import { runOperationInThread } from '../operation.ts';
+import { runFileTask, transferablesOf } from '../../file-pass/tasks.ts';
 import { encodeError, encodeResult, type FromWorker, type ToWorker } from './wire.ts';
 
 /**
@@ -21,17 +22,22 @@ type Run = Extract<ToWorker, { type: 'run' }>;
 const queue: Run[] = [];
 let running: { id: number; controller: AbortController } | undefined;
 
-async function run({ id, request }: Run): Promise<FromWorker> {
+async function run({ id, task }: Run): Promise<{ reply: FromWorker; transfer: ArrayBuffer[] }> {
   const controller = new AbortController();
   running = { id, controller };
   try {
-    const result = await runOperationInThread(request, {
+    if (task.kind !== 'operation') {
+      const result = await runFileTask(task, controller.signal);
+      // Its large arrays move to the main thread rather than being copied.
+      return { reply: { type: 'done', id, result }, transfer: transferablesOf(result) };
+    }
+    const result = await runOperationInThread(task.request, {
       backend: builtinBackend,
       signal: controller.signal,
     });
-    return { type: 'done', id, result: encodeResult(result) };
+    return { reply: { type: 'done', id, result: encodeResult(result) }, transfer: [] };
   } catch (error) {
-    return { type: 'failed', id, error: encodeError(error) };
+    return { reply: { type: 'failed', id, error: encodeError(error) }, transfer: [] };
   } finally {
     running = undefined;
   }
@@ -41,7 +47,10 @@ let draining = false;
 
 async function drain(): Promise<void> {
   draining = true;
-  for (let next = queue.shift(); next; next = queue.shift()) port?.postMessage(await run(next));
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const { reply, transfer } = await run(next);
+    port?.postMessage(reply, transfer);
+  }
   draining = false;
 }
 

@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileOperationCommand } from '../src-main/cli/file-ops.ts';
+import { closeEnginePool, filePassPool } from '../src-main/service/runs/pool/pooled.ts';
+import { CORPORA } from './corpus.ts';
+import { formatRow } from './stats.ts';
+
+/**
+ * The whole pass of `svc audit FILE --report` (reading, mapping, the dataset
+ * checks, the engine, serializing, writing), in this process, over ROWS text
+ * samples of 3-6 real sentences each (distinct paragraphs): the row-at-a-time
+ * pass (SVC_FILE_PASS=rows: the engine alone on the workers) against the
+ * sliced pass (service/file-pass: everything per row on the workers), with 1
+ * worker and with one per core. What it prints per 100,000 rows is CPU time
+ * by thread: the main thread's is what no number of cores shortens, so
+ * Amdahl's law bounds the speed-up on N cores at (main + workers) / (main +
+ * workers / N). `other` is the rest of the process (V8's GC and compiler
+ * threads, the language identification worker: a fixed-size sample). Output
+ * and report are checked identical in every mode.
+ */
+
+function sentences(): string[] {
+  const out: string[] = [];
+  for (const sample of CORPORA.text()) {
+    if (sample.task_type !== 'text') continue;
+    for (const s of sample.text.split(/(?<=[.!?])\s+/))
+      if (s.length > 30 && s.length < 400) out.push(s);
+  }
+  return out;
+}
+
+/** Seeded (mulberry32): the same file every run. */
+function writeTexts(path: string, rows: number): void {
+  const pool = sentences();
+  let seed = 0x2f6b1c3;
+  const random = (): number => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const lines: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const k = 3 + Math.floor(random() * 4);
+    const text = Array.from({ length: k }, () => pool[Math.floor(random() * pool.length)]).join(
+      ' ',
+    );
+    lines.push(JSON.stringify({ task_type: 'text', text }));
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+const sha = (path: string): string =>
+  createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 12);
+
+interface Measured {
+  mode: string;
+  wall: number;
+  main: number;
+  workers: number;
+  other: number;
+  output: string;
+}
+
+async function measure(
+  dir: string,
+  input: string,
+  mode: 'rows' | 'slices',
+  workers: number,
+): Promise<Measured> {
+  await closeEnginePool();
+  const env = {
+    SVC_ENGINE_WORKERS: process.env.SVC_ENGINE_WORKERS,
+    SVC_FILE_PASS: process.env.SVC_FILE_PASS,
+  };
+  process.env.SVC_ENGINE_WORKERS = String(workers);
+  process.env.SVC_FILE_PASS = mode;
+  const out = join(dir, `${mode}-${workers}.jsonl`);
+  const report = join(dir, `${mode}-${workers}.json`);
+  const data = mkdtempSync(join(dir, 'data-'));
+  const main0 = process.threadCpuUsage();
+  const all0 = process.cpuUsage();
+  const started = performance.now();
+  try {
+    await fileOperationCommand('audit', [
+      input,
+      '--out',
+      out,
+      '--report',
+      report,
+      '--data-dir',
+      data,
+    ]);
+  } finally {
+    for (const [name, value] of Object.entries(env)) {
+      if (value === undefined) Reflect.deleteProperty(process.env, name);
+      else process.env[name] = value;
+    }
+  }
+  const wall = (performance.now() - started) / 1000;
+  const mainUsage = process.threadCpuUsage(main0);
+  const allUsage = process.cpuUsage(all0);
+  const main = (mainUsage.user + mainUsage.system) / 1e6;
+  const workerCpu = ((await filePassPool()?.cpuMicros()) ?? 0) / 1e6;
+  const all = (allUsage.user + allUsage.system) / 1e6;
+  await closeEnginePool();
+  return {
+    mode: `${mode}, ${workers} worker${workers === 1 ? '' : 's'}`,
+    wall,
+    main,
+    workers: workerCpu,
+    other: Math.max(0, all - main - workerCpu),
+    output: `${sha(out)} ${sha(report)}`,
+  };
+}
+
+const amdahl = (m: Measured, cores: number): number =>
+  (m.main + m.workers) / (m.main + m.workers / cores);
+
+export async function benchFilePass(rows: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-pass-'));
+  const cores = availableParallelism();
+  try {
+    const input = join(dir, 'texts.jsonl');
+    writeTexts(input, rows);
+    console.log(
+      `\n## file pass: svc audit of ${rows.toLocaleString('en-US')} distinct texts with --report, ` +
+        `CPU seconds per 100,000 rows by thread (this machine: ${cores} cores)`,
+    );
+    const widths = [22, 8, 8, 8, 8, 10, 10, 10, 26];
+    console.log(
+      formatRow(
+        [
+          'pass',
+          'wall s',
+          'main',
+          'workers',
+          'other',
+          'Amdahl 2',
+          'Amdahl 16',
+          'Amdahl 64',
+          'output, report',
+        ],
+        widths,
+      ),
+    );
+    const runs: Measured[] = [];
+    for (const [mode, workers] of [
+      ['rows', cores],
+      ['slices', 1],
+      ['slices', cores],
+    ] as const) {
+      const m = await measure(dir, input, mode, workers);
+      runs.push(m);
+      const per = 100_000 / rows;
+      console.log(
+        formatRow(
+          [
+            m.mode,
+            (m.wall * per).toFixed(1),
+            (m.main * per).toFixed(2),
+            (m.workers * per).toFixed(2),
+            (m.other * per).toFixed(2),
+            `${amdahl(m, 2).toFixed(2)}x`,
+            `${amdahl(m, 16).toFixed(2)}x`,
+            `${amdahl(m, 64).toFixed(2)}x`,
+            m.output,
+          ],
+          widths,
+        ),
+      );
+    }
+    const identical = runs.every((m) => m.output === runs[0]?.output);
+    console.log(`output and report identical in every mode: ${identical ? 'yes' : 'NO'}`);
+    const [one, many] = [runs[1], runs[2]] as [Measured, Measured];
+    console.log(
+      `sliced pass, ${cores} workers against 1: ${(one.wall / many.wall).toFixed(2)}x wall ` +
+        `(a machine shared with other work slows either)`,
+    );
+    if (!identical) process.exitCode = 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,258 @@
+import { open } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { Issue } from '../../../src-shared/schemas/blocks.ts';
+import type { Operation } from '../../../src-shared/schemas/config.ts';
+import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
+import { ContaminationScan } from '../../engine/contamination/scan.ts';
+import { DatasetScan, withStatistics, type ScanResult } from '../../engine/dataset/scan.ts';
+import type { RowMappingSpec } from '../../engine/rows/index.ts';
+import type { DatasetChecked } from '../dataset-checks/core.ts';
+import { decodeError } from '../runs/pool/wire.ts';
+import { PoolUnavailable, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
+import { readLineSlices, readSliceAgain, type LineSlice } from './line-slices.ts';
+import { orderedMap } from './ordered.ts';
+import { runFileTask } from './tasks.ts';
+import type {
+  FileTask,
+  MatcherSpec,
+  RunSliceResult,
+  ScanSliceResult,
+  SliceIssues,
+  WordsSliceResult,
+} from './task-types.ts';
+import type { BenchmarkChoice } from '../../../src-shared/benchmarks.ts';
+import type { FingerprintSet } from '../../engine/contamination/fingerprints.ts';
+
+/**
+ * A JSON Lines file's whole pass on every core: the dataset checks' scan,
+ * then the operation, each a slice of whole lines at a time on the engine's
+ * workers (tasks.ts). This thread cuts the file at line ends, adds each
+ * slice's signatures to the duplicate index in order, and takes each slice's
+ * output text in order; it never parses, maps, hashes, judges or serializes
+ * a row. Results are those of the row-at-a-time pass (file.ts and the CLI's
+ * batches): the same rows in the same order through the same functions.
+ */
+
+/** A slice as the first pass found it: where it is, and which samples it holds. */
+export interface ScannedSlice extends LineSlice {
+  /** The position (in the run's samples) of its first sample, and how many it holds. */
+  firstPosition: number;
+  samples: number;
+}
+
+export interface ParallelFile {
+  path: string;
+  mapping: RowMappingSpec;
+  slices: ScannedSlice[];
+  samples: number;
+}
+
+/** Where tasks run: the engine's pool, or this thread when no worker can start. */
+export class TaskRunner {
+  readonly #pool: EnginePool | undefined;
+  readonly #signal: AbortSignal;
+  #inThread: boolean;
+
+  constructor(pool: EnginePool | undefined, signal: AbortSignal) {
+    this.#pool = pool;
+    this.#signal = signal;
+    this.#inThread = pool === undefined || pool.unavailable !== undefined;
+  }
+
+  /** Slices in flight at once: two per worker keeps each busy while this thread takes results. */
+  get window(): number {
+    return this.#inThread ? 1 : 2 * (this.#pool?.size ?? 1) + 2;
+  }
+
+  async run<R>(task: FileTask, firstPosition = 0): Promise<R> {
+    if (this.#inThread || !this.#pool) return (await runFileTask(task, this.#signal)) as R;
+    try {
+      const [result] = await this.#pool.runTasks<R>([task], this.#signal);
+      return result as R;
+    } catch (error) {
+      if (error instanceof PoolUnavailable) {
+        this.#inThread = true;
+        return (await runFileTask(task, this.#signal)) as R;
+      }
+      if (error instanceof SliceFailed) throw decodeError(error.error, firstPosition, 0);
+      throw error;
+    }
+  }
+}
+
+/** The contamination check of a file pass: the matcher here, and what workers make theirs from. */
+export interface PassContamination {
+  matcher: ContaminationMatcher | null;
+  benchmarks: BenchmarkChoice;
+  against: FingerprintSet[];
+}
+
+/**
+ * The dataset checks' scan of the file (FileChecks' first pass and its
+ * fetch of words), its slices kept for the run.
+ */
+export async function scanInParallel(
+  runner: TaskRunner,
+  path: string,
+  mapping: RowMappingSpec,
+  threshold: number,
+  contamination: PassContamination,
+  signal?: AbortSignal,
+): Promise<{ scan: Promise<ScanResult>; checked: DatasetChecked; file: ParallelFile }> {
+  const scan = new DatasetScan(threshold);
+  const found = new ContaminationScan(contamination.matcher);
+  const spec: MatcherSpec | null = contamination.matcher
+    ? {
+        key: randomBytes(8).toString('hex'),
+        benchmarks: contamination.benchmarks,
+        against: contamination.against,
+      }
+    : null;
+  const file: ParallelFile = { path, mapping, slices: [], samples: 0 };
+  await orderedMap(
+    readLineSlices(path, signal),
+    runner.window,
+    ({ slice, bytes }) =>
+      runner.run<ScanSliceResult>({
+        kind: 'file-scan',
+        source: { bytes, firstLine: slice.firstLine, mapping },
+        threshold,
+        contamination: spec,
+      }),
+    (result, { slice }) => {
+      const length = result.signatureLength;
+      const matches = new Map(result.found);
+      for (let i = 0; i < result.samples; i++) {
+        scan.addPrepared(
+          {
+            signature: result.signatures.subarray(i * length, (i + 1) * length),
+            statistics: result.statistics[i] as ScanSliceResult['statistics'][number],
+          },
+          result.origins?.[i] ?? 0,
+        );
+        found.addFound(matches.get(i));
+      }
+      file.slices.push({ ...slice, firstPosition: file.samples, samples: result.samples });
+      file.samples += result.samples;
+    },
+  );
+  // The statistics (languages: a worker of their own) finish while the run goes on.
+  const name = (row: number): string => `output line ${row + 1}`;
+  const statistics = scan.finishStatistics();
+  statistics.catch(() => undefined); // awaited with the report; meanwhile never unhandled
+  const handle = await open(path, 'r');
+  try {
+    const duplicates = await scan.finishDuplicates(async (rows, deliver) => {
+      const wanted = wantedBySlice(file.slices, rows);
+      await orderedMap(
+        wanted,
+        runner.window,
+        async ([slice, indexes]) =>
+          runner.run<WordsSliceResult>({
+            kind: 'file-words',
+            source: {
+              bytes: await readSliceAgain(handle, slice),
+              firstLine: slice.firstLine,
+              mapping,
+            },
+            wanted: indexes,
+          }),
+        (words, [slice]) => {
+          for (const [at, list] of words) deliver(slice.firstPosition + at, list);
+        },
+      );
+    }, name);
+    return {
+      scan: statistics.then((done) => withStatistics(duplicates, done, name)),
+      checked: { duplicates, contamination: found.finish() },
+      file,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The positions wanted (ascending), grouped by the slice that holds them, as indexes in it. */
+function wantedBySlice(
+  slices: readonly ScannedSlice[],
+  rows: readonly number[],
+): [ScannedSlice, number[]][] {
+  const out: [ScannedSlice, number[]][] = [];
+  let s = 0;
+  for (const row of rows) {
+    while (s < slices.length) {
+      const slice = slices[s] as ScannedSlice;
+      if (row < slice.firstPosition + slice.samples) break;
+      s++;
+    }
+    const slice = slices[s];
+    if (!slice) break;
+    const last = out[out.length - 1];
+    if (last?.[0] === slice) last[1].push(row - slice.firstPosition);
+    else out.push([slice, [row - slice.firstPosition]]);
+  }
+  return out;
+}
+
+/** The issues of a slice's samples, by index in the slice. */
+function sliceIssues(checked: DatasetChecked, slice: ScannedSlice): SliceIssues {
+  const duplicates: [number, Issue[]][] = [];
+  const contamination: [number, Issue[]][] = [];
+  for (let i = 0; i < slice.samples; i++) {
+    const position = slice.firstPosition + i;
+    const dup = checked.duplicates.issues.get(position);
+    if (dup && dup.length > 0) duplicates.push([i, dup]);
+    const held = checked.contamination.issues.get(position);
+    if (held && held.length > 0) contamination.push([i, held]);
+  }
+  return { active: checked.contamination.active, duplicates, contamination };
+}
+
+export interface ParallelRun {
+  operation: Operation;
+  config: unknown;
+  conventions: string | undefined;
+  checked: DatasetChecked;
+  /** Give each slice's input and output as JSON (fix and refine keep history). */
+  history: boolean;
+}
+
+/**
+ * The operation over the scanned file, slice by slice on the workers; each
+ * slice's result (its output text, counts, usage, tally) goes to `take` in
+ * the file's order.
+ */
+export async function runInParallel(
+  runner: TaskRunner,
+  file: ParallelFile,
+  run: ParallelRun,
+  take: (result: RunSliceResult, slice: ScannedSlice) => void | Promise<void>,
+): Promise<void> {
+  const handle = await open(file.path, 'r');
+  try {
+    await orderedMap(
+      file.slices,
+      runner.window,
+      async (slice) =>
+        runner.run<RunSliceResult>(
+          {
+            kind: 'file-run',
+            source: {
+              bytes: await readSliceAgain(handle, slice),
+              firstLine: slice.firstLine,
+              mapping: file.mapping,
+            },
+            operation: run.operation,
+            config: run.config,
+            conventions: run.conventions,
+            issues: sliceIssues(run.checked, slice),
+            history: run.history,
+          },
+          slice.firstPosition,
+        ),
+      take,
+    );
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,96 @@
+import type { BenchmarkChoice } from '../../../src-shared/benchmarks.ts';
+import type { EngineModel } from '../../../src-shared/models.ts';
+import type { Issue } from '../../../src-shared/schemas/blocks.ts';
+import type { Operation } from '../../../src-shared/schemas/config.ts';
+import type { FingerprintSet } from '../../engine/contamination/fingerprints.ts';
+import type { ItemMatch } from '../../engine/contamination/match.ts';
+import type { TallyParts } from '../../engine/dataset/scan.ts';
+import type { StatisticsRecord } from '../../engine/dataset/statistics.ts';
+import type { RowMappingSpec } from '../../engine/rows/index.ts';
+import type { ModelUsage } from '../../engine/usage.ts';
+
+/**
+ * The tasks of a file's pass that the engine's workers run (tasks.ts), and
+ * what they give back: plain data, since it crosses `postMessage`. Each task
+ * is one slice of the file: whole lines of JSON Lines, as bytes, and the
+ * number of the first.
+ */
+
+export interface SliceSource {
+  bytes: Uint8Array;
+  /** The 1-based number of the slice's first line. */
+  firstLine: number;
+  mapping: RowMappingSpec;
+}
+
+/** What the contamination check looks for, as the thread that made it can send it. */
+export interface MatcherSpec {
+  /** Names the matcher in a worker's cache: one per run. */
+  key: string;
+  benchmarks: BenchmarkChoice;
+  /** The user's evaluation sets, fingerprinted once by the run. */
+  against: FingerprintSet[];
+}
+
+/** The dataset checks' first pass over a slice: what the scan takes of each sample. */
+export interface ScanSliceTask {
+  kind: 'file-scan';
+  source: SliceSource;
+  threshold: number;
+  contamination: MatcherSpec | null;
+}
+
+export interface ScanSliceResult {
+  samples: number;
+  /** Each sample's duplicate signature, one after another (`signatureLength` words each). */
+  signatures: Uint32Array;
+  signatureLength: number;
+  statistics: StatisticsRecord[];
+  /** Each sample's origin (rows read along every path: its row); null when all are 0. */
+  origins: number[] | null;
+  /** The evaluation items found, by the sample's index in the slice (only samples with any). */
+  found: [number, ItemMatch[]][];
+}
+
+/** The words near-duplicate verification compares, of some samples of a slice. */
+export interface WordsSliceTask {
+  kind: 'file-words';
+  source: SliceSource;
+  /** Indexes in the slice, ascending. */
+  wanted: number[];
+}
+
+export type WordsSliceResult = [number, string[]][];
+
+/** The dataset checks' issues of a slice's samples, by index in the slice. */
+export interface SliceIssues {
+  active: boolean;
+  duplicates: [number, Issue[]][];
+  contamination: [number, Issue[]][];
+}
+
+/** The operation over a slice, its output written as the run writes it. */
+export interface RunSliceTask {
+  kind: 'file-run';
+  source: SliceSource;
+  operation: Operation;
+  config: unknown;
+  conventions: string | undefined;
+  issues: SliceIssues;
+  /** Whether to give the input and output as JSON, for the run's history. */
+  history: boolean;
+}
+
+export interface RunSliceResult {
+  samples: number;
+  /** The JSON Lines of the output samples, in order, as UTF-8 (written as they are). */
+  output: Uint8Array;
+  /** Rows that are not samples: their number and why. */
+  errors: { row: number; error: string }[];
+  counts: Record<string, number>;
+  usage: Partial<Record<EngineModel, ModelUsage>>;
+  tally: TallyParts;
+  history?: { input: string; output: string };
+}
+
+export type FileTask = ScanSliceTask | WordsSliceTask | RunSliceTask;

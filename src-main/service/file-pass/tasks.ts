@@ -1,0 +1,176 @@
+import { ContaminationMatcher } from '../../engine/contamination/match.ts';
+import { matchesOf } from '../../engine/contamination/scan.ts';
+import { builtinBackend } from '../../engine/builtin/backend.ts';
+import { DuplicateIndex, duplicateWords } from '../../engine/dataset/duplicates.ts';
+import { prepareSample, VerdictTally } from '../../engine/dataset/scan.ts';
+import type { StatisticsRecord } from '../../engine/dataset/statistics.ts';
+import {
+  rowMappingOf,
+  samplesOfRows,
+  type RowMapping,
+  type SampleRow,
+} from '../../engine/rows/index.ts';
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import { jsonlRowsOf } from '../../files/index.ts';
+import { benchmarkSets } from '../contamination/benchmark-fingerprints.ts';
+import { contaminationMatcher } from '../contamination/matcher.ts';
+import { applyDatasetVerdicts, datasetChecksOnly, verdictsAt } from '../dataset-checks/core.ts';
+import type { OperationRequest } from '../runs/contract.ts';
+import { runOperationInThread } from '../runs/operation.ts';
+import type {
+  FileTask,
+  MatcherSpec,
+  RunSliceResult,
+  RunSliceTask,
+  ScanSliceResult,
+  ScanSliceTask,
+  SliceSource,
+  WordsSliceResult,
+  WordsSliceTask,
+} from './task-types.ts';
+
+/**
+ * The slices of a file's pass, as an engine worker runs them (or the
+ * calling thread, when no worker can start): each reads its lines, maps
+ * them with the run's mapping and does all the per-row work there, so that
+ * the thread that orders the slices only adds, writes and counts.
+ */
+
+export async function runFileTask(task: FileTask, signal: AbortSignal): Promise<unknown> {
+  switch (task.kind) {
+    case 'file-scan':
+      return scanSlice(task);
+    case 'file-words':
+      return wordsSlice(task);
+    case 'file-run':
+      return runSlice(task, signal);
+  }
+}
+
+/** The buffers of a task's result that can move to the receiving thread instead of being copied. */
+export function transferablesOf(result: unknown): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  if (typeof result === 'object' && result !== null) {
+    for (const value of Object.values(result)) {
+      if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) out.push(value.buffer);
+    }
+  }
+  return out;
+}
+
+const mappings = new Map<string, RowMapping>();
+
+/** The samples (and row errors) of a slice, in order. */
+export function sliceSamples(source: SliceSource): SampleRow[] {
+  const key = JSON.stringify(source.mapping);
+  let mapping = mappings.get(key);
+  if (!mapping) mappings.set(key, (mapping = rowMappingOf(source.mapping)));
+  const bytes = source.bytes;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return samplesOfRows(mapping, jsonlRowsOf(text, source.firstLine));
+}
+
+const indexes = new Map<number, DuplicateIndex>();
+let matcherCache: { key: string; matcher: ContaminationMatcher | null } | undefined;
+
+function matcherOf(spec: MatcherSpec): ContaminationMatcher | null {
+  if (matcherCache?.key !== spec.key) {
+    const matcher =
+      spec.against.length === 0
+        ? contaminationMatcher({ benchmarks: spec.benchmarks })
+        : new ContaminationMatcher([...benchmarkSets(spec.benchmarks), ...spec.against]);
+    matcherCache = { key: spec.key, matcher };
+  }
+  return matcherCache.matcher;
+}
+
+export function scanSlice(task: ScanSliceTask): ScanSliceResult {
+  let index = indexes.get(task.threshold);
+  if (!index) indexes.set(task.threshold, (index = new DuplicateIndex(task.threshold)));
+  const matcher = task.contamination ? matcherOf(task.contamination) : null;
+  const items = sliceSamples(task.source);
+  const signatures: Uint32Array[] = [];
+  const statistics: StatisticsRecord[] = [];
+  const origins: number[] = [];
+  let anyOrigin = false;
+  const found: ScanSliceResult['found'] = [];
+  for (const item of items) {
+    if (!('sample' in item)) continue;
+    const prepared = prepareSample(item.sample, index);
+    signatures.push(prepared.signature);
+    statistics.push(prepared.statistics);
+    // The paths of one tree come from one row: never near duplicates of each other.
+    const origin = item.path ? item.row : 0;
+    anyOrigin ||= origin !== 0;
+    origins.push(origin);
+    if (matcher) {
+      const matches = matchesOf(matcher, item.sample);
+      if (matches.length > 0) found.push([statistics.length - 1, matches]);
+    }
+  }
+  const signatureLength = signatures[0]?.length ?? 0;
+  const packed = new Uint32Array(signatures.length * signatureLength);
+  signatures.forEach((signature, i) => packed.set(signature, i * signatureLength));
+  return {
+    samples: statistics.length,
+    signatures: packed,
+    signatureLength,
+    statistics,
+    origins: anyOrigin ? origins : null,
+    found,
+  };
+}
+
+export function wordsSlice(task: WordsSliceTask): WordsSliceResult {
+  const wanted = new Set(task.wanted);
+  const out: WordsSliceResult = [];
+  let at = 0;
+  for (const item of sliceSamples(task.source)) {
+    if (!('sample' in item)) continue;
+    if (wanted.has(at)) out.push([at, duplicateWords(item.sample)]);
+    at++;
+  }
+  return out;
+}
+
+const encoder = new TextEncoder();
+
+export async function runSlice(task: RunSliceTask, signal: AbortSignal): Promise<RunSliceResult> {
+  const samples: Sample[] = [];
+  const errors: RunSliceResult['errors'] = [];
+  for (const item of sliceSamples(task.source)) {
+    if ('sample' in item) samples.push(item.sample);
+    else errors.push({ row: item.row, error: item.error });
+  }
+  const request = {
+    operation: task.operation,
+    samples,
+    config: task.config,
+    conventions: task.conventions,
+  } as OperationRequest;
+  const history = task.history ? JSON.stringify(samples) : undefined;
+  const result = await runOperationInThread(request, { backend: builtinBackend, signal });
+  const { issues } = task;
+  const checked = {
+    duplicates: { issues: new Map(issues.duplicates) },
+    contamination: { active: issues.active, issues: new Map(issues.contamination) },
+  };
+  applyDatasetVerdicts(result, checked);
+  const tally = new VerdictTally();
+  let text = '';
+  result.data.forEach((sample, i) => {
+    tally.add(sample.audit ?? datasetChecksOnly(verdictsAt(checked, i)));
+    text += `${JSON.stringify(sample)}\n`;
+  });
+  return {
+    samples: samples.length,
+    output: encoder.encode(text),
+    errors,
+    counts: result.counts,
+    usage: result.usage.byModel(),
+    tally: tally.parts(),
+    ...(history !== undefined && {
+      history: { input: history, output: JSON.stringify(result.data) },
+    }),
+  };
+}
