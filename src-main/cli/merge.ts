@@ -1,4 +1,6 @@
 import { fileMatcher } from './contamination-flags.ts';
+import { formatFromPath } from '../files/index.ts';
+import { filePassPool } from '../service/runs/pool/pooled.ts';
 import { AppError } from '../../src-shared/errors.ts';
 import { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
 import type { ShapeId } from '../engine/shapes/index.ts';
@@ -115,15 +117,32 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         header.read.mapping === undefined ? undefined : FieldMapping.parse(header.read.mapping),
       paths: header.read.paths === undefined ? undefined : OasstPaths.parse(header.read.paths),
     };
-    checks = await FileChecks.scan(
-      input,
-      read,
-      settings.dedup.threshold,
-      await fileMatcher(
-        header.contamination ?? { benchmarks: settings.contamination.benchmarks, against: [] },
+    const contamination = header.contamination ?? {
+      benchmarks: settings.contamination.benchmarks,
+      against: [],
+    };
+    // JSON Lines are scanned in slices on the engine's workers, as a single run scans them.
+    const pool = formatFromPath(input) === 'jsonl' ? filePassPool() : undefined;
+    const parallel = pool
+      ? await (
+          await import('./parallel-scan.ts')
+        ).scanFileInParallel(
+          pool,
+          input,
+          read,
+          settings.dedup.threshold,
+          contamination,
+          new AbortController().signal,
+        )
+      : undefined;
+    checks =
+      parallel?.checks ??
+      (await FileChecks.scan(
+        input,
         read,
-      ),
-    );
+        settings.dedup.threshold,
+        await fileMatcher(contamination, read),
+      ));
     const rowsOf = new Map<PartReader, number>();
     for await (const { row, part } of mergeRows(parts)) {
       if (row.position !== position) {
