@@ -64,7 +64,8 @@ export class TaskRunner {
     return this.#inThread ? 1 : 2 * (this.#pool?.size ?? 1) + 2;
   }
 
-  async run<R>(task: FileTask, firstPosition = 0): Promise<R> {
+  /** `firstPosition` and `samples` name a failing sample by its place in the whole run. */
+  async run<R>(task: FileTask, firstPosition = 0, samples = 0): Promise<R> {
     if (this.#inThread || !this.#pool) return (await runFileTask(task, this.#signal)) as R;
     try {
       const [result] = await this.#pool.runTasks<R>([task], this.#signal);
@@ -74,7 +75,7 @@ export class TaskRunner {
         this.#inThread = true;
         return (await runFileTask(task, this.#signal)) as R;
       }
-      if (error instanceof SliceFailed) throw decodeError(error.error, firstPosition, 0);
+      if (error instanceof SliceFailed) throw decodeError(error.error, firstPosition, samples);
       throw error;
     }
   }
@@ -249,6 +250,7 @@ export async function runInParallel(
             history: run.history,
           },
           slice.firstPosition,
+          file.samples,
         ),
       take,
     );
