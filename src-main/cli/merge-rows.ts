@@ -1,8 +1,8 @@
-import type { PartReader, PartRowValue } from './part-reader.ts';
+import type { PartReader, PartLine } from './part-reader.ts';
 
 /** A row with the part it came from. */
 export interface MergedRow {
-  row: PartRowValue;
+  row: PartLine;
   part: PartReader;
 }
 
@@ -14,14 +14,14 @@ export interface MergedRow {
 export async function* mergeRows(parts: readonly PartReader[]): AsyncGenerator<MergedRow> {
   const heap: MergedRow[] = [];
   for (const part of parts) {
-    const row = await part.next();
+    const row = await part.nextLine();
     if (row) heap.push({ row, part });
   }
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
   while (heap.length > 0) {
     const top = heap[0] as MergedRow;
     yield top;
-    const row = await top.part.next();
+    const row = await top.part.nextLine();
     if (row) heap[0] = { row, part: top.part };
     else {
       const last = heap.pop() as MergedRow;

@@ -6,12 +6,15 @@ import { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
 import type { ShapeId } from '../engine/shapes/index.ts';
 import type { ModelUsage } from '../engine/usage.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
-import { addCounts, recountOf } from '../service/dataset-checks/core.ts';
+import { addCounts } from '../service/dataset-checks/core.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
 import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
 import { printReport } from './dataset-report.ts';
-import { mergeRows } from './merge-rows.ts';
+import { mergeRows, type MergedRow } from './merge-rows.ts';
+import { TaskRunner } from '../service/file-pass/parallel-pass.ts';
+import { orderedMap } from '../service/file-pass/ordered.ts';
+import type { MergeRowsResult } from '../service/file-pass/task-types.ts';
 import { openJsonlSink } from './output.ts';
 import { PartReader } from './part-reader.ts';
 import { checkPartSet } from './part-set.ts';
@@ -71,6 +74,43 @@ function addedUsage(trailers: readonly PartTrailer[]): Record<string, ModelUsage
     }
   }
   return total;
+}
+
+/** Rows of the merge handed to a worker at once. */
+const MERGE_BATCH = 500;
+
+/**
+ * The parts' rows in position order, in batches, each with the position of
+ * its first: a position in two parts or in none is refused here, in words.
+ */
+async function* mergedBatches(
+  parts: readonly PartReader[],
+  rowsOf: Map<PartReader, number>,
+  getPosition: () => number,
+  setPosition: (position: number) => void,
+): AsyncGenerator<{ first: number; rows: MergedRow[] }> {
+  let batch: MergedRow[] = [];
+  let first = getPosition();
+  for await (const merged of mergeRows(parts)) {
+    const { row, part } = merged;
+    const position = getPosition();
+    if (row.position !== position) {
+      throw invalid(
+        row.position < position
+          ? `output row ${row.position} is in two parts (${part.path} and another)`
+          : `output row ${position} is in no part (the next is ${row.position}, in ${part.path})`,
+      );
+    }
+    batch.push(merged);
+    rowsOf.set(part, (rowsOf.get(part) ?? 0) + 1);
+    setPosition(position + 1);
+    if (batch.length >= MERGE_BATCH) {
+      yield { first, rows: batch };
+      batch = [];
+      first = position + 1;
+    }
+  }
+  if (batch.length > 0) yield { first, rows: batch };
 }
 
 /** `svc merge OUT PART...`: the parts of a sharded run as the output of one run over the file. */
@@ -143,21 +183,38 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         settings.dedup.threshold,
         await fileMatcher(contamination, read),
       ));
+    // This thread orders the parts' lines by position; the workers check each row, add the
+    // dataset checks' verdicts, count them and write the output, a batch of rows at a time.
     const rowsOf = new Map<PartReader, number>();
-    for await (const { row, part } of mergeRows(parts)) {
-      if (row.position !== position) {
-        throw invalid(
-          row.position < position
-            ? `output row ${row.position} is in two parts (${part.path} and another)`
-            : `output row ${position} is in no part (the next is ${row.position}, in ${part.path})`,
-        );
-      }
-      const sample = checks.checked(operation, row.sample, position);
-      addCounts(recounted, recountOf(operation, sample));
-      await sink.write(sample);
-      rowsOf.set(part, (rowsOf.get(part) ?? 0) + 1);
-      position++;
-    }
+    const found = checks.found;
+    const runner = new TaskRunner(filePassPool(), new AbortController().signal);
+    const { issuesOfRange } = await import('../service/file-pass/parallel-pass.ts');
+    await orderedMap(
+      mergedBatches(
+        parts,
+        rowsOf,
+        () => position,
+        (next) => (position = next),
+      ),
+      runner.window,
+      (batch) =>
+        runner.run<MergeRowsResult>({
+          kind: 'merge-rows',
+          operation,
+          lines: batch.rows.map(({ row }) => row.line),
+          shards: batch.rows.map(({ part }) => part.header),
+          issues: issuesOfRange(found, batch.first, batch.rows.length),
+        }),
+      async (result, batch) => {
+        if (result.error) {
+          const { row, part } = batch.rows[result.error.index] as MergedRow;
+          throw part.bad(row.lineNumber, result.error.what);
+        }
+        checks.absorb(result.tally);
+        addCounts(recounted, result.recount);
+        await sink.writeBytes(result.output);
+      },
+    );
     if (position !== checks.samples) {
       throw invalid(
         `the parts hold ${position} output rows, the input has ${checks.samples} samples: ` +

@@ -2,12 +2,29 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { AppError } from '../../src-shared/errors.ts';
 import { PartHeader, PartTrailer, type PartTrailer as Trailer } from './shard.ts';
+import type { PartRowValue } from '../service/file-pass/part-rows.ts';
 
-/** One output row of a part, as `svc merge` reads it. */
-export interface PartRowValue {
+export type { PartRowValue };
+
+/** A row of a part as its line (see `PartReader.nextLine`). */
+export interface PartLine {
   position: number;
-  source_row: number;
-  sample: Record<string, unknown>;
+  line: string;
+  /** Its 1-based line number in the part. */
+  lineNumber: number;
+}
+
+const ROW_START = '{"position":';
+
+/** The position a row line starts with, as the part writer writes it; undefined otherwise. */
+function positionOf(line: string): number | undefined {
+  if (!line.startsWith(ROW_START)) return undefined;
+  const end = line.indexOf(',', ROW_START.length);
+  if (end < 0) return undefined;
+  const digits = line.slice(ROW_START.length, end);
+  if (!/^(0|[1-9]\d{0,15})$/.test(digits)) return undefined;
+  const position = Number(digits);
+  return Number.isSafeInteger(position) ? position : undefined;
 }
 
 const invalid = (message: string): AppError => new AppError('invalid_request', message);
@@ -71,8 +88,13 @@ export class PartReader {
     return `shard ${this.header.shard}/${this.header.of} (${this.path})`;
   }
 
-  /** The next row, or undefined once the trailer is read. */
-  async next(): Promise<PartRowValue | undefined> {
+  /**
+   * The next row as its line, with its position, or undefined once the
+   * trailer is read. A row line starts `{"position":N,` as the part writer
+   * writes it, so the position is read without parsing the row (that, and
+   * checking its fields, is the merge's workers' job: `checkPartRow`).
+   */
+  async nextLine(): Promise<PartLine | undefined> {
     if (this.trailer) return undefined;
     const next = await this.#lines.next();
     this.#line++;
@@ -81,30 +103,30 @@ export class PartReader {
         `${this.name} ends without its trailer: the shard did not finish (run it again)`,
       );
     }
-    const value = parseLine(next.value) as Record<string, unknown> | undefined;
-    if (value?.svc_part_end !== undefined) {
-      const trailer = PartTrailer.safeParse(value);
-      if (!trailer.success) throw this.#bad('its trailer is not one svc writes');
-      this.trailer = trailer.data;
-      if ((await this.#lines.next()).done !== true) throw this.#bad('lines follow its trailer');
-      return undefined;
+    const line = next.value;
+    let position = positionOf(line);
+    if (position === undefined) {
+      const value = parseLine(line) as Record<string, unknown> | undefined;
+      if (value?.svc_part_end !== undefined) {
+        const trailer = PartTrailer.safeParse(value);
+        if (!trailer.success) throw this.#bad('its trailer is not one svc writes');
+        this.trailer = trailer.data;
+        if ((await this.#lines.next()).done !== true) throw this.#bad('lines follow its trailer');
+        return undefined;
+      }
+      position = value?.position as number;
+      if (!Number.isSafeInteger(position)) {
+        throw this.#bad('a line is not a row {position, source_row, sample}');
+      }
     }
-    const { position, source_row, sample } = value ?? {};
-    if (
-      !Number.isSafeInteger(position) ||
-      !Number.isSafeInteger(source_row) ||
-      typeof sample !== 'object' ||
-      sample === null
-    ) {
-      throw this.#bad('a line is not a row {position, source_row, sample}');
-    }
-    const row = { position, source_row, sample } as PartRowValue;
-    if (row.position <= this.#last) throw this.#bad('its rows are not in position order');
-    if ((row.source_row - 1) % this.header.of !== this.header.shard) {
-      throw this.#bad(`source row ${row.source_row} belongs to another shard`);
-    }
-    this.#last = row.position;
-    return row;
+    if (position <= this.#last) throw this.#bad('its rows are not in position order');
+    this.#last = position;
+    return { position, line, lineNumber: this.#line };
+  }
+
+  /** What a row failing `checkPartRow` is told as. */
+  bad(lineNumber: number, what: string): AppError {
+    return invalid(`${this.name}, line ${lineNumber}: ${what}`);
   }
 
   #bad(what: string): AppError {

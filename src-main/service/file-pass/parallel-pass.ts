@@ -195,15 +195,14 @@ function wantedBySlice(
   return out;
 }
 
-/** The issues of a slice's samples, by index in the slice. */
-function sliceIssues(checked: DatasetChecked, slice: ScannedSlice): SliceIssues {
+/** The issues of the samples at positions [first, first + count), by index from `first`. */
+export function issuesOfRange(checked: DatasetChecked, first: number, count: number): SliceIssues {
   const duplicates: [number, Issue[]][] = [];
   const contamination: [number, Issue[]][] = [];
-  for (let i = 0; i < slice.samples; i++) {
-    const position = slice.firstPosition + i;
-    const dup = checked.duplicates.issues.get(position);
+  for (let i = 0; i < count; i++) {
+    const dup = checked.duplicates.issues.get(first + i);
     if (dup && dup.length > 0) duplicates.push([i, dup]);
-    const held = checked.contamination.issues.get(position);
+    const held = checked.contamination.issues.get(first + i);
     if (held && held.length > 0) contamination.push([i, held]);
   }
   return { active: checked.contamination.active, duplicates, contamination };
@@ -246,7 +245,7 @@ export async function runInParallel(
             operation: run.operation,
             config: run.config,
             conventions: run.conventions,
-            issues: sliceIssues(run.checked, slice),
+            issues: issuesOfRange(run.checked, slice.firstPosition, slice.samples),
             history: run.history,
           },
           slice.firstPosition,

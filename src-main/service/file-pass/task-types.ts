@@ -93,4 +93,26 @@ export interface RunSliceResult {
   history?: { input: string; output: string };
 }
 
-export type FileTask = ScanSliceTask | WordsSliceTask | RunSliceTask;
+/**
+ * Rows of shards' parts in the merged order (`svc merge`): each checked,
+ * given the dataset checks' verdicts, counted and written as one run would.
+ */
+export interface MergeRowsTask {
+  kind: 'merge-rows';
+  operation: Operation;
+  /** The row lines, in position order, and the shard of each. */
+  lines: string[];
+  shards: { shard: number; of: number }[];
+  issues: SliceIssues;
+}
+
+export interface MergeRowsResult {
+  output: Uint8Array;
+  tally: TallyParts;
+  /** The counts the dataset checks change, summed over the rows (see `recountOf`). */
+  recount: Record<string, number>;
+  /** The first row that is not one, by its index in the task. */
+  error?: { index: number; what: string };
+}
+
+export type FileTask = ScanSliceTask | WordsSliceTask | RunSliceTask | MergeRowsTask;

@@ -14,12 +14,24 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { jsonlRowsOf } from '../../files/index.ts';
 import { benchmarkSets } from '../contamination/benchmark-fingerprints.ts';
 import { contaminationMatcher } from '../contamination/matcher.ts';
-import { applyDatasetVerdicts, datasetChecksOnly, verdictsAt } from '../dataset-checks/core.ts';
+import {
+  addCounts,
+  applyDatasetVerdicts,
+  datasetChecksOnly,
+  recountOf,
+  verdictsAt,
+  withDatasetVerdicts,
+  type DatasetIssues,
+} from '../dataset-checks/core.ts';
+import { checkPartRow } from './part-rows.ts';
 import type { OperationRequest } from '../runs/contract.ts';
 import { runOperationInThread } from '../runs/operation.ts';
 import type {
   FileTask,
   MatcherSpec,
+  MergeRowsResult,
+  MergeRowsTask,
+  SliceIssues,
   RunSliceResult,
   RunSliceTask,
   ScanSliceResult,
@@ -44,6 +56,8 @@ export async function runFileTask(task: FileTask, signal: AbortSignal): Promise<
       return wordsSlice(task);
     case 'file-run':
       return runSlice(task, signal);
+    case 'merge-rows':
+      return mergeRows(task);
   }
 }
 
@@ -135,6 +149,39 @@ export function wordsSlice(task: WordsSliceTask): WordsSliceResult {
 
 const encoder = new TextEncoder();
 
+/** The dataset checks' issues of a task's rows, as `verdictsAt` reads them (by index). */
+const issuesOf = (issues: SliceIssues): DatasetIssues => ({
+  duplicates: { issues: new Map(issues.duplicates) },
+  contamination: { active: issues.active, issues: new Map(issues.contamination) },
+});
+
+export function mergeRows(task: MergeRowsTask): MergeRowsResult {
+  const checked = issuesOf(task.issues);
+  const tally = new VerdictTally();
+  const recount: Record<string, number> = {};
+  let text = '';
+  for (let i = 0; i < task.lines.length; i++) {
+    const row = checkPartRow(
+      task.lines[i] as string,
+      task.shards[i] as { shard: number; of: number },
+    );
+    if ('error' in row) {
+      return {
+        output: new Uint8Array(0),
+        tally: tally.parts(),
+        recount,
+        error: { index: i, what: row.error },
+      };
+    }
+    const verdicts = verdictsAt(checked, i);
+    const sample = withDatasetVerdicts(task.operation, row.sample, verdicts);
+    tally.add(sample.audit ?? datasetChecksOnly(verdicts));
+    addCounts(recount, recountOf(task.operation, sample));
+    text += `${JSON.stringify(sample)}\n`;
+  }
+  return { output: encoder.encode(text), tally: tally.parts(), recount };
+}
+
 export async function runSlice(task: RunSliceTask, signal: AbortSignal): Promise<RunSliceResult> {
   const samples: Sample[] = [];
   const errors: RunSliceResult['errors'] = [];
@@ -150,11 +197,7 @@ export async function runSlice(task: RunSliceTask, signal: AbortSignal): Promise
   } as OperationRequest;
   const history = task.history ? JSON.stringify(samples) : undefined;
   const result = await runOperationInThread(request, { backend: builtinBackend, signal });
-  const { issues } = task;
-  const checked = {
-    duplicates: { issues: new Map(issues.duplicates) },
-    contamination: { active: issues.active, issues: new Map(issues.contamination) },
-  };
+  const checked = issuesOf(task.issues);
   applyDatasetVerdicts(result, checked);
   const tally = new VerdictTally();
   let text = '';
