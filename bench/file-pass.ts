@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileOperationCommand } from '../src-main/cli/file-ops.ts';
+import { mergeCommand } from '../src-main/cli/merge.ts';
 import { closeEnginePool, filePassPool } from '../src-main/service/runs/pool/pooled.ts';
 import { CORPORA } from './corpus.ts';
 import { formatRow } from './stats.ts';
@@ -116,6 +117,58 @@ async function measure(
   };
 }
 
+const SHARDS = 4;
+
+/**
+ * The same file as SHARDS shard runs (here, one after another) and `svc
+ * merge` of their parts: the merge's wall time and its main thread's CPU.
+ */
+async function measureMerge(
+  dir: string,
+  input: string,
+  workers: number,
+): Promise<{ wall: number; main: number; workers: number; output: string }> {
+  const parts: string[] = [];
+  for (let shard = 0; shard < SHARDS; shard++) {
+    const part = join(dir, `part-${shard}.jsonl`);
+    const data = mkdtempSync(join(dir, 'data-'));
+    await fileOperationCommand('audit', [
+      input,
+      '--shard',
+      `${shard}/${SHARDS}`,
+      '--out',
+      part,
+      '--data-dir',
+      data,
+    ]);
+    parts.push(part);
+  }
+  await closeEnginePool();
+  const saved = process.env.SVC_ENGINE_WORKERS;
+  process.env.SVC_ENGINE_WORKERS = String(workers);
+  const out = join(dir, 'merged.jsonl');
+  const report = join(dir, 'merged.json');
+  const data = mkdtempSync(join(dir, 'data-'));
+  const main0 = process.threadCpuUsage();
+  const started = performance.now();
+  try {
+    await mergeCommand([out, ...parts, '--report', report, '--data-dir', data]);
+  } finally {
+    if (saved === undefined) Reflect.deleteProperty(process.env, 'SVC_ENGINE_WORKERS');
+    else process.env.SVC_ENGINE_WORKERS = saved;
+  }
+  const wall = (performance.now() - started) / 1000;
+  const usage = process.threadCpuUsage(main0);
+  const workerCpu = ((await filePassPool()?.cpuMicros()) ?? 0) / 1e6;
+  await closeEnginePool();
+  return {
+    wall,
+    main: (usage.user + usage.system) / 1e6,
+    workers: workerCpu,
+    output: `${sha(out)} ${sha(report)}`,
+  };
+}
+
 const amdahl = (m: Measured, cores: number): number =>
   (m.main + m.workers) / (m.main + m.workers / cores);
 
@@ -172,6 +225,16 @@ export async function benchFilePass(rows: number): Promise<void> {
         ),
       );
     }
+    const merged = await measureMerge(dir, input, cores);
+    const singleWall = (runs[2] as Measured).wall;
+    console.log(
+      `svc merge of ${SHARDS} parts: ${merged.wall.toFixed(1)} s wall ` +
+        `(${((merged.wall / singleWall) * 100).toFixed(0)}% of the single run's ` +
+        `${singleWall.toFixed(1)} s), main thread ${((merged.main * 100_000) / rows).toFixed(2)} s ` +
+        `CPU per 100,000 rows, workers ${((merged.workers * 100_000) / rows).toFixed(2)} s; ` +
+        `output and report as the single run's: ${merged.output === runs[0]?.output ? 'yes' : 'NO'}`,
+    );
+    if (merged.output !== runs[0]?.output) process.exitCode = 1;
     const identical = runs.every((m) => m.output === runs[0]?.output);
     console.log(`output and report identical in every mode: ${identical ? 'yes' : 'NO'}`);
     const [one, many] = [runs[1], runs[2]] as [Measured, Measured];
