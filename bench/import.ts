@@ -42,7 +42,7 @@ export async function writeGsm8kLike(path: string, rows: number): Promise<void> 
 }
 
 /** The peer: every line of the file into (id, line), one transaction, nothing else. */
-async function plainInsert(file: string, dir: string): Promise<number> {
+export async function plainInsert(file: string, dir: string): Promise<number> {
   const db = new Database(join(dir, 'plain.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -72,7 +72,7 @@ async function plainInsert(file: string, dir: string): Promise<number> {
  * The dev dependency is loaded lazily so that a machine without its native binding (an
  * unsupported platform, an install that skipped optional packages) still runs the rest.
  */
-async function loadDuckDb(): Promise<DuckDb | string> {
+export async function loadDuckDb(): Promise<DuckDb | string> {
   try {
     return await import('@duckdb/node-api');
   } catch (error) {
@@ -84,7 +84,7 @@ async function loadDuckDb(): Promise<DuckDb | string> {
  * The reference: one `CREATE TABLE AS read_json_auto` into a fresh database file, counted until
  * the rows are checkpointed into that file (as the SQLite rows are counted until committed).
  */
-async function duckDbReadJson(duckdb: DuckDb, file: string, dir: string): Promise<number> {
+export async function duckDbReadJson(duckdb: DuckDb, file: string, dir: string): Promise<number> {
   const started = performance.now();
   const instance = await duckdb.DuckDBInstance.create(join(dir, 'duck.duckdb'));
   const connection = await instance.connect();

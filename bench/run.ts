@@ -4,6 +4,7 @@ import { benchContamination } from './contamination.ts';
 import { benchDedup } from './dedup.ts';
 import { benchEstimate } from './estimate.ts';
 import { benchEngine } from './engine.ts';
+import { benchEndToEnd } from './end-to-end.ts';
 import { benchFilePass } from './file-pass.ts';
 import { benchGrid } from './grid.ts';
 import { benchHttp } from './http.ts';
@@ -28,7 +29,8 @@ import { benchWorkers } from './workers.ts';
  * BENCH_SHARD_ROWS the shards part (default 10,000 rows);
  * BENCH_DEDUP_ROWS the near-duplicate part (default 1,000,000 rows);
  * BENCH_APP_ROWS the app part (default 1,000,000 rows; needs Chromium);
- * BENCH_MEMORY_REQUESTS the server-memory part (default 20,000 requests).
+ * BENCH_MEMORY_REQUESTS the server-memory part (default 20,000 requests);
+ * BENCH_E2E_ROWS the end-to-end part (default 1,000,000 rows).
  * BENCH_ONLY=engine,workers runs only the named parts.
  */
 const size = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -50,6 +52,7 @@ const PARTS: [string, () => Promise<unknown>][] = [
   ['dedup', () => benchDedup(size('BENCH_DEDUP_ROWS', 1_000_000))],
   ['app', () => benchApp(size('BENCH_APP_ROWS', 1_000_000))],
   ['server-wait', () => benchServerWait(size('BENCH_WAIT_ROWS', 50_000))],
+  ['end-to-end', () => benchEndToEnd(size('BENCH_E2E_ROWS', 1_000_000))],
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
