@@ -108,6 +108,8 @@ describe('whitespace', () => {
 
   it('keeps indentation, indented code and aligned columns', () => {
     for (const text of [
+      '-   first heading\n-   second heading\n-   third heading',
+      'Person | Hours\n------|------\nA     | 6\nB     | 7\nC     | 8',
       'Code:\n\n    x  =  1\n    y  =  2',
       'Name    Age   City\nBob     32    Paris\nAlice   28    Rome',
       '| a  | b |\n|----|---|',

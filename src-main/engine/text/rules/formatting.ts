@@ -180,13 +180,16 @@ function scanWhitespace(prose: string): WhitespaceScan {
     if (i < 0 || i >= lines.length) return undefined;
     return (ends[i] ??= runEnds(lines[i] ?? ''));
   };
-  // A column: runs ending at one place on the lines above and below, or on a
-  // neighbour where both lines hold several columns (a chance match of one gap is not).
+  // A column: runs ending at one place on three lines in a row (this one and the
+  // lines above and below, or the two above or below it: the first and last rows of a
+  // column count too), or on a neighbour where both lines hold several columns (a
+  // chance match of one gap is not).
   const aligned = (i: number, end: number): boolean => {
     const above = endsAt(i - 1)?.has(end) ?? false;
     const below = endsAt(i + 1)?.has(end) ?? false;
     if (above && below) return true;
     if (!above && !below) return false;
+    if (above ? endsAt(i - 2)?.has(end) : endsAt(i + 2)?.has(end)) return true;
     const own = endsAt(i)?.size ?? 0;
     const other = endsAt(above ? i - 1 : i + 1)?.size ?? 0;
     return own >= 2 && other >= 2;

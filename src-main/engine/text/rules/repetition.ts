@@ -429,6 +429,14 @@ function cutList(lines: string[]): string | null {
  * questions, headings, code lines and texts that do not punctuate their lines
  * (poems, word lists) are not judged.
  */
+/** Markup after a text's last words: `...the</div>`, `...his<br>`. */
+const TRAILING_TAGS =
+  /(?:\s*<(?:\/(?:div|p|span|b|i|em|strong|u|a|li|ul|ol|td|tr|table|font|small|sub|sup|h[1-6])|br\s*\/?)>)+\s*$/i;
+
+/** Markup before a line's first words: `<div><p>A group of men ...`. */
+const LEADING_TAGS =
+  /^(?:<(?:div|p|span|b|i|em|strong|u|a|li|ul|ol|font|small|h[1-6])(?:\s[^<>]*)?>)+/gim;
+
 export const truncatedRule: TextRule = {
   code: 'truncated',
   dimension: 'coherence',
@@ -436,7 +444,10 @@ export const truncatedRule: TextRule = {
   freeTextOnly: true,
   describe: (f) => `the text seems cut off: "${f.example ?? ''}"`,
   detect: (text) => {
-    const trimmed = text.trimEnd();
+    // Read as a person reads it: tags around the words (`<div>...the</div>`) are not words.
+    const trimmed = text.includes('<')
+      ? text.trimEnd().replace(TRAILING_TAGS, '').replace(LEADING_TAGS, '')
+      : text.trimEnd();
     if ((trimmed.match(/```/g)?.length ?? 0) % 2 === 1) {
       return { count: 1, example: 'an unclosed ``` code block' };
     }
