@@ -20,6 +20,9 @@ describe('markup_debris', () => {
     expect(fixMarkup('One.<br>\nTwo.')).toBe('One.\nTwo.');
     expect(fixMarkup('One.<br/>Two.<br>')).toBe('One.\nTwo.');
     expect(fixMarkup('Done <br> here.')).toBe('Done\nhere.');
+    expect(fixMarkup('Causes:\n    Injury: a bite.<br/>    Allergies: food.')).toBe(
+      'Causes:\n    Injury: a bite.\n    Allergies: food.',
+    );
   });
 
   it('finds <br> in a text about orders and a tag wrapping the word "element"', () => {

@@ -14,7 +14,7 @@ import { debrisTags, type Tag } from './html-tags.ts';
 const HTML_ENTITY = /&(?:#\d{1,7}|#x[\da-f]{1,6}|[a-z][a-z\d]{1,31});/gi;
 
 /** Strips debris tags (a line break for `<br>` inside a line, a paragraph break between paragraphs). */
-function stripTags(text: string): string {
+export function stripTags(text: string): string {
   const tags = debrisTags(blankCode(text));
   if (tags.length === 0) return text;
   let out = '';
@@ -35,10 +35,12 @@ function stripTags(text: string): string {
       cursor = next.end;
       i++;
     } else if (tag.name === 'br' && !/^[ \t]*(?:\n|$)/.test(text.slice(tag.end))) {
-      // Inside a line a `<br>` is the break (the spaces around it go); at a line's end (or the
-      // text's) it doubled the break that follows it, and goes alone.
+      // Inside a line a `<br>` is the break; spaces on both sides of it ("one <br> two") were
+      // its padding and go, spaces after it alone indent the next line and stay. At a line's
+      // end (or the text's) it doubled the break that follows it, and goes alone.
+      const padded = /[ \t]$/.test(out);
       out = `${out.replace(/[ \t]+$/, '')}\n`;
-      cursor += /^[ \t]*/.exec(text.slice(cursor))?.[0].length ?? 0;
+      if (padded) cursor += /^[ \t]*/.exec(text.slice(cursor))?.[0].length ?? 0;
     }
   }
   return out + text.slice(cursor);

@@ -2,6 +2,7 @@ import { numberWords } from '../../number-words.ts';
 import { isLetterCodePoint, isSpaceCode, trimmedEnd } from '../chars.ts';
 import { blankCode } from '../code-spans.ts';
 import { wordIds, type WordIds } from '../word-ids.ts';
+import { stripTags } from './formatting.ts';
 import { excerpt, type Finding, plural, type TextRule, spanOf, wordsOf } from '../rule.ts';
 import { dropBackToBackRepeats } from './quality.ts';
 
@@ -429,14 +430,6 @@ function cutList(lines: string[]): string | null {
  * questions, headings, code lines and texts that do not punctuate their lines
  * (poems, word lists) are not judged.
  */
-/** Markup after a text's last words: `...the</div>`, `...his<br>`. */
-const TRAILING_TAGS =
-  /(?:\s*<(?:\/(?:div|p|span|b|i|em|strong|u|a|li|ul|ol|td|tr|table|font|small|sub|sup|h[1-6])|br\s*\/?)>)+\s*$/i;
-
-/** Markup before a line's first words: `<div><p>A group of men ...`. */
-const LEADING_TAGS =
-  /^(?:<(?:div|p|span|b|i|em|strong|u|a|li|ul|ol|font|small|h[1-6])(?:\s[^<>]*)?>)+/gim;
-
 export const truncatedRule: TextRule = {
   code: 'truncated',
   dimension: 'coherence',
@@ -444,10 +437,9 @@ export const truncatedRule: TextRule = {
   freeTextOnly: true,
   describe: (f) => `the text seems cut off: "${f.example ?? ''}"`,
   detect: (text) => {
-    // Read as a person reads it: tags around the words (`<div>...the</div>`) are not words.
-    const trimmed = text.includes('<')
-      ? text.trimEnd().replace(TRAILING_TAGS, '').replace(LEADING_TAGS, '')
-      : text.trimEnd();
+    // Read as a person reads it: markup debris (`<div>...the</div>`) is not words, and
+    // stripping it (the markup fix) must reveal no cut-off that was not there.
+    const trimmed = (text.includes('<') ? stripTags(text) : text).trimEnd();
     if ((trimmed.match(/```/g)?.length ?? 0) % 2 === 1) {
       return { count: 1, example: 'an unclosed ``` code block' };
     }

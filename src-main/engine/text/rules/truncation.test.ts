@@ -21,6 +21,7 @@ describe('truncated', () => {
       // the tags around the words are not words: a fix that strips them reveals nothing new
       `<div>${long} They agreed to postpone the final vote until the</div>`,
       `${long} They agreed to postpone the vote and<br>`,
+      `${long} They agreed to <b>postpone</b> the vote and</div></div>`,
     ]) {
       expect(truncatedRule.detect(text), text).not.toBeNull();
     }
