@@ -87,6 +87,32 @@ function questionStems(
   }));
 }
 
+/**
+ * A qa item whose stem is not a question: a continuation context of HellaSwag,
+ * a statement of a GSM8K problem, the labelled answer standing alone, or its
+ * question with a full stop for its "?".
+ */
+function statementStems(
+  items: MultipleChoiceSample[],
+  contexts: MultipleChoiceSample[],
+  statements: string[],
+  random: () => number,
+): Injected[] {
+  return items.map((s, i) => {
+    const mode = i % 4;
+    const asked = s.context.trim();
+    const context =
+      mode === 0
+        ? pick(random, contexts).context
+        : mode === 1
+          ? pick(random, statements)
+          : mode === 2 || !asked.endsWith('?')
+            ? (s.choices[s.answer_index] ?? s.context)
+            : `${asked.slice(0, -1).trimEnd()}.`;
+    return { sample: mc(s, { context }) };
+  });
+}
+
 /** One variant of a choice that differs only in case, spacing or punctuation. */
 function nearVariant(choice: string, random: () => number): string {
   const variants = [
@@ -268,6 +294,16 @@ export async function benchJudgmentChoice(): Promise<void> {
   const allMc = [...csqa, ...tqa, ...hs];
   const families: Family[] = [
     { name: 'qa stem cut mid-clause', code: 'style_mismatch', cases: cutStems(qaItems, random) },
+    {
+      name: 'qa stem is a statement',
+      code: 'style_mismatch',
+      cases: statementStems(
+        qaItems,
+        hs,
+        gsm.flatMap((q) => q.question.match(/(?<=^|\s)[A-Z][^.!?\n]*\./g) ?? []),
+        random,
+      ),
+    },
     {
       name: 'continuation stem asks',
       code: 'style_mismatch',

@@ -22,6 +22,8 @@ import { formatRow } from './stats.ts';
  * gives back the clean sample exactly) where a repair applies; and the false
  * alarms of the real datasets as they are (share of samples failing, per
  * check). Alpaca is CC BY-NC: it is read from shared/ and never copied.
+ * BENCH_DEBUG=<family name> prints the family's inexact repairs on clean hosts
+ * (the sample with the defect, then what the fix gave).
  */
 
 type Row = Record<string, unknown>;
@@ -136,6 +138,50 @@ const pick = <T>(list: readonly T[], random: () => number): T =>
 
 const COHERENCE = ['coherence', 'formatting'] as const;
 
+/** One word of a text (letters only, four or more) and where it is, or undefined. */
+function someWord(t: string, random: () => number): { at: number; word: string } | undefined {
+  const words = [...t.matchAll(/(?<![\p{L}\p{N}])\p{L}{4,}(?![\p{L}\p{N}])/gu)];
+  if (words.length === 0) return undefined;
+  const m = pick(words, random);
+  return { at: m.index, word: m[0] };
+}
+
+/** Scraping leftovers: a word in a tag, an entity for a character, a `<br>` at a line end, a wrapper. */
+const HTML_DEBRIS: ((t: string, random: () => number) => string)[] = [
+  (t, random) => {
+    const w = someWord(t, random);
+    if (!w) return t;
+    const [open, close] = pick(
+      [
+        ['<b>', '</b>'],
+        ['<i>', '</i>'],
+        ['<strong>', '</strong>'],
+        ['<em>', '</em>'],
+        ['<span class="highlight">', '</span>'],
+        ['<a href="https://example.com/page">', '</a>'],
+      ],
+      random,
+    );
+    return t.slice(0, w.at) + open + w.word + close + t.slice(w.at + w.word.length);
+  },
+  (t, random) => {
+    const marks: [RegExp, string][] = [
+      [/'/, pick(['&#39;', '&apos;'], random)],
+      [/"/, '&quot;'],
+      [/’/, '&#8217;'],
+      [/ /, '&nbsp;'],
+    ];
+    const usable = marks.filter(([re]) => re.test(t));
+    if (usable.length === 0) return t;
+    const [re, entity] = pick(usable, random);
+    return t.replace(re, entity);
+  },
+  (t) => (/[^\n]\n[^\n]/.test(t) ? t.replace(/(?<=[^\n])\n(?=[^\n])/, '<br>\n') : `${t}<br>`),
+  (t) => t.replace(/(?<=[^\n])\n(?=[^\n])/, '<br/>'),
+  (t) => `<p>${t}</p>`,
+  (t) => `<div>${t}</div>`,
+];
+
 const FAMILIES: Family[] = [
   {
     name: 'sentence repeated back to back',
@@ -189,6 +235,35 @@ const FAMILIES: Family[] = [
         cursor = at + 1;
       }
       return out + t.slice(cursor);
+    },
+  },
+  {
+    name: 'tabs and space runs in lines',
+    checks: ['formatting'],
+    repairs: true,
+    applies: (t) => !t.includes('```') && !/ {2}|\t/.test(t) && t.split(' ').length > 6,
+    inject: (t, random) => {
+      const gaps = [...t.matchAll(/(?<=[\p{L}\p{N},;:.])( )(?=\S)/gu)].map((m) => m.index);
+      const chosen = new Set([pick(gaps, random), pick(gaps, random), pick(gaps, random)]);
+      let out = '';
+      let cursor = 0;
+      for (const at of [...chosen].sort((a, b) => a - b)) {
+        out += t.slice(cursor, at) + pick(['\t', ' \t', '\t ', '\t\t', '   ', '  \t'], random);
+        cursor = at + 1;
+      }
+      return out + t.slice(cursor);
+    },
+  },
+  {
+    name: 'html debris',
+    checks: ['formatting'],
+    repairs: true,
+    applies: (t) => !t.includes('```') && !/[<>&]/.test(t) && t.split(' ').length > 6,
+    inject: (t, random) => {
+      const modes = 1 + Math.floor(random() * 3);
+      let out = t;
+      for (let k = 0; k < modes; k++) out = pick(HTML_DEBRIS, random)(out, random);
+      return out;
     },
   },
   {
@@ -265,6 +340,14 @@ async function benchFamilies(): Promise<void> {
           (f, i) => JSON.stringify(withoutFix(f)) === JSON.stringify(clean[i]),
         ).length;
         exact = percent(same, dirty.length);
+        if (process.env.BENCH_DEBUG === family.name) {
+          fixed.forEach((f, i) => {
+            const want = JSON.stringify(clean[i]);
+            if (JSON.stringify(withoutFix(f)) === want || !untouched.has(clean[i] as Sample))
+              return;
+            console.log('MISS', JSON.stringify(dirty[i]), '\n  GOT', JSON.stringify(withoutFix(f)));
+          });
+        }
         const cleanHosts = clean.map((c, i) => [c, i] as const).filter(([c]) => untouched.has(c));
         const sameClean = cleanHosts.filter(
           ([c, i]) => JSON.stringify(withoutFix(fixed[i] as ResultSample)) === JSON.stringify(c),

@@ -13,6 +13,7 @@ import { benchJudgmentChoice } from './judgment-choice.ts';
 import { benchJudgmentEncoding } from './judgment-encoding.ts';
 import { benchJudgmentText } from './judgment-text.ts';
 import { benchMemory } from './memory.ts';
+import { benchPrecision } from './precision.ts';
 import { benchShards } from './shards.ts';
 import { mib } from './stats.ts';
 import { benchWorkers } from './workers.ts';
@@ -30,7 +31,8 @@ import { benchWorkers } from './workers.ts';
  * BENCH_DEDUP_ROWS the near-duplicate part (default 1,000,000 rows);
  * BENCH_APP_ROWS the app part (default 1,000,000 rows; needs Chromium);
  * BENCH_MEMORY_REQUESTS the server-memory part (default 20,000 requests);
- * BENCH_E2E_ROWS the end-to-end part (default 1,000,000 rows).
+ * BENCH_E2E_ROWS the end-to-end part (default 1,000,000 rows);
+ * BENCH_PRECISION_SAMPLES the precision part's examples per check (default 3).
  * BENCH_ONLY=engine,workers runs only the named parts.
  */
 const size = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -47,6 +49,7 @@ const PARTS: [string, () => Promise<unknown>][] = [
   ['judgment-text', () => benchJudgmentText()],
   ['judgment-encoding', () => benchJudgmentEncoding()],
   ['judgment-choice', () => benchJudgmentChoice()],
+  ['precision', () => benchPrecision()],
   ['estimate', () => benchEstimate()],
   ['contamination', () => benchContamination()],
   ['dedup', () => benchDedup(size('BENCH_DEDUP_ROWS', 1_000_000))],

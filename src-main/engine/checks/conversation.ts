@@ -12,6 +12,15 @@ export function turnsRead(sample: ConversationSample): number[] {
   return sample.turns === 'all' ? all : all.slice(-1);
 }
 
+/** The user turn an assistant turn answers: what the reply was asked for. */
+export function instructionBefore(
+  messages: ConversationSample['messages'],
+  i: number,
+): string | undefined {
+  const prompt = messages[i - 1];
+  return messages[i]?.role === 'assistant' && prompt?.role === 'user' ? prompt.content : undefined;
+}
+
 const isRole = (role: string): boolean => (CHAT_ROLES as readonly string[]).includes(role);
 
 export function checkConversation(
@@ -80,6 +89,7 @@ export function checkConversation(
       freeText: true,
       conventions,
       ...(role !== undefined ? { role } : {}),
+      instruction: instructionBefore(messages, i),
     })) {
       checks.add(hit.rule.dimension, hit.issue, hit.count);
     }

@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mangledNumbers, repairMangledNumbers } from './choice-numbers.ts';
 import { normalizeChoice } from './multiple-choice.ts';
-import { endsMidClause, looksLikeQuestion, looksLikeQuestionStem } from './stem-form.ts';
+import {
+  endsMidClause,
+  isQuestionWithFullStop,
+  looksLikeQuestion,
+  looksLikeQuestionStem,
+} from './stem-form.ts';
 import type { MultipleChoiceSample } from '../../../src-shared/schemas/sample.ts';
 import { commonsenseQa, hellaswag, truthfulQa } from '../testing/real-data.ts';
 import { audit, fix } from '../testing/run.ts';
@@ -154,6 +159,24 @@ describe('stem form', () => {
     expect(endsMidClause('What is the capital of France?')).toBe(false);
   });
 
+  it('reads statements as no question, relative clauses and lost question marks included', () => {
+    for (const stem of [
+      'He takes the dog to the groomer, which costs $100.',
+      'Alex weighs 2 pounds less than 4 times what Grace weighs.',
+      'According to its nutritional info, a bag of chips has 250 calories per serving.',
+      'Julia was preparing for a dinner party at her house, where she intended to serve stew.',
+      'A girl is mowing the lawn. when the girl',
+      'What is the capital of France.',
+      'Refrigerator',
+    ]) {
+      expect(looksLikeQuestion(stem), stem).toBe(false);
+    }
+    expect(isQuestionWithFullStop('What is the capital of France.')).toBe(true);
+    expect(isQuestionWithFullStop('What UFO report was proved? (the list: 1. first, 2.')).toBe(
+      false,
+    );
+  });
+
   it('reads the real ways of asking as questions', () => {
     for (const stem of [
       'What is the capital of France?',
@@ -163,6 +186,9 @@ describe('stem form', () => {
       "Nicknamed the 'Pilgrims', this team plays in Boston. Name the team.",
       'The longest side of a right triangle is called the ____.',
       'Which statement is true:',
+      'If you have leftover cake, where would you put it',
+      'Statement 1 | Every integral domain has a field of quotients. Statement 2 | A polynomial of degree n has at most n zeros.',
+      'Compute the sum of 3 and 4.',
     ]) {
       expect(looksLikeQuestion(stem), stem).toBe(true);
     }

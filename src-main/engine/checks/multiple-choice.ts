@@ -6,7 +6,12 @@ import { decided, undecided } from '../verdict.ts';
 import { computeArithmeticQuestion } from './arithmetic-question.ts';
 import { CheckSet } from './check-set.ts';
 import { mangledNumbers } from './choice-numbers.ts';
-import { endsMidClause, looksLikeQuestion, looksLikeQuestionStem } from './stem-form.ts';
+import {
+  endsMidClause,
+  isQuestionWithFullStop,
+  looksLikeQuestion,
+  looksLikeQuestionStem,
+} from './stem-form.ts';
 import { groupHits, inspectText, structuredCheckFor } from './text-fields.ts';
 import type { SampleVerdicts } from './types.ts';
 
@@ -195,7 +200,9 @@ export function checkMultipleChoice(
       code: 'style_mismatch',
       message: endsMidClause(sample.context)
         ? 'style is "qa" but the context ends mid-clause: it is not a complete question'
-        : 'style is "qa" but the context does not read as a question',
+        : isQuestionWithFullStop(sample.context)
+          ? 'style is "qa" but the context ends with a full stop where its question needs "?"'
+          : 'style is "qa" but the context does not read as a question',
       path: '/style',
       severity: 'warning',
     });

@@ -94,7 +94,7 @@ export function checkQuestionAnswer(
 
   const hits = [
     ...inspectText(question, '/question', { freeText: false, conventions }),
-    ...inspectText(answer, '/answer', { freeText: false, conventions }),
+    ...inspectText(answer, '/answer', { freeText: false, conventions, instruction: question }),
   ];
   for (const [check, group] of groupHits(hits, structuredCheckFor)) checks.addHits(check, group);
 

@@ -9,12 +9,15 @@ import { isLetterCodePoint } from '../text/chars.ts';
  *   an auxiliary, a comma) does not, whatever word it starts with: "What is
  *   the capital of" is a cut question, not a question;
  * - a stem that starts as a question ("What is", "Is the", "How many") but has
- *   no "?" and no sentence end was cut off too;
+ *   no "?" (no sentence end, or a full stop) was cut off or made a statement;
+ * - MMLU's pairs of statements ("Statement 1 | ... Statement 2 | ...") ask;
  * - otherwise a stem without "?" asks when it is an instruction ("Name the
- *   team.", "Identify ...") or holds a question word at the start of a clause
- *   ("Sailors drive many boats, what type of boat ...") or at its very end
- *   ("you failed at doing what to it"): CommonsenseQA and TruthfulQA write a
- *   few of their questions so.
+ *   team.", "Identify ...") or holds "what", "why" or "how" at the start of a
+ *   clause ("Sailors drive many boats, what type of boat ...") or, without a
+ *   full stop, a question word at its very end ("you failed at doing what to
+ *   it"): CommonsenseQA and TruthfulQA write a few of their questions so. A
+ *   statement with a relative clause ("..., which takes 20 minutes.", "less
+ *   than what Grace weighs.") does not ask.
  */
 
 /** Words a clause cannot end on: the stem was cut in the middle of one. */
@@ -33,9 +36,19 @@ const INTERROGATIVE =
   /^(?:(?:in|on|at|for|from|to|by|with|of|during)\s+(?:what|which|whom|whose|where)\b|(?:what|which|who|whom|whose|why|where)\b|how\b(?!\s+to\b)|when\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\b|(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|might|must|shall)\s+(?:the|a|an|it|he|she|they|we|you|i|there|this|that|these|those|most|all|any|some|people|someone)\b)/i;
 
 const INSTRUCTION =
-  /^(?:name|identify|select|choose|complete|fill|give|list|state|find|determine|pick|indicate|explain|describe|according\s+to)\b/i;
+  /^(?:name|identify|select|choose|complete|fill|give|list|state|find|determine|pick|indicate|explain|describe|compute|calculate|evaluate|simplify|solve|estimate|classify|translate)\b/i;
 
-const QUESTION_WORD = /\b(?:what|which|who|whom|whose|why|how|where|when)\b/i;
+/** MMLU's true/false pairs: "Statement 1 | ... Statement 2 | ...", judged by their choices. */
+const STATEMENT_PAIR = /^Statement 1\s*\|/;
+
+/**
+ * A question word that opens a later clause and asks ("..., what type of boat
+ * ...", "..., where would you put it"); which, who, where and when without an
+ * auxiliary and its subject open relative clauses ("..., which takes 20
+ * minutes").
+ */
+const CLAUSE_QUESTION_WORD =
+  /^(?:what|why|how)\b|^(?:which|who|whom|where|when)\s+(?:would|could|should|can|do|does|did|will|might|may|must)\s+(?:you|i|we|they|he|she|it|one|a|an|the|people|someone|somebody)\b/i;
 
 /** The stem without the quotes, brackets and spaces after its last word or mark. */
 const tail = (stem: string): string => stem.replace(/[\s"'”’»)\]]+$/u, '');
@@ -97,17 +110,30 @@ export function looksLikeQuestion(context: string): boolean {
   const stem = context.trim();
   const end = tail(stem);
   if (/\?$/.test(end) || /_{2,}/.test(stem) || /:$/.test(end)) return true;
+  if (STATEMENT_PAIR.test(stem)) return true;
   if (endsMidClause(stem)) return false;
   const sentence = lastSentence(stem.replace(/^\[[^\]]*\]\s*/, ''));
   const terminated = /[.!…]$/.test(end);
-  // A question's opening without its question mark or any sentence end: cut off.
+  // A question's opening without its question mark (none, or a full stop in its place): the
+  // sentence was cut off, or the question was turned into a statement.
   if (!terminated && INTERROGATIVE.test(sentence)) return false;
+  if (isQuestionWithFullStop(stem)) return false;
   if (INSTRUCTION.test(sentence) || INTERROGATIVE.test(sentence)) return true;
   // A question word opening a clause ("..., what type of boat ...") or in place at the end.
   const clauses = sentence.split(/[,;]\s*/);
-  if (clauses.slice(1).some((c) => QUESTION_WORD.test(c.split(/\s+/)[0] ?? ''))) return true;
+  if (clauses.slice(1).some((c) => CLAUSE_QUESTION_WORD.test(c))) return true;
+  // In place at the end of an unfinished sentence ("you failed at doing what to it"); a
+  // statement uses the same words as relatives ("less than what Grace weighs.").
+  if (terminated) return false;
   const words = sentence.split(/\s+/);
-  return words.slice(-4).some((w) => /^(?:what|which|who|whom|where|when|why|how)\W*$/i.test(w));
+  if (/^(?:where|when|why|how)\W*$/i.test(words.at(-1) ?? '')) return true;
+  return words.slice(-4).some((w) => /^(?:what|which|who|whom)\W*$/i.test(w));
+}
+
+/** A question worded as one whose "?" became a full stop ("What is the capital of France."). */
+export function isQuestionWithFullStop(context: string): boolean {
+  const stem = context.trim();
+  return !stem.includes('?') && /\.$/.test(tail(stem)) && INTERROGATIVE.test(lastSentence(stem));
 }
 
 /** A `continuation` stem that asks instead of setting up an ending. */

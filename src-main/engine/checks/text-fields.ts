@@ -4,6 +4,7 @@ import { toIssue, type TextDimension, type TextRule } from '../text/rule.ts';
 import { detectIn, findingsOf } from '../text/findings-memo.ts';
 import type { RuleContext } from '../text/rule.ts';
 import { TEXT_RULES } from '../text/rules/index.ts';
+import { standDownNote } from '../text/instruction.ts';
 
 /** One rule that fired on one field. */
 export interface Hit {
@@ -18,6 +19,8 @@ export interface InspectOptions {
   conventions: Conventions;
   /** The role of a conversation turn, when known (placeholders are judged by role). */
   role?: string | undefined;
+  /** The instruction the text answers: what it asks for is no defect (instruction.ts). */
+  instruction?: string | undefined;
 }
 
 /** Runs the text rules on one string, minus those the conventions switch off. */
@@ -29,7 +32,14 @@ export function inspectText(text: string, path: string, options: InspectOptions)
     if (!options.freeText && (rule.freeTextOnly || rule.code === 'empty')) continue;
     if (options.conventions.off.has(rule.code)) continue;
     const finding = detectIn(found, rule, text, context);
-    if (finding) hits.push({ rule, issue: toIssue(rule, finding, path), count: finding.count });
+    if (!finding) continue;
+    const issue = toIssue(rule, finding, path);
+    const note = standDownNote(rule.code, options.instruction, text, finding.example);
+    if (note !== null) {
+      issue.severity = 'warning';
+      issue.message = `${issue.message}; ${note}`;
+    }
+    hits.push({ rule, issue, count: finding.count });
   }
   return hits;
 }

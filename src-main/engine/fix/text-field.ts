@@ -1,6 +1,9 @@
 import type { Conventions } from '../conventions.ts';
 import type { TextDimension } from '../text/rule.ts';
 import { detectIn, findingsOf } from '../text/findings-memo.ts';
+import type { ConversationSample } from '../../../src-shared/schemas/sample.ts';
+import { instructionBefore } from '../checks/conversation.ts';
+import { standDownNote } from '../text/instruction.ts';
 import { TEXT_RULES } from '../text/rules/index.ts';
 import type { PatchBuilder } from './patch-builder.ts';
 import type { FixPlan } from './plan.ts';
@@ -37,19 +40,33 @@ function roleAt(builder: PatchBuilder, path: string): string | undefined {
   return typeof role === 'string' ? role : undefined;
 }
 
+/** The instruction the field answers: the user turn before an assistant turn, an answer's question. */
+function instructionAt(builder: PatchBuilder, path: string): string | undefined {
+  if (path === '/answer') {
+    const question = builder.get('/question');
+    return typeof question === 'string' ? question : undefined;
+  }
+  const turn = /^\/messages\/(\d+)\/content$/.exec(path)?.[1];
+  if (turn === undefined) return undefined;
+  const messages = builder.get('/messages');
+  return Array.isArray(messages)
+    ? instructionBefore(messages as ConversationSample['messages'], Number(turn))
+    : undefined;
+}
+
 function fixTextFieldOnce(builder: PatchBuilder, path: string, options: TextFieldFix): void {
   const context = { freeText: options.freeText, path, role: roleAt(builder, path) };
+  const instruction = instructionAt(builder, path);
   for (const rule of TEXT_RULES) {
     if (!rule.fix) continue;
     if (!options.freeText && rule.freeTextOnly) continue;
     if (options.conventions.off.has(rule.code) || !options.plan.allows(rule.code)) continue;
     const current = builder.get(path);
-    if (
-      typeof current !== 'string' ||
-      !detectIn(findingsOf(current, context), rule, current, context)
-    ) {
-      continue;
-    }
+    if (typeof current !== 'string') continue;
+    const finding = detectIn(findingsOf(current, context), rule, current, context);
+    if (!finding) continue;
+    // What the instruction asked for stays as it is (the audit leaves it as a warning).
+    if (standDownNote(rule.code, instruction, current, finding.example) !== null) continue;
     const fix = rule.fix;
     builder.rewrite(path, (text) => fix(text, context), options.checkOf(rule.dimension));
   }

@@ -25,6 +25,13 @@ export interface RuleContext {
   path: string;
   /** The role of a conversation turn, when the caller knows it. */
   role?: string | undefined;
+  /**
+   * The instruction the field answers (the user turn before an assistant
+   * turn, the question of an answer): what it asks for makes some rules stand
+   * down (`standDownNote` in instruction.ts). Rules do not read it; the checks
+   * and the fix do, after detection, so findings stay a function of the text.
+   */
+  instruction?: string | undefined;
 }
 
 /** The span of `needle`'s first occurrence in `text` (from `from`), if it occurs. */

@@ -16,6 +16,24 @@ describe('markup_debris', () => {
     expect(markupRule.detect('<span class="c">x</span>')?.count).toBe(2);
   });
 
+  it('takes a <br> at a line end as the break it doubles, and one inside a line as the break', () => {
+    expect(fixMarkup('One.<br>\nTwo.')).toBe('One.\nTwo.');
+    expect(fixMarkup('One.<br/>Two.<br>')).toBe('One.\nTwo.');
+    expect(fixMarkup('Done <br> here.')).toBe('Done\nhere.');
+    expect(fixMarkup('Causes:\n    Injury: a bite.<br/>    Allergies: food.')).toBe(
+      'Causes:\n    Injury: a bite.\n    Allergies: food.',
+    );
+  });
+
+  it('finds <br> in a text about orders and a tag wrapping the word "element"', () => {
+    const order = 'In ascending order, the numbers are 1, 2 and 3.<br>';
+    expect(fixMarkup(order)).toBe('In ascending order, the numbers are 1, 2 and 3.');
+    expect(fixMarkup('Carbon is the only <b>element</b> with symbol C.')).toBe(
+      'Carbon is the only element with symbol C.',
+    );
+    expect(markupRule.detect('Wrap the title in the element <h1>.')).toBeNull();
+  });
+
   it('leaves comparisons alone', () => {
     for (const text of [
       'a<b and b>c, so a<c.',
@@ -66,8 +84,35 @@ describe('whitespace', () => {
     expect(whitespaceRule.detect('one   two')?.example).toBe('runs of spaces');
   });
 
+  it('turns a tab between two words into a space, and a tab with spaces too', () => {
+    expect(fixWhitespace('The cat sat\ton the mat.')).toBe('The cat sat on the mat.');
+    expect(fixWhitespace('The cat \t sat.\nIt was\t\twarm.')).toBe('The cat sat.\nIt was warm.');
+    expect(whitespaceRule.detect('The cat sat\ton the mat.')?.example).toBe('tabs inside lines');
+    // two lines of prose that each caught a tab are no table
+    const steps = 'The candle burns\tfor 4 hours.\nThus, it will\tbe 8 cm shorter.\n#### 8';
+    expect(fixWhitespace(steps)).toBe(
+      'The candle burns for 4 hours.\nThus, it will be 8 cm shorter.\n#### 8',
+    );
+  });
+
+  it('keeps tab-separated tables and the tab after a list marker', () => {
+    for (const text of [
+      'Items:\n\nItem\tDescription\n1\tblue jeans\n2\tblack sneakers\n3\tblack bag',
+      'Item\tDescription\tCategory\n1\tblue jeans\tClothing\n2\tbag\tAccessories, bags and all sorts of things to carry',
+      'Name\tAge\tCity\nBob\t32\tParis',
+      'Reasons:\n\n1.\tExperience: they have more.\n\n2.\tCompetition: there is more.',
+      '-\tone item here\n-\tanother item',
+      'Code:\n\tx = 1\n\ty = 2',
+    ]) {
+      expect(whitespaceRule.detect(text), text).toBeNull();
+      expect(fixWhitespace(text), text).toBe(text);
+    }
+  });
+
   it('keeps indentation, indented code and aligned columns', () => {
     for (const text of [
+      '-   first heading\n-   second heading\n-   third heading',
+      'Person | Hours\n------|------\nA     | 6\nB     | 7\nC     | 8',
       'Code:\n\n    x  =  1\n    y  =  2',
       'Name    Age   City\nBob     32    Paris\nAlice   28    Rome',
       '| a  | b |\n|----|---|',

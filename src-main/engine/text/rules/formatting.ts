@@ -13,8 +13,8 @@ import { debrisTags, type Tag } from './html-tags.ts';
 
 const HTML_ENTITY = /&(?:#\d{1,7}|#x[\da-f]{1,6}|[a-z][a-z\d]{1,31});/gi;
 
-/** Strips debris tags (a line break for `<br>`, a paragraph break between paragraphs). */
-function stripTags(text: string): string {
+/** Strips debris tags (a line break for `<br>` inside a line, a paragraph break between paragraphs). */
+export function stripTags(text: string): string {
   const tags = debrisTags(blankCode(text));
   if (tags.length === 0) return text;
   let out = '';
@@ -34,8 +34,13 @@ function stripTags(text: string): string {
       out += '\n\n';
       cursor = next.end;
       i++;
-    } else if (tag.name === 'br') {
-      out += '\n';
+    } else if (tag.name === 'br' && !/^[ \t]*(?:\n|$)/.test(text.slice(tag.end))) {
+      // Inside a line a `<br>` is the break; spaces on both sides of it ("one <br> two") were
+      // its padding and go, spaces after it alone indent the next line and stay. At a line's
+      // end (or the text's) it doubled the break that follows it, and goes alone.
+      const padded = /[ \t]$/.test(out);
+      out = `${out.replace(/[ \t]+$/, '')}\n`;
+      if (padded) cursor += /^[ \t]*/.exec(text.slice(cursor))?.[0].length ?? 0;
     }
   }
   return out + text.slice(cursor);
@@ -83,17 +88,24 @@ export const wikiMarkupRule: TextRule = {
 };
 
 /**
- * Whitespace debris: runs of spaces inside a line, whitespace at line ends,
+ * Whitespace debris: runs of spaces or tabs inside a line, whitespace at line ends,
  * runs of blank lines, carriage returns and whitespace around the text. What
  * is deliberate stays: code (fenced, inline, or indented by four spaces or a
  * tab), a line's leading indentation, columns aligned with spaces (a run that
- * ends where a run of the line above or below ends), table rows, and two
+ * ends where a run of the line above or below ends), table rows (pipes, or
+ * tabs between cells on neighbouring lines), and two
  * spaces after a sentence end where the text types its sentences that way (a
  * single such gap among single-spaced sentences is a slip).
  */
 const SPACE_RUN = /(?<=\S) {2,}(?=\S)/g;
 const SENTENCE_GAP = /[.!?]["'”’)\]]*( {1,2})(?=\S)/g;
-const TABLE_ROW = /^\s*\|.*\|\s*$|\t/;
+const PIPE_ROW = /^\s*\|.*\|\s*$/;
+/** A tab between two characters of a line (not indentation): a column, or debris. */
+const INNER_TAB = /\S[ \t]*\t[ \t]*\S/;
+/** The tab, with the spaces around it, that stands between two words. */
+const INNER_TAB_RUN = /(?<=\S)[ \t]*\t[ \t]*(?=\S)/g;
+/** A list item's marker and the tab after it ("1.\tExperience"): a layout of its own. */
+const LIST_MARKER_TAB = /^\s*(?:\d{1,3}[.)]|[-*+•]|[A-Za-z][.)])[ \t]*\t[ \t]*/;
 const TRAILING = /[ \t]+$/;
 const EXTRA_BLANK_LINES = /\n{4,}/g;
 
@@ -101,6 +113,43 @@ interface WhitespaceScan {
   count: number;
   kinds: string[];
   fixed: string;
+}
+
+/** The cells of a line split by tabs (its indentation aside). */
+const tabCells = (line: string): string[] => line.trim().split(/[ \t]*\t[ \t]*/);
+
+const MAX_CELL = 40;
+
+/** How many tab-separated cells a line holds (0 without a tab between words). */
+const cellCount = (line: string): number =>
+  line.includes('\t') && INNER_TAB.test(line) ? tabCells(line).length : 0;
+
+const shortCells = (line: string): boolean =>
+  tabCells(line).every((cell) => cell.length <= MAX_CELL);
+
+/**
+ * The lines that are rows of a tab-separated table: three or more lines in a
+ * row with as many cells each, most of them short (two lines will do with
+ * three short cells or more). A tab that slipped into a line or two of prose
+ * is none.
+ */
+function tableLines(lines: string[]): Set<number> {
+  const rows = new Set<number>();
+  const cells = lines.map(cellCount);
+  for (let i = 0; i < lines.length;) {
+    let j = i + 1;
+    while (j < lines.length && cells[j] === cells[i]) j++;
+    const n = cells[i] ?? 0;
+    const block = lines.slice(i, j);
+    const short = block.filter(shortCells).length;
+    const table =
+      n > 0 &&
+      ((block.length >= 3 && short * 2 > block.length) ||
+        (block.length === 2 && n >= 3 && short === 2));
+    if (table) for (let k = i; k < j; k++) rows.add(k);
+    i = j;
+  }
+  return rows;
 }
 
 /** Where runs of two or more spaces end on a line (the columns the next word starts at). */
@@ -133,21 +182,28 @@ function scanWhitespace(prose: string): WhitespaceScan {
     if (i < 0 || i >= lines.length) return undefined;
     return (ends[i] ??= runEnds(lines[i] ?? ''));
   };
-  // A column: runs ending at one place on the lines above and below, or on a
-  // neighbour where both lines hold several columns (a chance match of one gap is not).
+  // A column: runs ending at one place on three lines in a row (this one and the
+  // lines above and below, or the two above or below it: the first and last rows of a
+  // column count too), or on a neighbour where both lines hold several columns (a
+  // chance match of one gap is not).
   const aligned = (i: number, end: number): boolean => {
     const above = endsAt(i - 1)?.has(end) ?? false;
     const below = endsAt(i + 1)?.has(end) ?? false;
     if (above && below) return true;
     if (!above && !below) return false;
+    if (above ? endsAt(i - 2)?.has(end) : endsAt(i + 2)?.has(end)) return true;
     const own = endsAt(i)?.size ?? 0;
     const other = endsAt(above ? i - 1 : i + 1)?.size ?? 0;
     return own >= 2 && other >= 2;
   };
+  let tables: Set<number> | undefined;
   const out = lines.map((line, i) => {
     if (isIndentedCode(line)) return line;
     let next = line;
-    if (line.includes('  ') && !TABLE_ROW.test(line.trimEnd())) {
+    const tabbed = line.includes('\t') && INNER_TAB.test(line.replace(LIST_MARKER_TAB, ''));
+    tables ??= prose.includes('\t') ? tableLines(lines) : new Set();
+    const tabTable = tabbed && tables.has(i);
+    if (line.includes('  ') && !tabTable && !PIPE_ROW.test(line.trimEnd())) {
       next = line.replace(SPACE_RUN, (run: string, at: number) => {
         const end = at + run.length;
         if (aligned(i, end)) return run;
@@ -158,6 +214,17 @@ function scanWhitespace(prose: string): WhitespaceScan {
         kinds.add('runs of spaces');
         return ' ';
       });
+    }
+    // A tab between two words of a line that is no column of a table: a space that went wrong.
+    if (tabbed && !tabTable && !PIPE_ROW.test(line.trimEnd())) {
+      const marker = LIST_MARKER_TAB.exec(next)?.[0] ?? '';
+      next =
+        marker +
+        next.slice(marker.length).replace(INNER_TAB_RUN, () => {
+          count++;
+          kinds.add('tabs inside lines');
+          return ' ';
+        });
     }
     const trailing = TRAILING.exec(next);
     if (trailing) {
@@ -189,7 +256,7 @@ function scanWhitespace(prose: string): WhitespaceScan {
 }
 
 /** Anything the scan could change: the cheap test every field takes first. */
-const MAYBE_WHITESPACE = / {2}|[ \t]\n|\n\n\n\n|\r|^\s|\s$/;
+const MAYBE_WHITESPACE = / {2}|[ \t]\n|\n\n\n\n|\r|^\s|\s$|\S[ \t]*\t/;
 
 export const whitespaceRule: TextRule = {
   code: 'whitespace',

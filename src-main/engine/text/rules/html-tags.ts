@@ -17,13 +17,17 @@ const TAG = new RegExp(
   'gi',
 );
 
+/** Elements that are never closed: `<br>` is markup even in a text about orders or groups. */
+const VOID = new Set(['br', 'hr', 'wbr', 'img']);
+
 /** One-letter elements that, bare and unclosed, are more likely a comparison ("x<b>y"). */
 const COMPARISON_LIKE = new Set(['a', 'b', 'i', 'u']);
 
 /** A tag named in prose: followed by "tag(s)"/"element(s)" (maybe after more tags), or after them. */
 const NAMED_AFTER =
   /^(?:\s*(?:,|and|or|&)?\s*<\/?[a-z][\w-]*[^<>]*>)*(?:\s*["'”’]\s*|\s+)(?:tags?|elements?)\b/i;
-const NAMED_BEFORE = /\b(?:tags?|elements?)\s*[:"'“‘]?\s*$/i;
+/** "the element <p>", "tag: <br>"; not a tag that wraps the word ("<b>element</b>"). */
+const NAMED_BEFORE = /\b(?:tags?|elements?)(?:\s*[:"'“‘]\s*|\s+)$/i;
 /** Quoted on its own: '"<br>"' or '“<p>”'. */
 const QUOTED = /^["'“‘]$/;
 
@@ -60,7 +64,7 @@ export function debrisTags(prose: string): Tag[] {
     const before = prose.slice(Math.max(0, start - 40), start);
     if (NAMED_AFTER.test(after) || NAMED_BEFORE.test(before)) continue;
     if (QUOTED.test(before.slice(-1)) && QUOTED.test(after.slice(0, 1))) continue;
-    const unclosed = !closing && !m[2] && !lower.includes(`</${name}>`);
+    const unclosed = !closing && !m[2] && !lower.includes(`</${name}>`) && !VOID.has(name);
     if (unclosed && (COMPARISON_LIKE.has(name) || maths)) continue;
     // A field that is one tag and nothing else names it (a choice "<p>").
     if (prose.trim() === m[0]) continue;

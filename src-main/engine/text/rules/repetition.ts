@@ -2,6 +2,7 @@ import { numberWords } from '../../number-words.ts';
 import { isLetterCodePoint, isSpaceCode, trimmedEnd } from '../chars.ts';
 import { blankCode } from '../code-spans.ts';
 import { wordIds, type WordIds } from '../word-ids.ts';
+import { stripTags } from './formatting.ts';
 import { excerpt, type Finding, plural, type TextRule, spanOf, wordsOf } from '../rule.ts';
 import { dropBackToBackRepeats } from './quality.ts';
 
@@ -436,7 +437,9 @@ export const truncatedRule: TextRule = {
   freeTextOnly: true,
   describe: (f) => `the text seems cut off: "${f.example ?? ''}"`,
   detect: (text) => {
-    const trimmed = text.trimEnd();
+    // Read as a person reads it: markup debris (`<div>...the</div>`) is not words, and
+    // stripping it (the markup fix) must reveal no cut-off that was not there.
+    const trimmed = (text.includes('<') ? stripTags(text) : text).trimEnd();
     if ((trimmed.match(/```/g)?.length ?? 0) % 2 === 1) {
       return { count: 1, example: 'an unclosed ``` code block' };
     }

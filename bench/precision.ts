@@ -1,0 +1,203 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AuditBlock, Issue } from '../src-shared/schemas/blocks.ts';
+import type { Sample } from '../src-shared/schemas/sample.ts';
+import { builtinBackend } from '../src-main/engine/builtin/backend.ts';
+import { findDuplicates } from '../src-main/engine/dataset/duplicates.ts';
+import { getAt } from '../src-main/engine/json-pointer.ts';
+import {
+  DETECTION_ROWS,
+  headMapping,
+  samplesOfRows,
+  type RowResult,
+  type SampleRow,
+} from '../src-main/engine/rows/index.ts';
+import { sharedFile } from '../src-main/engine/testing/shared-data.ts';
+import { runOperation } from '../src-main/service/runs/operation.ts';
+import { formatRow } from './stats.ts';
+
+/**
+ * Precision on real data: every JSON Lines file of ../shared/datasets read as
+ * the app imports it (its shape detected from the first rows), each sample
+ * audited by the builtin engine and the file checked for duplicates; per file
+ * and check, how many samples fail and how many only warn, with a few of each
+ * (row, a clipped excerpt of the field, the issue's message) for a person to
+ * judge whether the alarm is true. BENCH_PRECISION_SAMPLES sets how many
+ * (default 3). Files no shape reads (the ftfy cases, the Alpaca pairing) are
+ * named and skipped; without ../shared the part says so and stops.
+ */
+
+const SAMPLES = Number(process.env.BENCH_PRECISION_SAMPLES ?? 3);
+const CLIP = 90;
+
+interface Seen {
+  row: number;
+  excerpt: string;
+  message: string;
+}
+
+interface CheckTally {
+  fail: number;
+  warn: number;
+  failing: Seen[];
+  warning: Seen[];
+}
+
+function readRows(path: string): RowResult[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .flatMap((raw, i): RowResult[] => {
+      if (raw.trim() === '') return [];
+      try {
+        return [{ row: i + 1, value: JSON.parse(raw) as Record<string, unknown>, raw }];
+      } catch (error) {
+        return [{ row: i + 1, error: String(error), raw }];
+      }
+    });
+}
+
+async function auditAll(samples: Sample[]): Promise<AuditBlock[]> {
+  const blocks: AuditBlock[] = [];
+  for (let i = 0; i < samples.length; i += 500) {
+    const result = await runOperation(
+      { operation: 'audit', samples: samples.slice(i, i + 500), config: { votes: 1 } },
+      { backend: builtinBackend },
+    );
+    blocks.push(...result.data.map((d) => d.audit as AuditBlock));
+  }
+  return blocks;
+}
+
+/** The field an issue points at (or the sample's first text), on one line and clipped. */
+function excerptOf(sample: Sample, issue: Issue | undefined): string {
+  const pointed = issue?.path ? getAt(sample, issue.path) : undefined;
+  const text =
+    typeof pointed === 'string'
+      ? pointed
+      : JSON.stringify(
+          sample.task_type === 'text'
+            ? sample.text
+            : sample.task_type === 'multiple_choice'
+              ? sample.context
+              : sample.task_type === 'question_answer'
+                ? sample.question
+                : sample.messages.at(-1)?.content,
+        );
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const from = issue?.span ? Math.max(0, issue.span[0] - 30) : 0;
+  const clipped = flat.slice(from, from + CLIP);
+  return `${from > 0 ? '…' : ''}${clipped}${from + CLIP < flat.length ? '…' : ''}`;
+}
+
+function tally(checks: Map<string, CheckTally>, check: string, seen: Seen, failed: boolean): void {
+  const entry = checks.get(check) ?? { fail: 0, warn: 0, failing: [], warning: [] };
+  if (failed) {
+    entry.fail++;
+    if (entry.failing.length < SAMPLES) entry.failing.push(seen);
+  } else {
+    entry.warn++;
+    if (entry.warning.length < SAMPLES) entry.warning.push(seen);
+  }
+  checks.set(check, entry);
+}
+
+const percent = (part: number, whole: number): string =>
+  whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`;
+
+async function precisionOf(file: string, path: string): Promise<void> {
+  const results = readRows(path);
+  let rows: SampleRow[];
+  let shape: string;
+  try {
+    const mapping = headMapping(file, results.slice(0, DETECTION_ROWS), {});
+    if (!mapping) return;
+    shape = mapping.shape;
+    rows = samplesOfRows(mapping, results);
+  } catch (error) {
+    console.log(`\n${file}: skipped, ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  const read = rows.flatMap((r) => ('sample' in r ? [r] : []));
+  const samples = read.map((r) => r.sample);
+  const blocks = await auditAll(samples);
+  const duplicates = await findDuplicates(samples);
+  const checks = new Map<string, CheckTally>();
+  let failing = 0;
+  let warning = 0;
+  blocks.forEach((block, i) => {
+    const sample = samples[i] as Sample;
+    const row = read[i]?.row ?? 0;
+    const verdicts = Object.entries(block.checks);
+    const dupes = duplicates.issues.get(i);
+    if (dupes) {
+      verdicts.push([
+        'duplicates',
+        { passed: !dupes.some((d) => d.severity !== 'warning'), score: 0, issues: dupes },
+      ]);
+    }
+    let rowFails = false;
+    let rowWarns = false;
+    for (const [check, verdict] of verdicts) {
+      if (verdict.issues.length === 0 && verdict.passed !== false) continue;
+      const failed = verdict.passed === false;
+      const issue = verdict.issues.find((x) => (x.severity !== 'warning') === failed);
+      const shown = issue ?? verdict.issues[0];
+      tally(
+        checks,
+        check,
+        { row, excerpt: excerptOf(sample, shown), message: shown?.message ?? '' },
+        failed,
+      );
+      rowFails ||= failed;
+      rowWarns ||= !failed;
+    }
+    if (rowFails) failing++;
+    else if (rowWarns) warning++;
+  });
+  const siblings = duplicates.templated?.rows ?? 0;
+  const templated =
+    siblings > 0 ? `; ${siblings} rows are template siblings (templated_rows, none fails)` : '';
+  console.log(
+    `\n${file} (${shape}): ${samples.length} samples, ${failing} failing ` +
+      `(${percent(failing, samples.length)}), ${warning} only warning ` +
+      `(${percent(warning, samples.length)})${templated}`,
+  );
+  if (checks.size === 0) return;
+  const widths = [22, 8, 8, 8, 8];
+  console.log(formatRow(['  check', 'fail', 'rate', 'warn', 'rate'], widths));
+  for (const [check, t] of [...checks].sort((a, b) => b[1].fail - a[1].fail)) {
+    console.log(
+      formatRow(
+        [
+          `  ${check}`,
+          t.fail,
+          percent(t.fail, samples.length),
+          t.warn,
+          percent(t.warn, samples.length),
+        ],
+        widths,
+      ),
+    );
+    for (const [kind, list] of [
+      ['fail', t.failing],
+      ['warn', t.warning],
+    ] as const) {
+      for (const seen of list) {
+        console.log(`      ${kind} row ${seen.row}: "${seen.excerpt}": ${seen.message}`);
+      }
+    }
+  }
+}
+
+export async function benchPrecision(): Promise<void> {
+  console.log('\n## precision: the engine over the real files of ../shared/datasets');
+  const folder = sharedFile('datasets');
+  if (!folder.present) {
+    console.log(folder.reason);
+    return;
+  }
+  const files = readdirSync(folder.path)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort();
+  for (const file of files) await precisionOf(file, join(folder.path, file));
+}
