@@ -157,78 +157,83 @@ function awkwardFile(path: string): void {
   writeFileSync(path, `\ufeff${lines.join('\r\n')}`);
 }
 
-describe('the sliced file pass gives what the row-at-a-time pass gives', () => {
-  it.each([
-    ['audit', 'gsm8k_test_first300'],
-    ['refine', 'hellaswag_val_sample200'],
-    ['fix', 'truthfulqa_mc_task_first200'],
-    ['audit', 'oasst_en_100_trees'],
-  ])('%s of %s', async (operation, name) => {
-    await expectSamePass(operation, join(datasets, `${name}.jsonl`));
-  });
+// Each test runs two real `svc` processes at once over a whole dataset: minutes on a busy machine.
+describe(
+  'the sliced file pass gives what the row-at-a-time pass gives',
+  { timeout: 240_000 },
+  () => {
+    it.each([
+      ['audit', 'gsm8k_test_first300'],
+      ['refine', 'hellaswag_val_sample200'],
+      ['fix', 'truthfulqa_mc_task_first200'],
+      ['audit', 'oasst_en_100_trees'],
+    ])('%s of %s', async (operation, name) => {
+      await expectSamePass(operation, join(datasets, `${name}.jsonl`));
+    });
 
-  it('cut into slices of 300 bytes: BOM, CRLF, blank and broken lines, copies, a long line', async () => {
-    const input = join(dir(), 'awkward.jsonl');
-    awkwardFile(input);
-    await expectSamePass('refine', input, [], { SVC_FILE_PASS_SLICE_BYTES: '300' });
-  });
+    it('cut into slices of 300 bytes: BOM, CRLF, blank and broken lines, copies, a long line', async () => {
+      const input = join(dir(), 'awkward.jsonl');
+      awkwardFile(input);
+      await expectSamePass('refine', input, [], { SVC_FILE_PASS_SLICE_BYTES: '300' });
+    });
 
-  it('every path of OpenAssistant trees (a row is several samples), one worker', async () => {
-    await expectSamePass(
-      'audit',
-      join(datasets, 'oasst_en_100_trees.jsonl'),
-      ['--oasst-paths', 'all'],
-      { SVC_ENGINE_WORKERS: '1', SVC_FILE_PASS_SLICE_BYTES: '20000' },
-    );
-  });
+    it('every path of OpenAssistant trees (a row is several samples), one worker', async () => {
+      await expectSamePass(
+        'audit',
+        join(datasets, 'oasst_en_100_trees.jsonl'),
+        ['--oasst-paths', 'all'],
+        { SVC_ENGINE_WORKERS: '1', SVC_FILE_PASS_SLICE_BYTES: '20000' },
+      );
+    });
 
-  it('a field mapping and an evaluation file to look for', async () => {
-    const root = dir();
-    const input = join(root, 'qa.jsonl');
-    const gsm = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { question: string; answer: string });
-    writeFileSync(
-      input,
-      gsm.map((row) => JSON.stringify({ prompt: row.question, reply: row.answer })).join('\n'),
-    );
-    const evalFile = join(root, 'eval.jsonl');
-    writeFileSync(
-      evalFile,
-      gsm
-        .slice(100, 110)
-        .map((row) => JSON.stringify({ prompt: row.question, reply: row.answer }))
-        .join('\n'),
-    );
-    await expectSamePass(
-      'audit',
-      input,
-      [
-        '--task-type',
-        'question_answer',
-        '--map',
-        'question=prompt',
-        '--map',
-        'answer=reply',
-        '--benchmarks',
-        'none',
-        '--against',
+    it('a field mapping and an evaluation file to look for', async () => {
+      const root = dir();
+      const input = join(root, 'qa.jsonl');
+      const gsm = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { question: string; answer: string });
+      writeFileSync(
+        input,
+        gsm.map((row) => JSON.stringify({ prompt: row.question, reply: row.answer })).join('\n'),
+      );
+      const evalFile = join(root, 'eval.jsonl');
+      writeFileSync(
         evalFile,
-      ],
-      { SVC_FILE_PASS_SLICE_BYTES: '4096' },
-    );
-  });
+        gsm
+          .slice(100, 110)
+          .map((row) => JSON.stringify({ prompt: row.question, reply: row.answer }))
+          .join('\n'),
+      );
+      await expectSamePass(
+        'audit',
+        input,
+        [
+          '--task-type',
+          'question_answer',
+          '--map',
+          'question=prompt',
+          '--map',
+          'answer=reply',
+          '--benchmarks',
+          'none',
+          '--against',
+          evalFile,
+        ],
+        { SVC_FILE_PASS_SLICE_BYTES: '4096' },
+      );
+    });
 
-  it('fails as the row-at-a-time pass fails on a file that is not JSON Lines', async () => {
-    const input = join(dir(), 'not.jsonl');
-    writeFileSync(input, Array.from({ length: 12 }, (_, i) => `not json ${i}`).join('\n'));
-    const [rows, slices] = await Promise.all([
-      run({ SVC_FILE_PASS: 'rows' }, 'audit', input),
-      run({}, 'audit', input),
-    ]);
-    expect(rows.code).not.toBe(0);
-    expect(slices.code).toBe(rows.code);
-    expect(slices.stderr).toBe(rows.stderr);
-  });
-});
+    it('fails as the row-at-a-time pass fails on a file that is not JSON Lines', async () => {
+      const input = join(dir(), 'not.jsonl');
+      writeFileSync(input, Array.from({ length: 12 }, (_, i) => `not json ${i}`).join('\n'));
+      const [rows, slices] = await Promise.all([
+        run({ SVC_FILE_PASS: 'rows' }, 'audit', input),
+        run({}, 'audit', input),
+      ]);
+      expect(rows.code).not.toBe(0);
+      expect(slices.code).toBe(rows.code);
+      expect(slices.stderr).toBe(rows.stderr);
+    });
+  },
+);
