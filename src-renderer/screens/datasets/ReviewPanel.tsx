@@ -235,6 +235,9 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
         />
       ) : (
         <SampleDiff
+          // A row of its own starts afresh (folds shut, scrolled to its first change); the same
+          // row read again after a decision keeps where the reviewer was.
+          key={`${datasetId}:${detail.index}`}
           before={detail.sample}
           after={hasFix ? detail.fixed_sample : null}
           beforeIssues={issuesOf(detail.audit)}
