@@ -11,6 +11,7 @@ import {
   DuplicateIndex,
   type DuplicateResult,
   type FetchWords,
+  type KeptApart,
   type NameRow,
   type Pause,
   type TemplatedRows,
@@ -53,8 +54,14 @@ export class DatasetScan {
     return this.duplicates.lastSignature();
   }
 
-  async finish(fetch: FetchWords, name?: NameRow, pause?: Pause): Promise<ScanResult> {
-    const duplicates = await this.duplicates.finish(fetch, name, pause);
+  /** `apart`: pairs a person said are not duplicates (see `KeptApart`). */
+  async finish(
+    fetch: FetchWords,
+    name?: NameRow,
+    pause?: Pause,
+    apart?: KeptApart,
+  ): Promise<ScanResult> {
+    const duplicates = await this.duplicates.finish(fetch, name, pause, apart);
     const { statistics, findings } = await this.statistics.finish();
     return {
       duplicates,
