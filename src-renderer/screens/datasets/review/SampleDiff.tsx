@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { choiceLetter } from '../../../../src-shared/letters.ts';
 import type { Issue } from '../../../../src-shared/schemas/blocks.ts';
 import { SideCell, UnifiedCell, type Cell, type FoldState } from './DiffCell.tsx';
@@ -164,12 +164,16 @@ export function SampleDiff({
   after,
   beforeIssues,
   afterIssues,
+  headers = ['Original', 'Fixed'],
 }: {
   before: Sample;
   after: Sample | null;
   beforeIssues: readonly Issue[];
   afterIssues: readonly Issue[];
+  /** What the two sides are (a fix by default; a row and the row it repeats). */
+  headers?: readonly [string, string];
 }) {
+  const radioName = useId();
   const rows = rowsOf(before, after);
   const box = useRef<HTMLDivElement>(null);
   const [view, setView] = useState<DiffView>(storedView);
@@ -207,7 +211,7 @@ export function SampleDiff({
             <label key={option}>
               <input
                 type="radio"
-                name="diff-view"
+                name={radioName}
                 checked={view === option}
                 onChange={() => choose(option)}
               />
@@ -223,11 +227,13 @@ export function SampleDiff({
               <tr>
                 <th className="label-head" />
                 {unified ? (
-                  <th colSpan={2}>Original → fixed</th>
+                  <th colSpan={2}>
+                    {headers[0]} → {headers[1].toLowerCase()}
+                  </th>
                 ) : (
                   <>
-                    <th>Original</th>
-                    <th>Fixed</th>
+                    <th>{headers[0]}</th>
+                    <th>{headers[1]}</th>
                   </>
                 )}
               </tr>
