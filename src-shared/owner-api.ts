@@ -23,6 +23,7 @@ import {
   RowsQuery,
   ShapeId,
   EditRow,
+  KeepBoth,
 } from './owner/datasets.ts';
 import { EngineTest, EngineTestRequest, EngineUpdate, EnginesView } from './owner/engines.ts';
 import { RunEstimate, RunRequest, RunStatus } from './owner/runs.ts';
@@ -139,6 +140,11 @@ export const ownerApi = {
     input: Decision,
     output: Updated,
     summary: 'Accept or reject fixes, per row or in bulk',
+  },
+  keepBoth: {
+    input: KeepBoth,
+    output: Updated,
+    summary: 'Keep two rows taken for duplicates: the next scans no longer pair them',
   },
   exportColumns: {
     input: DatasetRef,

@@ -16,6 +16,7 @@ export const OWNER_METHOD_NAMES = [
   'datasetRow',
   'importErrors',
   'decide',
+  'keepBoth',
   'editRow',
   'exportColumns',
   'exportDataset',

@@ -74,7 +74,10 @@ export function DatasetsScreen() {
         {dataset ? (
           // Keyed by the dataset: a run's settings, an estimate or an export format never leak
           // from one dataset to the next.
-          <div className="dataset-view" key={dataset.id}>
+          <div
+            className={`dataset-view${view === 'overview' && !importing ? ' overview-view' : ''}`}
+            key={dataset.id}
+          >
             <div className="dataset-title">
               <h2>
                 <BreakableName text={dataset.name} />

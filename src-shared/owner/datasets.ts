@@ -209,6 +209,16 @@ export const EditRow = z.strictObject({
 
 export const ImportError = z.object({ row: z.int(), message: z.string() });
 
+/** Two rows a scan took for duplicates that a person says are not ("Keep both"). */
+export const KeepBoth = z.strictObject({
+  dataset_id: z.string(),
+  index: z.int().min(0).meta({ description: 'The row reported as a copy.' }),
+  duplicate_of: z
+    .int()
+    .min(0)
+    .meta({ description: 'The row it was said to repeat (its issue’s `ref`).' }),
+});
+
 export const Decision = z.strictObject({
   dataset_id: z.string(),
   /** Explicit rows, or every row matching the filter (bulk). */

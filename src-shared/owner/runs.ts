@@ -47,12 +47,24 @@ export const RunEstimate = z.object({
   samples: z.int(),
   expected_cost_usd: z.number().meta({
     description:
-      'What the run’s usage should cost at the rates: builtin engine, a trial run on an even ' +
-      'sample of the rows, scaled by their tokens; an upstream, the upper bound.',
+      'What the run’s usage should cost at the rates: builtin engine, a trial run on a few ' +
+      'percent of the rows (evenly spread), scaled by the size of every sample; an upstream, ' +
+      'the upper bound.',
   }),
-  max_cost_usd: z.number().meta({
-    description: 'The upper bound: every vote and fix attempt at generous output sizes.',
+  max_cost_usd: z
+    .number()
+    .nullable()
+    .meta({
+      description:
+        'At most: builtin engine, the trial slices’ mean rate three standard errors up; an ' +
+        'upstream, every vote and fix attempt at generous output sizes. `null` for a short run.',
+    }),
+  short_run: z.boolean().meta({
+    description:
+      'The run takes under a second: the trial stopped after two slices (no bound); starting ' +
+      'the run answers sooner than a full estimate.',
   }),
+  trial_rows: z.int().meta({ description: 'Rows the trial ran (0: no trial, an upstream).' }),
   available_usd: z.number().meta({
     description: 'Credit available (for API keys: the owner’s own runs spend none).',
   }),

@@ -130,6 +130,12 @@ export type NameRow = (row: number) => string;
  */
 export type Pause = () => Promise<void>;
 
+/**
+ * Whether a person said two rows (positions in the scan, the group's first
+ * row then another) are not duplicates: the other row leaves that group.
+ */
+export type KeptApart = (first: number, row: number) => boolean;
+
 /** A growable Uint32Array. */
 class U32 {
   data: Uint32Array;
@@ -315,6 +321,7 @@ export class DuplicateIndex {
     fetch: FetchWords,
     name: NameRow = (row) => `row ${row}`,
     pause: Pause = () => Promise.resolve(),
+    apart?: KeptApart,
   ): Promise<DuplicateResult> {
     const n = this.size;
     const all = new Uint32Array(n).map((_, i) => i);
@@ -389,6 +396,7 @@ export class DuplicateIndex {
       if (list) list.push(row);
       else members.set(root, [row]);
     }
+    if (apart) keepApart(members, apart);
     // Per row: its group's index, its similarity to the first, whether it is an exact copy.
     const groupOf = new Int32Array(n).fill(-1);
     const similarityOf = new Float32Array(n);
@@ -749,4 +757,17 @@ export async function findDuplicates(
   return index.finish((rows, deliver) => {
     for (const row of rows) deliver(row, duplicateWords(samples[row] as Sample));
   }, name);
+}
+
+/**
+ * Groups less the rows a person kept apart from their first row; a group
+ * left with one row is no group.
+ */
+function keepApart(members: Map<number, number[]>, apart: KeptApart): void {
+  for (const [root, rows] of members) {
+    const first = rows[0] as number;
+    const kept = rows.filter((row) => row === first || !apart(first, row));
+    if (kept.length < 2) members.delete(root);
+    else if (kept.length < rows.length) members.set(root, kept);
+  }
 }

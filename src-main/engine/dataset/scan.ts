@@ -11,6 +11,7 @@ import {
   DuplicateIndex,
   type DuplicateResult,
   type FetchWords,
+  type KeptApart,
   type NameRow,
   type Pause,
   type TemplatedRows,
@@ -64,8 +65,14 @@ export class DatasetScan {
     }
   }
 
-  async finish(fetch: FetchWords, name?: NameRow, pause?: Pause): Promise<ScanResult> {
-    const duplicates = await this.duplicates.finish(fetch, name, pause);
+  /** `apart`: pairs a person said are not duplicates (see `KeptApart`). */
+  async finish(
+    fetch: FetchWords,
+    name?: NameRow,
+    pause?: Pause,
+    apart?: KeptApart,
+  ): Promise<ScanResult> {
+    const duplicates = await this.duplicates.finish(fetch, name, pause, apart);
     return withStatistics(duplicates, await this.statistics.finish(), name);
   }
 

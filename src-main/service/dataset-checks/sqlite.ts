@@ -2,7 +2,11 @@ import type { AuditBlock, Issue, Verdict } from '../../../src-shared/schemas/blo
 import { CONTAMINATION_CHECK, DUPLICATES_CHECK } from '../../../src-shared/checks.ts';
 import type { DatasetFinding, DatasetStatistics } from '../../../src-shared/schemas/report.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import { duplicatesVerdict, duplicateWords } from '../../engine/dataset/duplicates.ts';
+import {
+  duplicatesVerdict,
+  duplicateWords,
+  type KeptApart,
+} from '../../engine/dataset/duplicates.ts';
 import { DatasetScan } from '../../engine/dataset/scan.ts';
 import type { EvalItem, EvalSource } from '../../engine/contamination/build.ts';
 import { sampleAsItem } from '../../engine/contamination/fields.ts';
@@ -19,8 +23,10 @@ import {
   type VerdictInputRecord,
 } from '../../store/datasets-scan.ts';
 import type { SampleSource, VerdictRecord } from '../../store/datasets-rows.ts';
+import type { Db } from '../../store/db.ts';
 import { datasetRecord, datasetsIn } from '../../store/datasets.ts';
 import { bulkTransaction } from '../../store/bulk-writes.ts';
+import { keptPairs } from '../../store/kept-pairs.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { displayedVerdict, verdictColumns } from '../datasets/row-state.ts';
 import { sampleReader } from '../datasets/row-sample.ts';
@@ -159,6 +165,7 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
     },
     (p) => `row ${sourceRow[p]}`,
     nextTick,
+    keptApart(db, datasetId, rowIndex),
   );
   const contaminated = contamination.finish();
 
@@ -252,6 +259,17 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
     };
     setScan(db, datasetId, JSON.stringify(stored));
   });
+}
+
+/** The pairs a person kept apart ("Keep both"), asked by scan positions; none: no check at all. */
+function keptApart(db: Db, datasetId: string, rowIndex: readonly number[]): KeptApart | undefined {
+  const pairs = new Set(keptPairs(db, datasetId).map(([a, b]) => `${a}:${b}`));
+  if (pairs.size === 0) return undefined;
+  return (first, row) => {
+    const a = rowIndex[first] as number;
+    const b = rowIndex[row] as number;
+    return pairs.has(a < b ? `${a}:${b}` : `${b}:${a}`);
+  };
 }
 
 /** Whether a row's stored `duplicates` verdict and verdict columns are those computed. */

@@ -5,6 +5,7 @@ import type { OwnerDeps, OwnerHandlers } from '../owner/handler-types.ts';
 import { promised } from '../owner/promised.ts';
 import { decide } from './decide.ts';
 import { editRow } from './edit.ts';
+import { keepBoth } from './keep-both.ts';
 import { estimateRun } from './estimate-run.ts';
 import { exportDataset } from './export.ts';
 import { exportColumns } from './export-columns.ts';
@@ -33,6 +34,7 @@ type DatasetMethods =
   | 'datasetRow'
   | 'importErrors'
   | 'decide'
+  | 'keepBoth'
   | 'editRow'
   | 'exportColumns'
   | 'exportDataset'
@@ -94,6 +96,13 @@ export function datasetHandlers(
       promised(() => {
         const result = decide(db, input);
         if (result.updated > 0) scanner.request(input.dataset_id, DECISION_SCAN_DELAY_MS);
+        return result;
+      }),
+    keepBoth: (input) =>
+      promised(() => {
+        const result = keepBoth(db, input);
+        // At once: the reviewer waits to see the pair leave the duplicates.
+        scanner.request(input.dataset_id);
         return result;
       }),
     editRow: async (input) => {

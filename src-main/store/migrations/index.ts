@@ -10,6 +10,7 @@ import { leanRows } from './008-lean-rows.ts';
 import { gridFilterIndexes } from './009-grid-filter-indexes.ts';
 import { datasetTallies } from './010-dataset-tallies.ts';
 import { contamination } from './011-contamination.ts';
+import { keptPairs } from './012-kept-pairs.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   gridFilterIndexes,
   datasetTallies,
   contamination,
+  keptPairs,
 ];

@@ -215,16 +215,25 @@ function DuplicateGroups({
   const groups = [...overview.duplicate_groups.groups, ...more];
   const [error, setError] = useState<AppError | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  // Groups whose copies were just dropped, by first row ('all': every group): shown resolved at
+  // once, not left with their buttons until the rescan takes them away.
+  const [resolved, setResolved] = useState<ReadonlySet<number> | 'all'>(new Set<number>());
+  const isResolved = (group: DuplicateGroup): boolean =>
+    resolved === 'all' || resolved.has(group.rows[0] as number);
   const total = overview.duplicate_groups.total;
-  const drop = async (indices: number[] | null) => {
+  const open = total - groups.filter(isResolved).length;
+  const drop = async (group: DuplicateGroup | null) => {
     setError(null);
     try {
       const { updated } = await api.decide({
         dataset_id: dataset.id,
-        ...(indices ? { indices } : { filter: { repeats: true } }),
+        ...(group ? { indices: group.rows.slice(1) } : { filter: { repeats: true } }),
         decision: 'dropped',
       });
-      setDone(`${count(updated, 'row')} dropped; the overview follows once rescanned.`);
+      setResolved((was) =>
+        group === null || was === 'all' ? 'all' : new Set([...was, group.rows[0] as number]),
+      );
+      setDone(`${count(updated, 'row')} dropped.`);
       refresh();
     } catch (e) {
       setError(e as AppError);
@@ -248,15 +257,17 @@ function DuplicateGroups({
       ) : (
         <>
           <div className="dupes-actions">
-            <ConfirmButton
-              label="Keep the first of each group, drop the others"
-              confirmLabel="Drop"
-              question={`Drop ${count(
-                groups.reduce((n, g) => n + g.rows.length - 1, 0),
-                'row',
-              )}${total > groups.length ? ' and the copies in the groups not shown' : ''}? The export leaves dropped rows out; each can be restored.`}
-              onConfirm={() => drop(null)}
-            />
+            {open > 0 && (
+              <ConfirmButton
+                label="Keep the first of each group, drop the others"
+                confirmLabel="Drop"
+                question={`Drop ${count(
+                  groups.reduce((n, g) => n + g.rows.length - 1, 0),
+                  'row',
+                )}${total > groups.length ? ' and the copies in the groups not shown' : ''}? The export leaves dropped rows out; each can be restored.`}
+                onConfirm={() => drop(null)}
+              />
+            )}
             {done && (
               <span className="muted" role="status">
                 {done}
@@ -266,7 +277,11 @@ function DuplicateGroups({
           {error && <ErrorBanner error={error} />}
           <ul className="dupe-groups">
             {groups.map((group) => (
-              <li key={group.rows[0]}>
+              <li
+                key={group.rows[0]}
+                className={isResolved(group) ? 'resolved' : undefined}
+                data-testid="duplicate-group"
+              >
                 <span className={`badge ${group.kind === 'exact' ? 'bad' : 'warn'}`}>
                   {group.kind === 'exact'
                     ? 'exact'
@@ -285,13 +300,13 @@ function DuplicateGroups({
                     {i === 0 ? ' (first)' : ''}
                   </button>
                 ))}
-                <button
-                  type="button"
-                  className="button small"
-                  onClick={() => void drop(group.rows.slice(1))}
-                >
-                  Keep the first, drop the others
-                </button>
+                {isResolved(group) ? (
+                  <span className="badge ok">resolved: the first kept, the others dropped</span>
+                ) : (
+                  <button type="button" className="button small" onClick={() => void drop(group)}>
+                    Keep the first, drop the others
+                  </button>
+                )}
               </li>
             ))}
           </ul>

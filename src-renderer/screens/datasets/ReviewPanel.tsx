@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { count } from '../../format.ts';
 import { useGrid } from '../../state/grid.ts';
 import { ContaminationEvidence } from './contamination/ContaminationEvidence.tsx';
+import { copyIssue, DuplicatePair } from './review/DuplicatePair.tsx';
 import { EditForm } from './review/EditForm.tsx';
 import { SampleDiff } from './review/SampleDiff.tsx';
 import { Verdicts } from './review/Verdicts.tsx';
@@ -41,6 +42,8 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
   const [editing, setEditing] = useState(false);
   const [saving, setSaving] = useState(false);
   const [keysShown, setKeysShown] = useState(false);
+  /** The row whose pair was just kept apart (until the rescan clears its verdict). */
+  const [keptBoth, setKeptBoth] = useState<number | null>(null);
   const refresh = useGrid((s) => s.refresh);
   const show = useGrid((s) => s.showDetail);
   const nextIndex = useGrid((s) => s.nextIndex);
@@ -139,6 +142,16 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
   }
   const edited = detail.fix?.edited === true;
   const failing = detail.audit?.passed === false;
+  // A copy's main action is to drop it (or keep both), not its fix.
+  const copy = detail.dropped || keptBoth === detail.index ? null : copyIssue(detail);
+  const keepBoth = async (ref: number) => {
+    try {
+      await api.keepBoth({ dataset_id: datasetId, index: detail.index, duplicate_of: ref });
+      setKeptBoth(detail.index);
+    } catch (e) {
+      setError(e as AppError);
+    }
+  };
   return (
     <aside className="review" aria-label="Review" data-testid="review">
       <header className="review-header">
@@ -152,7 +165,7 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
           <>
             <button
               type="button"
-              className="button primary small"
+              className={copy ? 'button small' : 'button primary small'}
               title="a"
               onClick={(e) => {
                 // The next row opens: the button must not stay lit as if still pressed.
@@ -219,13 +232,29 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
           (a) to export it; the engine&apos;s never-worse test is not applied to an edit.
         </p>
       )}
-      {!hasFix && failing && !detail.fix?.flagged && !detail.dropped && (
+      {!hasFix && failing && !detail.fix?.flagged && !detail.dropped && !copy && (
         <p className="banner" role="status">
           No fix yet: run a fix, or edit it (e) or drop it (d).
         </p>
       )}
+      {keptBoth === detail.index && copyIssue(detail) && (
+        <p className="banner" role="status" data-testid="kept-both">
+          Kept both: the scan, running now, no longer counts this pair as duplicates.
+        </p>
+      )}
+      {copy && (
+        <DuplicatePair
+          datasetId={datasetId}
+          detail={detail}
+          issue={copy}
+          onDrop={() => void decide('dropped', true)}
+          onKeepBoth={() => keepBoth(copy.ref)}
+          onOpen={show}
+        />
+      )}
       <Verdicts audit={detail.audit} reaudit={hasFix ? detail.reaudit : null} onRef={show} />
       <ContaminationEvidence audit={detail.audit} sample={detail.sample} />
+      {/* A copy with no fix: the pair above shows its sample already. */}
       {editing ? (
         <EditForm
           sample={detail.fixed_sample && edited ? detail.fixed_sample : detail.sample}
@@ -233,8 +262,11 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
           onSave={(sample) => void save(sample)}
           onCancel={() => setEditing(false)}
         />
-      ) : (
+      ) : copy && !hasFix ? null : (
         <SampleDiff
+          // A row of its own starts afresh (folds shut, scrolled to its first change); the same
+          // row read again after a decision keeps where the reviewer was.
+          key={`${datasetId}:${detail.index}`}
           before={detail.sample}
           after={hasFix ? detail.fixed_sample : null}
           beforeIssues={issuesOf(detail.audit)}

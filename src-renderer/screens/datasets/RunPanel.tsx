@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { AppError } from '../../../src-shared/errors.ts';
 import type { RunEstimate, RunRequest } from '../../../src-shared/owner/runs.ts';
+import { count } from '../../format.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { NumberField } from '../../components/NumberField.tsx';
@@ -125,9 +126,19 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
           data-testid="estimate"
           title="Your own runs spend no credit; this is what the tokens would cost at the rates."
         >
-          {estimate.samples.toLocaleString('en-US')} samples, usage about $
-          {estimate.expected_cost_usd.toFixed(2)} (at most ${estimate.max_cost_usd.toFixed(2)}) at
-          the rates, not charged
+          {estimate.samples.toLocaleString('en-US')} samples,{' '}
+          {estimate.max_cost_usd === null ? (
+            <>
+              under a second to run: start it rather than estimate it (a trial of{' '}
+              {count(estimate.trial_rows, 'row')}: usage about $
+              {estimate.expected_cost_usd.toFixed(2)}, not charged)
+            </>
+          ) : (
+            <>
+              usage about ${estimate.expected_cost_usd.toFixed(2)} (at most $
+              {estimate.max_cost_usd.toFixed(2)}) at the rates, not charged
+            </>
+          )}
         </span>
       )}
       {run && (

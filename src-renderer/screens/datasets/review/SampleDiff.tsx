@@ -1,8 +1,10 @@
 import { diffArrays } from 'diff';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { choiceLetter } from '../../../../src-shared/letters.ts';
 import type { Issue } from '../../../../src-shared/schemas/blocks.ts';
-import { diffMarks, issueMarks, segments, visibleSpace, type Mark } from './marks.ts';
+import { SideCell, UnifiedCell, type Cell, type FoldState } from './DiffCell.tsx';
+import { foldsOf } from './folds.ts';
+import { issueMarks } from './marks.ts';
 
 type Sample = Record<string, unknown>;
 
@@ -11,17 +13,11 @@ type Sample = Record<string, unknown>;
  * (kept, moved, dropped, added; the labelled one marked ✓ on each side),
  * turns one by one. With a fix, original and fixed sit side by side in one
  * table, so both sides stay aligned on every element; word-level marks only
- * inside a string that changed. Issues are located: an element an issue's
- * `path` points at is outlined, and its `span`, where a rule knows the
- * characters, is highlighted. Opens scrolled to the first issue or change.
+ * inside a string that changed, unchanged text folded around them (see
+ * `folds.ts`); or, on demand, one unified column. Issues are located: an
+ * element an issue's `path` points at is outlined, and its `span`, where a
+ * rule knows the characters, is highlighted.
  */
-
-interface Cell {
-  text: string;
-  /** The JSON Pointer of the string in its sample. */
-  path: string;
-  labelled?: boolean;
-}
 
 interface Row {
   label: string;
@@ -154,126 +150,141 @@ function rowsOf(before: Sample, after: Sample | null): Row[] {
   }
 }
 
-/** Whether an issue points at this element (the string itself, or the element holding it). */
-const locates = (issue: Issue, path: string): boolean =>
-  issue.path !== undefined &&
-  (issue.path === path || path.startsWith(`${issue.path}/`) || issue.path.startsWith(`${path}/`));
+type DiffView = 'split' | 'unified';
+/** The view a reviewer chose last, kept across rows and sessions. */
+const VIEW_KEY = 'svc.review.diff-view';
+const storedView = (): DiffView =>
+  localStorage.getItem(VIEW_KEY) === 'unified' ? 'unified' : 'split';
 
-function CellView({
-  cell,
-  other,
-  side,
-  issues,
-}: {
-  cell: Cell | null;
-  other: Cell | null;
-  side: 'before' | 'after';
-  issues: readonly Issue[];
-}) {
-  if (!cell) return <td className="cell-empty">—</td>;
-  const located = issues.filter((issue) => locates(issue, cell.path));
-  const marks: Mark[] = [
-    ...(other && other.text !== cell.text
-      ? diffMarks(
-          side === 'before' ? cell.text : other.text,
-          side === 'before' ? other.text : cell.text,
-          side,
-        )
-      : []),
-    ...issueMarks(issues, cell.path, cell.text.length),
-  ];
-  const classes = [
-    located.length > 0 ? 'located' : '',
-    other && other.text !== cell.text ? 'changed' : '',
-  ].filter(Boolean);
-  return (
-    <td
-      className={classes.join(' ')}
-      title={located.map((issue) => `${issue.code}: ${issue.message}`).join('\n') || undefined}
-      data-path={cell.path}
-      data-testid={`diff-${side}`}
-    >
-      <pre className="cell-text">
-        {segments(cell.text, marks).map((segment, i) => {
-          const changed = segment.classes.includes('added') || segment.classes.includes('removed');
-          const text =
-            changed && segment.text.trim() === '' ? visibleSpace(segment.text) : segment.text;
-          return segment.classes.length === 0 ? (
-            <span key={i}>{text}</span>
-          ) : (
-            <mark
-              key={i}
-              className={segment.classes.join(' ')}
-              title={segment.titles.join('\n') || undefined}
-            >
-              {text}
-            </mark>
-          );
-        })}
-        {cell.text === '' && <span className="muted">(empty)</span>}
-      </pre>
-      {cell.labelled && (
-        <span className="label-mark" aria-label="labelled answer">
-          ✓
-        </span>
-      )}
-    </td>
-  );
-}
+const spans = (issues: readonly Issue[], cell: Cell | null): [number, number][] =>
+  cell ? issueMarks(issues, cell.path, cell.text.length).map((m) => [m.start, m.end]) : [];
 
 export function SampleDiff({
   before,
   after,
   beforeIssues,
   afterIssues,
+  headers = ['Original', 'Fixed'],
 }: {
   before: Sample;
   after: Sample | null;
   beforeIssues: readonly Issue[];
   afterIssues: readonly Issue[];
+  /** What the two sides are (a fix by default; a row and the row it repeats). */
+  headers?: readonly [string, string];
 }) {
+  const radioName = useId();
   const rows = rowsOf(before, after);
-  const table = useRef<HTMLDivElement>(null);
-  // Long samples open on the first issue or change, both sides aligned on it (one table).
+  const box = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState<DiffView>(storedView);
+  const unified = after !== null && view === 'unified';
+  // Folds opened, by element and fold (the review mounts a new diff for each row).
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  const folds = rows.map((row) =>
+    foldsOf(row.before?.text ?? '', after ? (row.after?.text ?? '') : null, {
+      before: spans(beforeIssues, row.before),
+      after: spans(afterIssues, row.after),
+    }),
+  );
+  // A long sample opens on the element of its first change or issue, its label and the
+  // ORIGINAL / FIXED header in sight (the header is sticky; the first element: at the top).
   useEffect(() => {
-    // The most precise place first: a highlighted span or changed words, else the element.
-    const first =
-      table.current?.querySelector('mark.issue-span, mark.added, mark.removed') ??
-      table.current?.querySelector('.located, .changed');
-    if (first && table.current) {
-      const box = table.current;
-      const top =
-        (first as HTMLElement).getBoundingClientRect().top - box.getBoundingClientRect().top;
-      box.scrollTop += Math.max(0, top - 24);
-    }
-  }, [before, after]);
+    const element = box.current;
+    if (!element) return;
+    const first = element.querySelector('.located, .changed')?.closest('tr');
+    const header = element.querySelector('thead')?.getBoundingClientRect().height ?? 0;
+    const top = first
+      ? first.getBoundingClientRect().top - element.getBoundingClientRect().top - header
+      : 0;
+    element.scrollTop = Math.max(0, element.scrollTop + top);
+    // Once, as the row opens: a reload of the same row (after a decision) leaves the scroll be.
+  }, []);
+  const choose = (next: DiffView) => {
+    setView(next);
+    localStorage.setItem(VIEW_KEY, next);
+  };
   return (
-    <div className="sample-diff" ref={table} data-testid="sample-diff">
-      <table className="table compact">
-        {after && (
-          <thead>
-            <tr>
-              <th />
-              <th>Original</th>
-              <th>Fixed</th>
-            </tr>
-          </thead>
-        )}
-        <tbody>
-          {rows.map((row, i) => (
-            <tr key={i} className={row.note ? `row-${row.note.split(' ')[0]}` : undefined}>
-              <th scope="row" className="element-label">
-                {row.label}
-                {row.note && <div className="muted element-note">{row.note}</div>}
-              </th>
-              <CellView cell={row.before} other={row.after} side="before" issues={beforeIssues} />
-              {after && (
-                <CellView cell={row.after} other={row.before} side="after" issues={afterIssues} />
-              )}
-            </tr>
+    <>
+      {after && (
+        <div className="diff-view segmented" role="radiogroup" aria-label="Diff view">
+          {(['split', 'unified'] as const).map((option) => (
+            <label key={option}>
+              <input
+                type="radio"
+                name={radioName}
+                checked={view === option}
+                onChange={() => choose(option)}
+              />
+              {option === 'split' ? 'Side by side' : 'Unified'}
+            </label>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </div>
+      )}
+      <div className="sample-diff" ref={box} data-testid="sample-diff">
+        <table className="table compact">
+          {after && (
+            <thead>
+              <tr>
+                <th className="label-head" />
+                {unified ? (
+                  <th colSpan={2}>
+                    {headers[0]} → {headers[1].toLowerCase()}
+                  </th>
+                ) : (
+                  <>
+                    <th>{headers[0]}</th>
+                    <th>{headers[1]}</th>
+                  </>
+                )}
+              </tr>
+            </thead>
+          )}
+          <tbody>
+            {rows.map((row, i) => {
+              const state: FoldState = {
+                folds: folds[i] ?? [],
+                isOpen: (id) => opened.has(`${i}:${id}`),
+                open: (id) => setOpened((was) => new Set([...was, `${i}:${id}`])),
+              };
+              return (
+                <tr key={i} className={row.note ? `row-${row.note.split(' ')[0]}` : undefined}>
+                  <th scope="row" className="element-label">
+                    {row.label}
+                    {row.note && <div className="muted element-note">{row.note}</div>}
+                  </th>
+                  {unified ? (
+                    <UnifiedCell
+                      before={row.before}
+                      after={row.after}
+                      issues={beforeIssues}
+                      state={state}
+                    />
+                  ) : (
+                    <>
+                      <SideCell
+                        cell={row.before}
+                        other={row.after}
+                        side="before"
+                        issues={beforeIssues}
+                        state={state}
+                      />
+                      {after && (
+                        <SideCell
+                          cell={row.after}
+                          other={row.before}
+                          side="after"
+                          issues={afterIssues}
+                          state={state}
+                        />
+                      )}
+                    </>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { workDir, writeDataset } from './support/datasets.ts';
+
+/**
+ * A one-space fix in a long text reads small (issue 25, item 4): unchanged
+ * text folded around the change, the ORIGINAL / FIXED headers sticky and in
+ * sight when the review opens, a narrow label column, a unified view on
+ * demand that is remembered. At 1280x720 and 1440x900.
+ */
+
+const screenshots = join(import.meta.dirname, 'screenshots');
+const dir = workDir();
+const VIEWPORTS = [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+] as const;
+const sized = (name: string, page: Page): string => {
+  const size = page.viewportSize();
+  return join(screenshots, `${name}-${size?.width}x${size?.height}.png`);
+};
+
+/** Thirty lines of prose, the twentieth with two spaces where one belongs. */
+function longText(line: (i: number) => string): string {
+  return Array.from({ length: 30 }, (_, i) =>
+    i === 19 ? `Line ${i + 1} holds the  double space in the middle of it.` : line(i),
+  ).join('\n');
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('a one-space fix in a long text reads small, folded, headers in sight, unified on demand', async ({
+      page,
+      svc,
+    }) => {
+      const name = `long_text_one_space_${viewport.width}`;
+      const text = longText((i) => `Line ${i + 1} of a long text, where nothing at all changes.`);
+      const path = await writeDataset(dir, name, 'jsonl', [
+        { text },
+        { text: 'A short and clean second row of plain prose.' },
+      ]);
+      await page.goto(`${svc.baseUrl}/#/datasets`);
+      await page.getByTestId('file-picker').setInputFiles(path);
+      await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
+      await expect(page.getByTestId('row-count')).toHaveText('2 rows');
+      await page.getByLabel('Operation').selectOption({ label: 'Refine' });
+      await page.getByRole('button', { name: 'Start refine' }).click();
+      await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
+
+      await page.getByTestId('grid-row').first().click();
+      const review = page.getByTestId('review');
+      const diff = review.getByTestId('sample-diff');
+      const fixed = diff.getByTestId('diff-after');
+      // The change, with a few lines of context either side; the 25 other lines folded.
+      await expect(fixed).toContainText('Line 20 holds the·double space');
+      await expect(fixed).toContainText('Line 18 of a long text');
+      await expect(fixed).toContainText('Line 22 of a long text');
+      await expect(fixed).not.toContainText('Line 5 of a long text');
+      await expect(fixed).not.toContainText('Line 28 of a long text');
+      await expect(fixed.getByTestId('fold')).toHaveText([
+        '… 17 unchanged lines',
+        '… 8 unchanged lines',
+      ]);
+      await expect(diff.getByTestId('diff-before').getByTestId('fold')).toHaveCount(2);
+      // Small: the element is a few lines high, not thirty.
+      const folded = (await fixed.boundingBox())?.height ?? 0;
+      expect(folded).toBeLessThan(240);
+      // Opened at the top: the headers and the element's label in sight, the label column narrow.
+      expect(await diff.evaluate((box) => box.scrollTop)).toBe(0);
+      await expect(diff.getByRole('columnheader', { name: 'Original' })).toBeInViewport();
+      await expect(diff.getByRole('columnheader', { name: 'Fixed' })).toBeInViewport();
+      const label = diff.locator('tbody th.element-label').first();
+      await expect(label).toHaveText(/text/i);
+      await expect(label).toBeInViewport();
+      expect((await label.boundingBox())?.width ?? 999).toBeLessThanOrEqual(70);
+      await page.screenshot({ path: sized('diff-folded', page) });
+
+      // A fold opens on a click, on both sides at once.
+      await fixed.getByTestId('fold').first().click();
+      await expect(fixed).toContainText('Line 5 of a long text');
+      await expect(diff.getByTestId('diff-before')).toContainText('Line 5 of a long text');
+      await expect(fixed.getByTestId('fold')).toHaveCount(1);
+      expect((await fixed.boundingBox())?.height ?? 0).toBeGreaterThan(2 * folded);
+      // The headers stay in sight while the long text scrolls under them.
+      await diff.evaluate((box) => (box.scrollTop = box.scrollHeight));
+      await expect(diff.getByRole('columnheader', { name: 'Fixed' })).toBeInViewport();
+      const header = await diff.getByRole('columnheader', { name: 'Fixed' }).boundingBox();
+      const box = await diff.boundingBox();
+      expect(Math.abs((header?.y ?? 0) - (box?.y ?? 0))).toBeLessThan(4);
+      await page.screenshot({ path: sized('diff-fold-opened', page) });
+
+      // Unified: one column, the removed and the added space in place; kept after a reload.
+      await review.getByRole('radio', { name: 'Unified' }).check();
+      const unified = diff.getByTestId('diff-unified');
+      await expect(unified).toHaveCount(1);
+      await expect(diff.getByTestId('diff-after')).toHaveCount(0);
+      await expect(unified.locator('mark.removed')).toHaveText('··');
+      await expect(unified.locator('mark.added')).toHaveText('·');
+      // The fold opened above stays open in the other view.
+      await expect(unified.getByTestId('fold')).toHaveText(['… 8 unchanged lines']);
+      await page.screenshot({ path: sized('diff-unified', page) });
+      await page.reload();
+      await page.locator('.dataset-item', { hasText: name }).click();
+      await page.getByTestId('grid-row').first().click();
+      await expect(
+        page.getByTestId('review').getByRole('radio', { name: 'Unified' }),
+      ).toBeChecked();
+      await expect(page.getByTestId('sample-diff').getByTestId('diff-unified')).toHaveCount(1);
+      await page.getByTestId('review').getByRole('radio', { name: 'Side by side' }).check();
+    });
+  });
+}

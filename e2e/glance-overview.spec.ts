@@ -1,0 +1,122 @@
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { readRows, workDir, writeDataset } from './support/datasets.ts';
+
+/**
+ * The Overview has room (issue 25, item 7): scrolled, it takes the window's
+ * height, the tabs staying on top; keeping the first of each group shows the
+ * groups resolved at once, before any rescan. And the estimate (item 6): a
+ * run of several seconds is estimated with a bound within 3x of what it
+ * uses. At 1280x720 and 1440x900.
+ */
+
+const screenshots = join(import.meta.dirname, 'screenshots');
+const dir = workDir();
+const VIEWPORTS = [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+] as const;
+const sized = (name: string, page: Page): string => {
+  const size = page.viewportSize();
+  return join(screenshots, `${name}-${size?.width}x${size?.height}.png`);
+};
+
+async function importRows(page: Page, baseUrl: string, path: string, rows: number) {
+  await page.goto(`${baseUrl}/#/datasets`);
+  await page.getByTestId('file-picker').setInputFiles(path);
+  await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
+  await expect(page.getByTestId('row-count')).toHaveText(`${rows.toLocaleString('en-US')} rows`);
+}
+
+/** A money figure of the run panel: "$0.12" -> 0.12. */
+const dollars = (text: string, after: string): number => {
+  const match = new RegExp(`${after}\\s*\\$([0-9.]+)`).exec(text);
+  if (!match) throw new Error(`no "${after} $…" in "${text}"`);
+  return Number(match[1]);
+};
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('the Overview scrolls to the window’s height; kept-first groups show resolved at once', async ({
+      page,
+      svc,
+    }) => {
+      // CommonsenseQA's first 80 rows: row 5 again at 41, row 10 again at 62.
+      const rows = readRows('commonsenseqa_validation_first200.jsonl').slice(0, 80);
+      rows.splice(40, 0, { ...rows[4], id: 'copy-5' });
+      rows.splice(61, 0, { ...rows[9], id: 'copy-10' });
+      const path = await writeDataset(dir, `csqa_room_${viewport.width}`, 'jsonl', rows);
+      await importRows(page, svc.baseUrl, path, 82);
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      const overview = page.getByTestId('overview');
+      const groups = overview.getByTestId('duplicate-groups');
+      await expect(groups).toContainText('Duplicate groups (2)');
+      await page.screenshot({ path: sized('overview-top', page) });
+
+      // Scrolled down, the Overview fills the view: the header and the run panel scroll away.
+      const view = page.locator('.dataset-view');
+      await view.evaluate((element) => (element.scrollTop = element.scrollHeight));
+      const room = await overview.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const frame = (element.closest('.dataset-view') as HTMLElement).getBoundingClientRect();
+        return Math.min(box.bottom, frame.bottom) - Math.max(box.top, frame.top);
+      });
+      expect(room).toBeGreaterThan(viewport.height * 0.8);
+      await expect(page.getByRole('tab', { name: 'Rows' })).toBeInViewport();
+      await page.screenshot({ path: sized('overview-scrolled', page) });
+
+      // One group kept first: it shows resolved, its button gone; the other keeps its own.
+      const first = groups.getByTestId('duplicate-group').first();
+      await first.getByRole('button', { name: 'Keep the first, drop the others' }).click();
+      await expect(first).toContainText('resolved');
+      await expect(first.getByRole('button')).toHaveCount(2); // the two rows' links
+      await expect(
+        groups.getByRole('button', { name: 'Keep the first, drop the others' }),
+      ).toHaveCount(1);
+      // The rest at once: every group resolved, no button left, while the list is still the scan's.
+      await groups
+        .getByRole('button', { name: 'Keep the first of each group, drop the others' })
+        .click();
+      await groups.getByRole('button', { name: 'Drop', exact: true }).click();
+      await expect(groups.getByText('resolved: the first kept, the others dropped')).toHaveCount(2);
+      await expect(groups.getByRole('button', { name: /Keep the first/ })).toHaveCount(0);
+      await page.screenshot({ path: sized('overview-resolved', page) });
+      // The rescan then takes them away.
+      await expect(groups).toContainText('Duplicate groups (0)', { timeout: 15_000 });
+      await expect(overview).toContainText('80 rows');
+    });
+
+    test('a run of several seconds is estimated quickly, its bound within 3x of its usage', async ({
+      page,
+      svc,
+    }) => {
+      test.setTimeout(180_000);
+      // GSM8K's 300 rows, 20 times over: a refine of 6,000 rows.
+      const rows = Array.from({ length: 20 }, () => readRows('gsm8k_test_first300.jsonl')).flat();
+      const path = await writeDataset(dir, `gsm8k_x20_${viewport.width}`, 'jsonl', rows);
+      await importRows(page, svc.baseUrl, path, 6000);
+      await page.getByLabel('Operation').selectOption({ label: 'Refine' });
+      await page.getByRole('button', { name: 'Estimate' }).click();
+      const estimate = page.getByTestId('estimate');
+      await expect(estimate).toContainText('6,000 samples, usage about $', { timeout: 30_000 });
+      const text = (await estimate.textContent()) ?? '';
+      const expected = dollars(text, 'usage about');
+      const bound = dollars(text, 'at most');
+      expect(bound).toBeGreaterThanOrEqual(expected);
+      await page.screenshot({ path: sized('estimate', page) });
+
+      await page.getByRole('button', { name: 'Start refine' }).click();
+      const status = page.getByTestId('run-status');
+      await expect(status).toContainText('done', { timeout: 150_000 });
+      const actual = dollars((await status.textContent()) ?? '', 'usage');
+      expect(bound).toBeGreaterThanOrEqual(actual);
+      expect(bound).toBeLessThanOrEqual(3 * actual);
+      expect(actual / expected).toBeGreaterThan(0.5);
+      expect(actual / expected).toBeLessThan(2);
+      await page.screenshot({ path: sized('estimate-run-done', page) });
+    });
+  });
+}
