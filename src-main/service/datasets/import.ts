@@ -162,6 +162,8 @@ export async function importDataset(
         if (!flushed && counts.rows > 0) {
           flushed = true;
           emit(false);
+          // Their search index is built as they are committed (the builder's worker).
+          gridQueries(ctx.db).reindex();
           continue;
         }
       }
@@ -193,7 +195,7 @@ export async function importDataset(
   }
   // An uploaded copy has served its purpose: the rows are in the database.
   if ('upload_id' in request.source) deps.uploads.release?.(request.source.upload_id);
-  // Its search index is built in the background (the grid worker's).
+  // Its search index is completed in the background (the builder's worker).
   gridQueries(ctx.db).reindex();
   return summaryOf(ctx.db, readyDataset(ctx.db, id));
 }
