@@ -42,7 +42,7 @@ export async function writeGsm8kLike(path: string, rows: number): Promise<void> 
 }
 
 /** The peer: every line of the file into (id, line), one transaction, nothing else. */
-async function plainInsert(file: string, dir: string): Promise<number> {
+export async function plainInsert(file: string, dir: string): Promise<number> {
   const db = new Database(join(dir, 'plain.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');

@@ -7,6 +7,7 @@ import { benchEngine } from './engine.ts';
 import { benchGrid } from './grid.ts';
 import { benchHttp } from './http.ts';
 import { benchImport } from './import.ts';
+import { benchReady } from './ready.ts';
 import { benchJudgmentChoice } from './judgment-choice.ts';
 import { benchJudgmentEncoding } from './judgment-encoding.ts';
 import { benchJudgmentText } from './judgment-text.ts';
@@ -21,7 +22,7 @@ import { benchWorkers } from './workers.ts';
  * the machine; compare runs on the same one. Sizes:
  * BENCH_SAMPLES_PER_TYPE the engine part (default 25,000 x 4 types);
  * BENCH_WORKER_SAMPLES the worker pool part (default 100,000 samples);
- * BENCH_IMPORT_ROWS the import part (default 200,000 rows);
+ * BENCH_IMPORT_ROWS the import and ready parts (default 200,000 rows);
  * BENCH_GRID_ROWS the grid part (default 1,000,000 rows);
  * BENCH_SHARD_ROWS the shards part (default 10,000 rows);
  * BENCH_DEDUP_ROWS the near-duplicate part (default 1,000,000 rows);
@@ -37,6 +38,7 @@ const PARTS: [string, () => Promise<unknown>][] = [
   ['http', () => benchHttp()],
   ['memory', () => benchMemory(size('BENCH_MEMORY_REQUESTS', 20_000))],
   ['import', () => benchImport(size('BENCH_IMPORT_ROWS', 200_000))],
+  ['ready', () => benchReady(size('BENCH_IMPORT_ROWS', 200_000))],
   ['grid', () => benchGrid(size('BENCH_GRID_ROWS', 1_000_000))],
   ['shards', () => benchShards(size('BENCH_SHARD_ROWS', 10_000))],
   ['judgment-text', () => benchJudgmentText()],
