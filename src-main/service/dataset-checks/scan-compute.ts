@@ -27,6 +27,11 @@ import { benchmarkChoice, contaminationMatcher } from '../contamination/matcher.
 const PAGE = 2000;
 /** How long hashing goes on before `pause` (on the main thread: the server answers). */
 const READ_SLICE_MS = 12;
+/**
+ * Signatures handed out at most at a time: the caller writes each batch in
+ * one transaction on the main thread (2,000 at once held it ~80 ms).
+ */
+const SIGNATURES_HANDED = 256;
 /** Rows whose words are read back at a time for near-duplicate verification. */
 const FETCH_PAGE = 250;
 /** Rows of an evaluation set read at a time. */
@@ -41,9 +46,11 @@ export interface ScanInput {
 
 /**
  * What a scan found, by position in the scan (a row not dropped, ascending),
- * as it crosses threads: the duplicate issues stay where they were found
- * (made per row on demand: held for every row at once they would outgrow a
- * small heap at 200k duplicates) and are asked for a block of rows at a time.
+ * as it crosses threads: the issues stay where they were found (duplicates
+ * are made per row on demand: held for every row at once they would outgrow
+ * a small heap at 200k duplicates; 50k rows of a benchmark's questions took
+ * the main thread 80-300 ms to receive as one message) and are asked for a
+ * block of rows at a time (issuesOf).
  */
 export interface ScanFound {
   /** Position -> the row's index. */
@@ -53,32 +60,41 @@ export interface ScanFound {
   /** Rows that had dataset-check verdicts before this scan. */
   hadChecks: number[];
   duplicateGroups: DuplicateResult['groups'];
-  /** Positions with duplicate issues, ascending. */
-  withDuplicateIssues: number[];
+  /** Positions with duplicate or contamination issues, ascending. */
+  withIssues: number[];
   statistics: DatasetStatistics;
   findings: DatasetFinding[];
-  contamination: { issues: Map<number, Issue[]>; findings: DatasetFinding[] };
 }
+
+/** A position's issues: its duplicates' and its contamination's (null: none). */
+export type PositionIssues = [
+  position: number,
+  duplicates: Issue[] | null,
+  overlaps: Issue[] | null,
+];
 
 /** The part of a scan's result that crosses threads (see ScanFound). */
 export function foundOf(computed: ScanComputed): ScanFound {
-  const { duplicates, ...rest } = computed;
-  const withDuplicateIssues: number[] = [];
+  const { duplicates, contamination, findings, ...rest } = computed;
+  const withIssues: number[] = [];
   for (let p = 0; p < rest.rowIndex.length; p++) {
-    if (duplicates.issues.has(p)) withDuplicateIssues.push(p);
+    if (duplicates.issues.has(p) || contamination.issues.has(p)) withIssues.push(p);
   }
-  return { ...rest, duplicateGroups: duplicates.groups, withDuplicateIssues };
+  return {
+    ...rest,
+    findings: [...findings, ...contamination.findings],
+    duplicateGroups: duplicates.groups,
+    withIssues,
+  };
 }
 
-/** The duplicate issues of some positions (those with none left out). */
-export function duplicateIssuesOf(
-  computed: ScanComputed,
-  positions: readonly number[],
-): [number, Issue[]][] {
-  const out: [number, Issue[]][] = [];
+/** The issues of some positions (those with none left out). */
+export function issuesOf(computed: ScanComputed, positions: readonly number[]): PositionIssues[] {
+  const out: PositionIssues[] = [];
   for (const position of positions) {
-    const issues = computed.duplicates.issues.get(position);
-    if (issues) out.push([position, issues]);
+    const duplicates = computed.duplicates.issues.get(position) ?? null;
+    const overlaps = computed.contamination.issues.get(position) ?? null;
+    if (duplicates || overlaps) out.push([position, duplicates, overlaps]);
   }
   return out;
 }
@@ -165,6 +181,7 @@ export async function computeScan(
         origin,
       );
       if (fresh) signatures.push({ row_index: row.row_index, sig: Buffer.from(fresh.buffer) });
+      if (signatures.length >= SIGNATURES_HANDED) handOut();
     }
     handOut();
     after = page[page.length - 1]?.row_index ?? after;

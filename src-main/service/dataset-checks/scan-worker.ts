@@ -1,10 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Issue } from '../../../src-shared/schemas/blocks.ts';
 import { openReadOnly } from '../../store/db.ts';
 import {
   computeScan,
-  duplicateIssuesOf,
   foundOf,
+  issuesOf,
+  type PositionIssues,
   type ScanComputed,
   type ScanFound,
   type ScanInput,
@@ -14,7 +14,7 @@ import {
  * A dataset scan's reading and computing (scan-compute.ts) on a thread of
  * its own, with a read-only connection to the app's database: one scan per
  * worker, started by sqlite.ts, which writes what it finds, asking for the
- * duplicate issues of a block of rows at a time until it ends the worker.
+ * issues of a block of rows at a time until it ends the worker.
  * WAL lets it read beside the main connection's writes.
  */
 
@@ -24,7 +24,7 @@ export type ScanReply =
   | { type: 'signatures'; rows: { row_index: number; sig: Uint8Array }[] }
   | { type: 'done'; found: ScanFound }
   | { type: 'failed'; message: string }
-  | { type: 'issues'; id: number; issues: [number, Issue[]][] };
+  | { type: 'issues'; id: number; issues: PositionIssues[] };
 
 const { file, input } = workerData as { file: string; input: ScanInput };
 const port = parentPort;
@@ -35,7 +35,7 @@ const pause = (): Promise<void> => Promise.resolve();
 let computed: ScanComputed | undefined;
 port?.on('message', (request: ScanRequest) => {
   if (!computed) return;
-  const issues = duplicateIssuesOf(computed, request.positions);
+  const issues = issuesOf(computed, request.positions);
   port.postMessage({ type: 'issues', id: request.id, issues } satisfies ScanReply);
 });
 

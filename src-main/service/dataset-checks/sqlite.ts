@@ -22,8 +22,9 @@ import { displayedVerdict, verdictColumns } from '../datasets/row-state.ts';
 import type { DatasetVerdicts } from './core.ts';
 import {
   computeScan,
-  duplicateIssuesOf,
   foundOf,
+  issuesOf,
+  type PositionIssues,
   type ScanFound,
   type ScanInput,
 } from './scan-compute.ts';
@@ -66,10 +67,10 @@ export interface StoredScan {
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** A scan's findings, and its duplicate issues asked for a block of positions at a time. */
+/** A scan's findings, and its issues asked for a block of positions at a time. */
 interface ScanSession {
   found: ScanFound;
-  duplicateIssues: (positions: number[]) => Promise<Map<number, Issue[]>>;
+  issues: (positions: number[]) => Promise<PositionIssues[]>;
   end: () => void;
 }
 
@@ -88,8 +89,7 @@ async function computed(
     const result = await computeScan(db, input, { pause: nextTick, signatures: keep });
     return {
       found: foundOf(result),
-      duplicateIssues: (positions) =>
-        Promise.resolve(new Map(duplicateIssuesOf(result, positions))),
+      issues: (positions) => Promise.resolve(issuesOf(result, positions)),
       end: () => undefined,
     };
   };
@@ -102,12 +102,12 @@ async function computed(
     console.error('dataset scan: no worker, scanning on the main thread:', error);
     return onMainThread();
   }
-  const asked = new Map<number, (issues: Map<number, Issue[]>) => void>();
+  const asked = new Map<number, (issues: PositionIssues[]) => void>();
   let next = 0;
   let failure: Error | undefined;
   const session = (found: ScanFound): ScanSession => ({
     found,
-    duplicateIssues: (positions) =>
+    issues: (positions) =>
       new Promise((resolve, reject) => {
         if (failure) {
           reject(failure);
@@ -136,7 +136,7 @@ async function computed(
           })),
         );
       } else if (reply.type === 'issues') {
-        asked.get(reply.id)?.(new Map(reply.issues));
+        asked.get(reply.id)?.(reply.issues);
         asked.delete(reply.id);
       } else if (reply.type === 'done') {
         started = true;
@@ -172,7 +172,7 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
     session.end();
   }
   const { found } = session;
-  const { rowIndex, contamination: contaminated } = found;
+  const { rowIndex } = found;
   const toRow = (p: number): number => rowIndex[p] as number;
   // Without an fsync too: a scan lost in a power cut is asked for again by the Overview.
   bulkTransaction(db, () => {
@@ -199,14 +199,17 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
       contamination: key,
       rows: rowIndex.length,
       statistics: found.statistics,
-      findings: [...found.findings, ...contaminated.findings],
+      findings: found.findings,
     };
     setScan(db, datasetId, JSON.stringify(stored));
   });
 }
 
-/** Touched rows whose duplicate issues are asked for at a time (one message each way). */
-const ISSUES_BLOCK = 2048;
+/**
+ * Touched rows whose issues are asked for at a time (one message
+ * each way): a reply of 2,048 rows' issues took the main thread ~35 ms to read.
+ */
+const ISSUES_BLOCK = 256;
 
 /**
  * Writes each touched row's dataset-check verdicts and the verdict in force
@@ -214,19 +217,22 @@ const ISSUES_BLOCK = 2048;
  */
 async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): Promise<void> {
   const { found } = session;
-  const { rowIndex, contamination: contaminated } = found;
+  const { rowIndex } = found;
   const hadChecks = new Set(found.hadChecks);
-  const withDuplicates = new Set(found.withDuplicateIssues);
+  const withIssues = new Set(found.withIssues);
   // Positions become dataset rows: in the issues' refs and in the groups. Issues are made per
   // row as its verdict is written, never held for all rows at once (at 200k duplicates that
   // alone would outgrow a small heap).
   const toRow = (p: number): number => rowIndex[p] as number;
   /** A row's dataset-check verdicts: only the checks with issues; null for none. */
-  const checksOfRow = (row: number, duplicates: Map<number, Issue[]>): DatasetVerdicts | null => {
+  const checksOfRow = (
+    row: number,
+    issues: Map<number, PositionIssues>,
+  ): DatasetVerdicts | null => {
     const p = positionOfRow(rowIndex, row);
     if (p === undefined) return null;
     const checks: Record<string, Verdict> = {};
-    const dupes = duplicates.get(p);
+    const [, dupes, overlaps] = issues.get(p) ?? [p, null, null];
     if (dupes) {
       checks[DUPLICATES_CHECK] = duplicatesVerdict(
         dupes.map((issue: Issue) =>
@@ -234,20 +240,14 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
         ),
       );
     }
-    const overlaps = contaminated.issues.get(p);
     if (overlaps) checks[CONTAMINATION_CHECK] = contaminationVerdict(overlaps);
     return Object.keys(checks).length === 0 ? null : checks;
   };
-  const touched = touchedRows(
-    rowIndex.length,
-    (p) => withDuplicates.has(p) || contaminated.issues.has(p),
-    toRow,
-    hadChecks,
-  );
-  const writeChecks = (rows: readonly number[], duplicates: Map<number, Issue[]>): void => {
+  const touched = touchedRows(rowIndex.length, (p) => withIssues.has(p), toRow, hadChecks);
+  const writeChecks = (rows: readonly number[], issues: Map<number, PositionIssues>): void => {
     const changed = [];
     for (const row of verdictInputs(db, datasetId, rows)) {
-      const checks = checksOfRow(row.row_index, duplicates);
+      const checks = checksOfRow(row.row_index, issues);
       const audit = JSON.parse(row.audit_json ?? 'null') as AuditBlock | null;
       const reaudit = JSON.parse(row.reaudit_json ?? 'null') as AuditBlock | null;
       const next = {
@@ -270,16 +270,15 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
   for (let block = 0; block < touched.length; block += ISSUES_BLOCK) {
     const rows = touched.slice(block, block + ISSUES_BLOCK);
     const positions = rows.map((row) => positionOfRow(rowIndex, row) ?? -1);
-    const duplicates = await session.duplicateIssues(
-      positions.filter((p) => withDuplicates.has(p)),
-    );
+    const asked = await session.issues(positions.filter((p) => withIssues.has(p)));
+    const issues = new Map(asked.map((entry) => [entry[0], entry]));
     for (let start = 0; start < rows.length;) {
       const deadline = performance.now() + WRITE_SLICE_MS;
       bulkTransaction(db, () => {
         do {
           const chunk = rows.slice(start, start + WRITE_CHUNK);
           start += chunk.length;
-          writeChecks(chunk, duplicates);
+          writeChecks(chunk, issues);
         } while (start < rows.length && performance.now() < deadline);
       });
       await nextTick();
