@@ -46,28 +46,34 @@ async function appReady(
   const scanner = datasetScanner(ctx, () => undefined);
   const started = performance.now();
   const times: SearchTimes = { importing: [], indexing: [] };
-  let datasetId: string | undefined;
-  let imported = false;
-  let ready = false;
+  /** Set as the import goes on (read by the searches' loop). */
+  const state: { datasetId: string | undefined; imported: boolean; ready: boolean } = {
+    datasetId: undefined,
+    imported: false,
+    ready: false,
+  };
+  // Read through a function: set meanwhile by the import, which the compiler cannot see.
+  const isReady = (): boolean => state.ready;
   // Searches one after another, as a user types them, from the first rows until the index is done.
   const searching = (async () => {
     if (!search) return;
-    for (let i = 0; !ready; i++) {
+    for (let i = 0; !isReady(); i++) {
+      const datasetId = state.datasetId;
       if (datasetId === undefined) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         continue;
       }
-      const during = imported ? times.indexing : times.importing;
+      const during = state.imported ? times.indexing : times.importing;
       const sent = performance.now();
       await grid.rows({
         dataset_id: datasetId,
         offset: 0,
         limit: 50,
-        filter: { search: SEARCHES[i % SEARCHES.length] as string },
+        filter: { search: SEARCHES[i % SEARCHES.length] ?? '' },
         sort: { column: 'index', direction: 'asc' },
       });
       // A search answered after the index completed is not one made before it.
-      if (!ready) during.push(performance.now() - sent);
+      if (!isReady()) during.push(performance.now() - sent);
       await new Promise((resolve) => setTimeout(resolve, SEARCH_EVERY_MS));
     }
   })();
@@ -76,20 +82,20 @@ async function appReady(
     {
       uploads: { pathOf: () => file },
       emit: (event) => {
-        if (event.type === 'import' && event.rows > 0) datasetId = event.dataset_id;
+        if (event.type === 'import' && event.rows > 0) state.datasetId = event.dataset_id;
       },
     },
     { source: { path: file }, shape: 'gsm8k', name: 'bench' },
   );
   const returned = performance.now() - started;
-  imported = true;
+  state.imported = true;
   // As the app does once an import returns (service/datasets/handlers.ts).
   scanner.request(dataset.id);
   const [scanned, indexed] = await Promise.all([
     scanner.idle(dataset.id).then(() => performance.now() - started),
     grid.whenIndexed(dataset.id).then(() => performance.now() - started),
   ]);
-  ready = true;
+  state.ready = true;
   await searching;
   await grid.close();
   db.close();

@@ -1,5 +1,6 @@
 import { benchApp } from './app.ts';
 import { benchServerWait } from './server-wait.ts';
+import { benchMainHolds } from './main-holds.ts';
 import { benchContamination } from './contamination.ts';
 import { benchDedup } from './dedup.ts';
 import { benchEstimate } from './estimate.ts';
@@ -48,7 +49,13 @@ const PARTS: [string, () => Promise<unknown>][] = [
   ['contamination', () => benchContamination()],
   ['dedup', () => benchDedup(size('BENCH_DEDUP_ROWS', 1_000_000))],
   ['app', () => benchApp(size('BENCH_APP_ROWS', 1_000_000))],
-  ['server-wait', () => benchServerWait(size('BENCH_WAIT_ROWS', 50_000))],
+  [
+    'server-wait',
+    async () => {
+      await benchServerWait(size('BENCH_WAIT_ROWS', 50_000));
+      await benchMainHolds(size('BENCH_WAIT_ROWS', 50_000));
+    },
+  ],
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
