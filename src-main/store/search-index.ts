@@ -97,6 +97,14 @@ export class SearchIndexBuilder {
     this.#index = openIndexFile(db.name);
   }
 
+  /** Whether a dataset is still importing (its index may have more to do soon). */
+  importing(): boolean {
+    return (
+      plucked(this.#db, `SELECT 1 FROM datasets WHERE state = 'importing' LIMIT 1`).get() !==
+      undefined
+    );
+  }
+
   /** The datasets whose index is complete. */
   completed(): string[] {
     return plucked(

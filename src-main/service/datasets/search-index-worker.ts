@@ -32,8 +32,6 @@ for (const datasetId of builder.completed()) {
 
 let building = false;
 let again = false;
-const importing = (): boolean =>
-  db.prepare(`SELECT 1 FROM datasets WHERE state = 'importing' LIMIT 1`).get() !== undefined;
 
 const build = (): void => {
   if (building) {
@@ -57,7 +55,7 @@ const build = (): void => {
       setImmediate(step);
       return;
     }
-    if (again || importing()) {
+    if (again || builder.importing()) {
       again = false;
       setTimeout(step, IMPORTING_POLL_MS);
       return;
