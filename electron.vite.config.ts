@@ -17,8 +17,11 @@ export default defineConfig({
           'languages-worker': resolve(root, 'src-main/engine/dataset/languages-worker.ts'),
           // The engine pool's worker threads (see service/runs/pool/pooled.ts).
           'engine-worker': resolve(root, 'src-main/service/runs/pool/worker.ts'),
-          // The grid's queries and search index (see service/datasets/grid-queries.ts).
+          // A dataset scan's reading and computing (see service/dataset-checks/sqlite.ts).
+          'scan-worker': resolve(root, 'src-main/service/dataset-checks/scan-worker.ts'),
+          // The grid's queries and its search index's builder (see service/datasets/grid-queries.ts).
           'grid-worker': resolve(root, 'src-main/service/datasets/grid-worker.ts'),
+          'search-index-worker': resolve(root, 'src-main/service/datasets/search-index-worker.ts'),
           // An import's WAL checkpoint (see service/datasets/wal-checkpoint.ts).
           'wal-checkpoint-worker': resolve(
             root,

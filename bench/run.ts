@@ -1,5 +1,6 @@
 import { benchApp } from './app.ts';
 import { benchServerWait } from './server-wait.ts';
+import { benchMainHolds } from './main-holds.ts';
 import { benchContamination } from './contamination.ts';
 import { benchDedup } from './dedup.ts';
 import { benchEstimate } from './estimate.ts';
@@ -9,6 +10,7 @@ import { benchFilePass } from './file-pass.ts';
 import { benchGrid } from './grid.ts';
 import { benchHttp } from './http.ts';
 import { benchImport } from './import.ts';
+import { benchReady } from './ready.ts';
 import { benchJudgmentChoice } from './judgment-choice.ts';
 import { benchJudgmentEncoding } from './judgment-encoding.ts';
 import { benchJudgmentText } from './judgment-text.ts';
@@ -25,7 +27,7 @@ import { benchWorkers } from './workers.ts';
  * BENCH_SAMPLES_PER_TYPE the engine part (default 25,000 x 4 types);
  * BENCH_WORKER_SAMPLES the worker pool part (default 100,000 samples);
  * BENCH_PASS_ROWS the whole-pass part (default 100,000 rows);
- * BENCH_IMPORT_ROWS the import part (default 200,000 rows);
+ * BENCH_IMPORT_ROWS the import and ready parts (default 200,000 rows);
  * BENCH_GRID_ROWS the grid part (default 1,000,000 rows);
  * BENCH_SHARD_ROWS the shards part (default 10,000 rows);
  * BENCH_DEDUP_ROWS the near-duplicate part (default 1,000,000 rows);
@@ -44,6 +46,7 @@ const PARTS: [string, () => Promise<unknown>][] = [
   ['http', () => benchHttp()],
   ['memory', () => benchMemory(size('BENCH_MEMORY_REQUESTS', 20_000))],
   ['import', () => benchImport(size('BENCH_IMPORT_ROWS', 200_000))],
+  ['ready', () => benchReady(size('BENCH_IMPORT_ROWS', 200_000))],
   ['grid', () => benchGrid(size('BENCH_GRID_ROWS', 1_000_000))],
   ['shards', () => benchShards(size('BENCH_SHARD_ROWS', 10_000))],
   ['judgment-text', () => benchJudgmentText()],
@@ -54,7 +57,13 @@ const PARTS: [string, () => Promise<unknown>][] = [
   ['contamination', () => benchContamination()],
   ['dedup', () => benchDedup(size('BENCH_DEDUP_ROWS', 1_000_000))],
   ['app', () => benchApp(size('BENCH_APP_ROWS', 1_000_000))],
-  ['server-wait', () => benchServerWait(size('BENCH_WAIT_ROWS', 50_000))],
+  [
+    'server-wait',
+    async () => {
+      await benchServerWait(size('BENCH_WAIT_ROWS', 50_000));
+      await benchMainHolds(size('BENCH_WAIT_ROWS', 50_000));
+    },
+  ],
   ['end-to-end', () => benchEndToEnd(size('BENCH_E2E_ROWS', 1_000_000))],
 ];
 

@@ -24,7 +24,7 @@ interface Phase {
   waits: number[];
 }
 
-async function templatedFile(dir: string, rows: number): Promise<string> {
+export async function templatedFile(dir: string, rows: number): Promise<string> {
   const path = join(dir, `templated-${rows}.jsonl`);
   const base = readJsonl<{ question: string; answer: string }>('gsm8k_test_first300.jsonl');
   const out = createWriteStream(path);

@@ -257,7 +257,7 @@ export type OwnerBridge = {
   [M in OwnerMethod]: (input: OwnerInput<M>) => Promise<IpcResult<OwnerOutput<M>>>;
 };
 
-/** What main pushes to the UI: import and run progress. */
+/** What main pushes to the UI: import, run, scan and search index progress. */
 export const OwnerEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('import'),
@@ -277,6 +277,13 @@ export const OwnerEvent = z.discriminatedUnion('type', [
     dataset_id: z.string(),
     state: z.enum(['running', 'done', 'failed']),
     error: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal('index'),
+    dataset_id: z.string(),
+    indexed: z.int().meta({ description: 'Rows in the search index so far.' }),
+    total: z.int().meta({ description: 'Rows of the dataset so far (it may still import).' }),
+    done: z.boolean().meta({ description: 'The index is complete: searches read it alone.' }),
   }),
 ]);
 export type OwnerEvent = z.infer<typeof OwnerEvent>;

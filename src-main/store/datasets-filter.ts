@@ -1,5 +1,5 @@
 import type { RowFilter, SORT_COLUMNS } from '../../src-shared/owner/datasets.ts';
-import { FIELD_TEXT_FN, SEARCH_TEXT_FN } from './search-text.ts';
+import { FIELD_TEXT_FN, SEARCH_TEXT_FN, type IndexedSearch } from './search-text.ts';
 
 /**
  * The grid's filters and sort orders as SQL over `dataset_rows`. Every filter
@@ -29,12 +29,16 @@ export interface RowWhere {
    */
   index?: string;
   /**
-   * A text search and nothing else, from a complete index (`schema.table`,
-   * the MATCH argument): its count and its pages in row order are read from
-   * the index alone, which holds every row of the dataset once (rowid: the
-   * row's index), with no join back to the rows (measured: a third of the time).
+   * Whether it calls SEARCH_TEXT_FN (a row's text derived from its original),
+   * which needs the dataset's search text (store/search-text.ts withSearchText).
    */
-  searchAlone?: { table: string; match: string };
+  derivesText: boolean;
+  /**
+   * A text search and nothing else, from the dataset's search index: the
+   * matching rows' indices, ascending, read from the index alone with no join
+   * back to the rows (measured: a third of the time).
+   */
+  searchAlone?: { sql: string; params: unknown[] };
 }
 
 /**
@@ -67,15 +71,14 @@ const codePoints = (text: string): number =>
 export const INDEXED_SEARCH_MIN = 3;
 
 /**
- * The WHERE of a filter. `searchIndex`: the full-text table (trigram) that
- * holds the dataset's search texts, when complete; a search of at least
- * three characters is answered from it, and the rest of the filter from the
- * covering index.
+ * The WHERE of a filter. `searchIndex`: the dataset's search index (see
+ * search-index.ts), complete or being built; a search is answered from it
+ * (see indexedMatches), and the rest of the filter from the covering index.
  */
 export function rowWhere(
   datasetId: string,
   filter: RowFilter = {},
-  searchIndex?: string,
+  searchIndex?: IndexedSearch,
 ): RowWhere {
   const clauses = ['dataset_id = ?'];
   const params: unknown[] = [datasetId];
@@ -151,14 +154,13 @@ export function rowWhere(
   if (condition !== undefined && !clauses.includes(condition)) clauses.push(condition);
   const search = filter.search === undefined ? '' : searchKey(filter.search);
   const field = search === '' ? '' : (filter.search_field ?? '');
-  if (search !== '' && searchIndex !== undefined && codePoints(search) >= INDEXED_SEARCH_MIN) {
-    // A phrase of trigrams: the rows whose text holds the search as a substring.
-    // `schema.table` is read; MATCH names the table alone.
-    const table = searchIndex.split('.').at(-1) ?? searchIndex;
-    const match = `"${search.replaceAll('"', '""')}"`;
+  // A search in one field shorter than a trigram reads that field alone, as it always did.
+  const indexed = field === '' || codePoints(search) >= INDEXED_SEARCH_MIN;
+  if (search !== '' && searchIndex !== undefined && indexed) {
+    const matches = indexedMatches(datasetId, search, searchIndex);
     const alone = clauses.length === 1 && field === '';
-    clauses.push(`row_index IN (SELECT rowid FROM ${searchIndex} WHERE ${table} MATCH ?)`);
-    params.push(match);
+    clauses.push(`row_index IN (${matches.sql})`);
+    params.push(...matches.params);
     // Limited to one field: the index's rows, each read in that field (the row's JSON).
     if (field !== '') {
       clauses.push(`instr(${FIELD_TEXT_FN}(original_json, ?), ?) > 0`);
@@ -168,8 +170,9 @@ export function rowWhere(
       sql: clauses.join(' AND '),
       params,
       searches: field !== '' || benchmark,
+      derivesText: matches.derivesText,
       index,
-      ...(alone ? { searchAlone: { table: searchIndex, match } } : {}),
+      ...(alone ? { searchAlone: matches } : {}),
     };
   }
   if (field !== '') {
@@ -180,7 +183,71 @@ export function rowWhere(
     clauses.push(`instr(${SEARCH_TEXT_FN}(dataset_id, original_json, source_path), ?) > 0`);
     params.push(search);
   }
-  return { sql: clauses.join(' AND '), params, searches: search !== '' || benchmark, index };
+  return {
+    sql: clauses.join(' AND '),
+    params,
+    searches: search !== '' || benchmark,
+    derivesText: search !== '' && field === '',
+    index,
+  };
+}
+
+/** The trigrams a search's text holds (FTS5 strings), at most MATCH_TRIGRAMS of them, spread. */
+const MATCH_TRIGRAMS = 12;
+function trigramQuery(search: string): string {
+  // Code points, as the trigram tokenizer counts characters (not graphemes).
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread
+  const chars = [...search];
+  const all = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length; i++) all.add(chars.slice(i, i + 3).join(''));
+  const distinct = [...all];
+  const step = Math.max(1, distinct.length / MATCH_TRIGRAMS);
+  const chosen = new Set<string>();
+  for (let i = 0; i < distinct.length; i += step) chosen.add(distinct[Math.floor(i)] as string);
+  return [...chosen].map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(' AND ');
+}
+
+/**
+ * The rows whose text holds the search, from the dataset's search index, in
+ * ascending parts: the trigram table's candidates (every trigram of the
+ * search is in the row's text) confirmed against the narrow texts; the narrow
+ * texts after the last row with trigrams; the wide rows after the last row
+ * with a text (a dataset still being indexed: the rows committed since).
+ * Searches under three characters have no trigram and read the narrow texts.
+ */
+function indexedMatches(
+  datasetId: string,
+  search: string,
+  index: IndexedSearch,
+): { sql: string; params: unknown[]; derivesText: boolean } {
+  const arms: string[] = [];
+  const params: unknown[] = [];
+  const trigrams = codePoints(search) >= INDEXED_SEARCH_MIN;
+  if (trigrams) {
+    const table = index.fts.split('.').at(-1) ?? index.fts;
+    arms.push(
+      `SELECT row_index FROM ${index.text} WHERE row_index IN
+         (SELECT rowid FROM ${index.fts} WHERE ${table} MATCH ? AND rowid <= ?)
+         AND instr(text, ?) > 0`,
+    );
+    params.push(trigramQuery(search), index.trigramsThrough, search);
+  }
+  if (!trigrams || !index.complete) {
+    // Bounded on both sides: the builder may have gone on since `index` was read.
+    arms.push(
+      `SELECT row_index FROM ${index.text} WHERE row_index > ? AND row_index <= ?
+         AND instr(text, ?) > 0`,
+    );
+    params.push(trigrams ? index.trigramsThrough : -1, index.textsThrough, search);
+  }
+  if (!index.complete) {
+    arms.push(
+      `SELECT row_index FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
+         AND instr(${SEARCH_TEXT_FN}(dataset_id, original_json, source_path), ?) > 0`,
+    );
+    params.push(datasetId, index.textsThrough, search);
+  }
+  return { sql: arms.join(' UNION ALL '), params, derivesText: !index.complete };
 }
 
 const BY_INDEX = 'dataset_rows_by_index';
@@ -204,11 +271,7 @@ export function searchAloneCount(alone: NonNullable<RowWhere['searchAlone']>): {
   sql: string;
   params: unknown[];
 } {
-  const table = alone.table.split('.').at(-1) ?? alone.table;
-  return {
-    sql: `SELECT count(*) FROM ${alone.table} WHERE ${table} MATCH ?`,
-    params: [alone.match],
-  };
+  return { sql: `SELECT count(*) FROM (${alone.sql})`, params: alone.params };
 }
 
 /** A text search alone in row order: its page (LIMIT ? OFFSET ? follow), from the index. */
@@ -216,11 +279,9 @@ export function searchAlonePage(
   alone: NonNullable<RowWhere['searchAlone']>,
   direction: 'asc' | 'desc',
 ): { sql: string; params: unknown[] } {
-  const table = alone.table.split('.').at(-1) ?? alone.table;
   return {
-    sql: `SELECT rowid FROM ${alone.table} WHERE ${table} MATCH ?
-      ORDER BY rowid ${direction === 'desc' ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
-    params: [alone.match],
+    sql: `${alone.sql} ORDER BY 1 ${direction === 'desc' ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
+    params: alone.params,
   };
 }
 

@@ -150,7 +150,7 @@ export function leanRowInserter(db: Db, datasetId: string): (row: LeanRowRecord)
 
 /**
  * The filter's WHERE; a text search is answered from the dataset's index
- * when `search` names a complete one.
+ * when `search` has one (complete or being built).
  */
 function rowWhere(datasetId: string, filter: RowFilter | undefined, search?: RowSearch): RowWhere {
   const index = filter?.search !== undefined && filter.search !== '' ? search?.index : undefined;
@@ -165,7 +165,9 @@ function reading<T>(
   search: RowSearch | undefined,
   read: () => T,
 ): T {
-  return where.searches ? withSearchText(db, datasetId, search?.leanText, read) : read();
+  return where.searches || where.derivesText
+    ? withSearchText(db, datasetId, search?.leanText, read)
+    : read();
 }
 
 /**

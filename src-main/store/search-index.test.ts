@@ -7,13 +7,14 @@ import type { RowFilter } from '../../src-shared/owner/datasets.ts';
 import { finishImport, insertDataset } from './datasets.ts';
 import { countRows, insertRows, leanRowInserter, pageIndices } from './datasets-rows.ts';
 import { openDatabase, type Db } from './db.ts';
-import { SEARCH_FILE, SearchIndex } from './search-index.ts';
+import { indexedSearch, SEARCH_FILE, SearchIndexBuilder } from './search-index.ts';
 import type { LeanSearchText, RowSearch } from './search-text.ts';
 
 /**
  * The search index (a file of its own beside the database, its schema by
- * migrations/search-index) built a slice at a time, and a text search with
- * what it needs passed in: the index, and how a row stored once is searched.
+ * migrations/search-index) built a transaction at a time, and a text search
+ * with what it needs passed in: the index (complete or being built), and how
+ * a row stored once is searched.
  */
 
 const dirs: string[] = [];
@@ -75,7 +76,7 @@ function database(): { dir: string; db: Db } {
   return { dir, db };
 }
 
-function build(index: SearchIndex): void {
+function build(index: SearchIndexBuilder): void {
   for (let i = 0; i < 1000 && index.step() !== null; i++);
 }
 
@@ -85,34 +86,83 @@ const SEARCHES: RowFilter[] = [
   { search: 'ducks' },
   { search: 'no such text' },
   { search: 'eg' },
+  { search: 'w 1' },
+  { search: 'row 1', flagged: false },
+  { search: 'eg', search_field: 'text' },
+  { search: 'row 12', search_field: 'text' },
 ];
 
+/** Every search, counted and paged through `search`, is what a scan of the rows gives. */
+function expectSameAsScan(db: Db, search: RowSearch, label: string): void {
+  const scan: RowSearch = { leanText: leanText() };
+  for (const filter of SEARCHES) {
+    const what = `${label} ${JSON.stringify(filter)}`;
+    for (const direction of ['asc', 'desc'] as const) {
+      const sort = { column: 'index', direction } as const;
+      const all = pageIndices(db, 'ds_a', { filter, sort, offset: 0, limit: N, search: scan });
+      expect(countRows(db, 'ds_a', filter, search), what).toBe(all.length);
+      expect(countRows(db, 'ds_a', filter, scan), what).toBe(all.length);
+      expect(pageIndices(db, 'ds_a', { filter, sort, offset: 2, limit: 5, search }), what).toEqual(
+        all.slice(2, 7),
+      );
+      expect(pageIndices(db, 'ds_a', { filter, sort, offset: 0, limit: N, search }), what).toEqual(
+        all,
+      );
+    }
+  }
+}
+
 describe('the search index', () => {
-  it('answers each search as a scan of the rows does, from a connection opened by openDatabase', () => {
+  it('answers each search as a scan of the rows does, complete or built in part', () => {
     const { db } = database();
-    const scan: RowSearch = { leanText: leanText() };
-    const index = new SearchIndex(db, () => leanText());
-    expect(index.completeTable('ds_a')).toBeUndefined();
+    expect(indexedSearch(db, 'ds_a')).toBeUndefined();
+    const index = new SearchIndexBuilder(db, () => leanText());
     build(index);
     expect(index.completed()).toEqual(['ds_a']);
-    const indexed: RowSearch = { leanText: leanText(), index: index.completeTable('ds_a') };
-    expect(indexed.index).toBe('search.fts_ds_a');
-    for (const filter of SEARCHES) {
-      const label = JSON.stringify(filter);
-      const sort = { column: 'index', direction: 'asc' } as const;
-      const all = pageIndices(db, 'ds_a', { filter, sort, offset: 0, limit: N, search: scan });
-      expect(countRows(db, 'ds_a', filter, indexed), label).toBe(all.length);
-      expect(countRows(db, 'ds_a', filter, scan), label).toBe(all.length);
-      expect(
-        pageIndices(db, 'ds_a', { filter, sort, offset: 2, limit: 5, search: indexed }),
-        label,
-      ).toEqual(all.slice(2, 7));
+    const complete = indexedSearch(db, 'ds_a');
+    expect(complete).toMatchObject({
+      fts: 'search.fts_ds_a',
+      text: 'search.text_ds_a',
+      trigramsThrough: N - 1,
+      textsThrough: N - 1,
+      complete: true,
+    });
+    if (!complete) throw new Error('no index');
+    expectSameAsScan(db, { leanText: leanText(), index: complete }, 'complete');
+    // As a reader sees the index while it is built (the tables may hold more than it read).
+    for (const [trigramsThrough, textsThrough] of [
+      [-1, -1],
+      [-1, 60],
+      [40, 90],
+      [N - 1, N - 1],
+    ] as const) {
+      const partial = { ...complete, trigramsThrough, textsThrough, complete: false };
+      expectSameAsScan(db, { leanText: leanText(), index: partial }, `${textsThrough}`);
     }
-    expect(countRows(db, 'ds_a', { search: 'eggs' }, scan)).toBe(N / 3);
+    expect(countRows(db, 'ds_a', { search: 'eggs' }, { leanText: leanText() })).toBe(N / 3);
+    index.close();
     db.close();
   });
 
-  it('rebuilds the indexes of a file written before every field was searched', () => {
+  it('indexes a dataset while it imports, and completes it once imported', () => {
+    const { db } = database();
+    db.prepare(`UPDATE datasets SET state = 'importing'`).run();
+    const index = new SearchIndexBuilder(db, () => leanText());
+    const first = index.step();
+    expect(first).toMatchObject({ dataset_id: 'ds_a', indexed: 0, complete: false });
+    expect(index.step()).toMatchObject({ indexed: N, total: N, complete: false });
+    // Nothing more until the import is done.
+    expect(index.step()).toBeNull();
+    expect(indexedSearch(db, 'ds_a')?.complete).toBe(false);
+    db.prepare(`UPDATE datasets SET state = 'ready'`).run();
+    expect(index.step()).toMatchObject({ indexed: N, total: N, complete: true });
+    expect(index.step()).toBeNull();
+    expect(index.completed()).toEqual(['ds_a']);
+    index.close();
+    db.close();
+  });
+
+  it('rebuilds the indexes of a file written before the narrow texts', () => {
     const { dir, db } = database();
     // The file as a previous version left it: its table made by CREATE TABLE IF NOT EXISTS.
     const old = new Database(join(dir, SEARCH_FILE));
@@ -126,28 +176,30 @@ describe('the search index', () => {
     old.prepare('INSERT INTO indexed VALUES (?, ?, 1)').run('ds_a', N - 1);
     old.close();
 
-    const index = new SearchIndex(db, () => leanText());
+    const index = new SearchIndexBuilder(db, () => leanText());
     expect(index.completed()).toEqual([]);
     build(index);
     expect(index.completed()).toEqual(['ds_a']);
-    const search: RowSearch = { leanText: leanText(), index: index.completeTable('ds_a') };
+    const search: RowSearch = { leanText: leanText(), index: indexedSearch(db, 'ds_a') };
     expect(countRows(db, 'ds_a', { search: 'eggs' }, search)).toBe(N / 3);
     expect(countRows(db, 'ds_a', { search: 'ducks' }, search)).toBe(N - N / 3);
+    index.close();
     db.close();
 
     const file = new Database(join(dir, SEARCH_FILE), { readonly: true });
-    expect(file.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1, 2]);
+    expect(file.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1, 2, 3]);
     file.close();
   });
 
   it('drops the index of a dataset deleted', () => {
     const { db } = database();
-    const index = new SearchIndex(db, () => leanText());
+    const index = new SearchIndexBuilder(db, () => leanText());
     build(index);
     db.prepare('DELETE FROM datasets').run();
     expect(index.step()).toBeNull();
     expect(index.completed()).toEqual([]);
-    expect(index.completeTable('ds_a')).toBeUndefined();
+    expect(indexedSearch(db, 'ds_a')).toBeUndefined();
+    index.close();
     db.close();
   });
 });

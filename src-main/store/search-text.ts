@@ -18,14 +18,29 @@ export interface LeanSearchText {
 }
 
 /**
+ * A dataset's search index as a connection reads it (see search-index.ts),
+ * complete or still being built: the tables, `schema.table`, and how far each is.
+ */
+export interface IndexedSearch {
+  /** The trigram table (FTS5, rowid: the row's index), holding rows up to `trigramsThrough`. */
+  fts: string;
+  /** The narrow texts (row_index, text), holding rows up to `textsThrough`. */
+  text: string;
+  trigramsThrough: number;
+  textsThrough: number;
+  /** Every row of the dataset is in both. */
+  complete: boolean;
+}
+
+/**
  * What a text search over a dataset's rows needs besides its SQL, passed by
- * the caller: how a row stored once is searched, and the dataset's trigram
- * index when this connection has a complete one (see search-index.ts).
+ * the caller: how a row stored once is searched, and the dataset's search
+ * index when this connection has one (see search-index.ts).
  */
 export interface RowSearch {
   leanText: LeanSearchText;
-  /** The complete index (`schema.table`), when there is one: searches are answered from it. */
-  index?: string | undefined;
+  /** The index, complete or not, when there is one: searches are answered from it. */
+  index?: IndexedSearch | undefined;
 }
 
 /** The SQL function a scanning search calls for a row's text (see datasets-filter.ts). */

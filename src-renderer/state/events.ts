@@ -1,13 +1,17 @@
 import { subscribeEvents } from '../api/client.ts';
 import { PAGE_SIZE, useGrid } from './grid.ts';
 import { useImport } from './imports.ts';
+import { useIndexing } from './indexing.ts';
 
 let lastRefresh = 0;
 let lastImportRefresh = 0;
 /** A dataset still importing grows in the grid: its rows are read again at most once a second. */
 const IMPORT_REFRESH_MS = 1000;
 
-/** Routes pushed events to the stores: import progress to the import, run progress to the grid. */
+/**
+ * Routes pushed events to the stores: import progress to the import, run
+ * progress to the grid, the search index's progress to the grid's search line.
+ */
 export function listenToEvents(): () => void {
   return subscribeEvents((event) => {
     const grid = useGrid.getState();
@@ -20,6 +24,10 @@ export function listenToEvents(): () => void {
         lastImportRefresh = now;
         grid.refresh();
       }
+      return;
+    }
+    if (event.type === 'index') {
+      useIndexing.getState().indexed(event);
       return;
     }
     if (event.type === 'scan') {

@@ -1,11 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
+import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
 import type { RowsPage, RowsQuery } from '../../../src-shared/owner/datasets.ts';
 import { workerScript } from '../../engine/worker-script.ts';
 import type { Db } from '../../store/db.ts';
 import { promised } from '../owner/promised.ts';
+import type { IndexProgress } from '../../store/search-index.ts';
 import type { GridReply, GridRequest } from './grid-worker.ts';
+import type { IndexReply, IndexRequest } from './search-index-worker.ts';
 import { datasetRows } from './rows.ts';
 
 /**
@@ -15,7 +18,9 @@ import { datasetRows } from './rows.ts';
  * .ts beside this file; in the desktop app's bundle `grid-worker.js`, an
  * entry of its own. An in-memory database (tests) has no file to share, and a
  * worker that cannot start or dies leaves the queries to the main thread:
- * answered all the same, only not off it.
+ * answered all the same, only not off it. The search index is built by a
+ * worker of its own (search-index-worker.ts), whose progress is told to
+ * whoever listens (the app's events) and read by the grid's worker.
  */
 export class GridQueries {
   readonly #db: Db;
@@ -49,10 +54,13 @@ export class GridQueries {
 
   readonly #indexed = new Set<string>();
   readonly #onIndexed = new Map<string, (() => void)[]>();
+  readonly #progressListeners = new Set<(progress: IndexProgress) => void>();
+  #indexer: Worker | undefined;
+  #indexerBroken = false;
 
-  /** A dataset was imported or deleted: the worker builds or drops its search index. */
+  /** A dataset is importing, was imported or deleted: its search index is built or dropped. */
   reindex(): void {
-    this.#start()?.postMessage({ type: 'index' } satisfies GridRequest);
+    this.#startIndexer()?.postMessage({ type: 'index' } satisfies IndexRequest);
   }
 
   /** Resolves once the dataset's search index is complete (never without a worker). */
@@ -65,10 +73,62 @@ export class GridQueries {
     });
   }
 
+  /** Tells `listener` how far each dataset's search index is, as it is built; returns the unsubscribe. */
+  onIndexProgress(listener: (progress: IndexProgress) => void): () => void {
+    this.#progressListeners.add(listener);
+    return () => this.#progressListeners.delete(listener);
+  }
+
+  #progress(progress: IndexProgress): void {
+    if (progress.complete) {
+      this.#indexed.add(progress.dataset_id);
+      this.#onIndexed.get(progress.dataset_id)?.forEach((resolve) => resolve());
+      this.#onIndexed.delete(progress.dataset_id);
+      this.#hold();
+    } else {
+      // Built again (a dataset of the same id cannot come back, but an index file can be lost).
+      this.#indexed.delete(progress.dataset_id);
+    }
+    for (const listener of this.#progressListeners) listener(progress);
+  }
+
+  #startIndexer(): Worker | undefined {
+    if (this.#indexer || this.#indexerBroken) return this.#indexer;
+    if (this.#db.memory || !this.#db.open) return undefined;
+    const url = workerScript(import.meta.url, 'search-index-worker.ts', 'search-index-worker.js');
+    try {
+      const worker = new Worker(url, {
+        name: 'svc-search-index',
+        workerData: { file: this.#db.name },
+      });
+      worker.on('message', (reply: IndexReply) => this.#progress(reply.progress));
+      const fail = (error: Error): void => {
+        console.error('search index: the builder stopped, searches scan the rows:', error);
+        this.#indexerBroken = true;
+        this.#indexer = undefined;
+      };
+      worker.on('error', fail);
+      worker.on('exit', (code) => {
+        if (this.#indexer === worker)
+          fail(new Error(`the search index's builder exited with ${code}`));
+      });
+      // It runs in the background: it never keeps the process alive on its own.
+      worker.unref();
+      this.#indexer = worker;
+      return worker;
+    } catch (error) {
+      console.error('search index: no builder, searches scan the rows:', error);
+      this.#indexerBroken = true;
+      return undefined;
+    }
+  }
+
   /** The worker keeps the process alive only while someone waits for it. */
   #hold(): void {
-    if (this.#pending.size > 0 || this.#onIndexed.size > 0) this.#worker?.ref();
+    if (this.#pending.size > 0) this.#worker?.ref();
     else this.#worker?.unref();
+    if (this.#onIndexed.size > 0) this.#indexer?.ref();
+    else this.#indexer?.unref();
   }
 
   /** Whether the queries run on the worker thread (false before the first). */
@@ -78,10 +138,12 @@ export class GridQueries {
 
   /** Stops the worker (the database is closing). */
   async close(): Promise<void> {
-    const worker = this.#worker;
+    const [worker, indexer] = [this.#worker, this.#indexer];
     this.#worker = undefined;
+    this.#indexer = undefined;
     this.#broken = true;
-    await worker?.terminate();
+    this.#indexerBroken = true;
+    await Promise.all([worker?.terminate(), indexer?.terminate()]);
   }
 
   #start(): Worker | undefined {
@@ -91,13 +153,6 @@ export class GridQueries {
     try {
       const worker = new Worker(url, { name: 'svc-grid', workerData: { file: this.#db.name } });
       worker.on('message', (reply: GridReply) => {
-        if (reply.type === 'indexed') {
-          this.#indexed.add(reply.dataset_id);
-          this.#onIndexed.get(reply.dataset_id)?.forEach((resolve) => resolve());
-          this.#onIndexed.delete(reply.dataset_id);
-          this.#hold();
-          return;
-        }
         const waiting = this.#pending.get(reply.id);
         this.#pending.delete(reply.id);
         this.#hold();
@@ -122,6 +177,8 @@ export class GridQueries {
       // After the listeners: adding a 'message' listener refs the worker's port again.
       worker.unref();
       this.#worker = worker;
+      // The indexes left unfinished by an earlier run go on being built.
+      this.reindex();
       return worker;
     } catch (error) {
       console.error('grid queries: no worker, reading on the main thread:', error);
@@ -141,4 +198,24 @@ export function gridQueries(db: Db): GridQueries {
     queries.set(db, found);
   }
   return found;
+}
+
+const told = new WeakSet<Db>();
+
+/**
+ * Tells the search index's progress as `index` events (once per database,
+ * as the scanner tells its scans): the grid says "indexing… N%" meanwhile.
+ */
+export function tellIndexProgress(db: Db, emit: (event: OwnerEvent) => void): void {
+  if (told.has(db)) return;
+  told.add(db);
+  gridQueries(db).onIndexProgress((progress) =>
+    emit({
+      type: 'index',
+      dataset_id: progress.dataset_id,
+      indexed: progress.indexed,
+      total: progress.total,
+      done: progress.complete,
+    }),
+  );
 }

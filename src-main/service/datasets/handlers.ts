@@ -15,7 +15,7 @@ import { removeDataset } from './remove.ts';
 import { runRegistry } from './run-registry.ts';
 import { cancelRun, listRuns, startRun } from './runs.ts';
 import { datasetOverview, duplicateGroups } from './overview.ts';
-import { gridQueries } from './grid-queries.ts';
+import { gridQueries, tellIndexProgress } from './grid-queries.ts';
 import { datasetRow } from './rows.ts';
 import { scanFits, type StoredScan } from '../dataset-checks/sqlite.ts';
 import { datasetScanner } from './scanner.ts';
@@ -55,6 +55,7 @@ export function datasetHandlers(
 ): Pick<OwnerHandlers, DatasetMethods> {
   const { db } = ctx;
   const scanner = datasetScanner(ctx, deps.emit);
+  tellIndexProgress(db, deps.emit);
   return {
     importPreview: (input) => importPreview(input, deps.uploads),
     importDataset: async (input) => {

@@ -10,6 +10,7 @@ import type {
 import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
 import type { TaskType } from '../../../src-shared/schemas/sample.ts';
 import type { Db } from '../../store/db.ts';
+import type { IndexedSearch } from '../../store/search-text.ts';
 import { gridRows, pageIndices, rowRecord, type StoredGridRow } from '../../store/datasets-rows.ts';
 import { cachedCount } from './count-cache.ts';
 import { gridText } from './grid-text.ts';
@@ -50,13 +51,13 @@ function toGridRow(record: StoredGridRow, sampleOf: ReturnType<typeof sampleRead
 
 /**
  * A page of the grid: the rows at `offset` in the sort's order, and how many
- * match in all. `searchIndex`: the dataset's complete search index, when the
- * connection has one (the grid worker's).
+ * match in all. `searchIndex`: the dataset's search index, complete or being
+ * built, when the connection has one (the grid worker's).
  */
 export function datasetRows(
   db: Db,
   query: z.output<typeof RowsQuery>,
-  searchIndex?: string,
+  searchIndex?: IndexedSearch,
 ): RowsPage {
   const dataset = readableDataset(db, query.dataset_id);
   const filter: RowFilter = query.filter;

@@ -1,7 +1,7 @@
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { leafText } from '../../../src-shared/row-fields.ts';
 import type { Db } from '../../store/db.ts';
-import type { LeanSearchText, RowSearch } from '../../store/search-text.ts';
+import type { IndexedSearch, LeanSearchText, RowSearch } from '../../store/search-text.ts';
 import { datasetMapping, sampleReader } from './row-sample.ts';
 
 /**
@@ -47,9 +47,9 @@ export function leanSearchText(db: Db, datasetId: string): LeanSearchText {
 
 /**
  * What a text search over the dataset's rows needs (see store/search-text.ts):
- * `index`, the dataset's complete search index when the connection has one
- * (the grid worker's, see grid-worker.ts).
+ * `index`, the dataset's search index when the connection has one (the grid
+ * worker's, see grid-worker.ts).
  */
-export function rowSearch(db: Db, datasetId: string, index?: string): RowSearch {
+export function rowSearch(db: Db, datasetId: string, index?: IndexedSearch): RowSearch {
   return { leanText: leanSearchText(db, datasetId), index };
 }

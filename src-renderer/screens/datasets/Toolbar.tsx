@@ -8,6 +8,7 @@ import { BulkDecision } from './BulkDecision.tsx';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
+import { useIndexing } from '../../state/indexing.ts';
 import { count } from '../../format.ts';
 import { benchmarkTitle } from './contamination/benchmarks.ts';
 
@@ -53,6 +54,7 @@ const FLAG_LABELS = {
 /** Search, filters, the selection, and the bulk decisions for what the filter shows. */
 export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
   const { filter, setFilter, total, refresh, selection, clearSelection } = useGrid();
+  const indexing = useIndexing((s) => s.percent[dataset.id]);
   const [search, setSearch] = useState(filter.search ?? '');
   const [error, setError] = useState<AppError | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -143,6 +145,12 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
           </option>
         ))}
       </select>
+      {/* Searches answer meanwhile, partly by reading the rows not yet indexed. */}
+      {indexing !== undefined && (
+        <span className="badge info" role="status" aria-label="Search index">
+          indexing… {indexing}%
+        </span>
+      )}
       <select
         aria-label="Failed check"
         value={filter.failed_check ?? ''}

@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import { createHarness } from '../src-main/service/datasets/testing/harness.ts';
+import { gridQueries } from '../src-main/service/datasets/grid-queries.ts';
+import { templatedFile } from './server-wait.ts';
+import { percentile } from './stats.ts';
+
+/**
+ * The main thread's longest holds, measured from inside the process: the
+ * owner handlers over a database file, through a templated dataset's import,
+ * scan, Overview, searches and export, with a 1 ms timer that reads the main
+ * thread's own CPU time (process.threadCpuUsage) at each turn. The CPU spent
+ * between two turns of the timer is what a request arriving then waits for,
+ * whatever else runs on the machine: on a busy shared machine the wall-clock
+ * waits of the server-wait part mostly measure the neighbours.
+ */
+
+const TICK_MS = 1;
+
+export async function benchMainHolds(rows: number): Promise<void> {
+  const h = createHarness({ onDisk: true });
+  const path = await templatedFile(h.dir, rows);
+  let phase = 'import';
+  const holds = new Map<string, number[]>();
+  let last = process.threadCpuUsage();
+  const timer = setInterval(() => {
+    const now = process.threadCpuUsage();
+    const ms = (now.user + now.system - last.user - last.system) / 1000;
+    last = now;
+    const values = holds.get(phase);
+    if (values) values.push(ms);
+    else holds.set(phase, [ms]);
+  }, TICK_MS);
+  try {
+    const dataset = await h.importFile(path, 'gsm8k', 'holds');
+    phase = 'scan';
+    await h.scanned(dataset.id);
+    phase = 'Overview x5';
+    for (let i = 0; i < 5; i++) await h.call('datasetOverview', { dataset_id: dataset.id });
+    phase = 'searches x5';
+    for (const search of ['eggs', 'janet', 'how many', 'ducks lay', '(7)']) {
+      await h.call('datasetRows', {
+        dataset_id: dataset.id,
+        offset: 0,
+        limit: 50,
+        filter: { search },
+      });
+    }
+    phase = 'export JSONL';
+    await h.call('exportDataset', {
+      dataset_id: dataset.id,
+      format: 'jsonl',
+      path: join(h.dir, 'export.jsonl'),
+    });
+  } finally {
+    clearInterval(timer);
+    await gridQueries(h.db).close();
+  }
+  console.log(
+    `\n## main thread's longest holds, its own CPU time between two turns of a ${TICK_MS} ms timer ` +
+      `(${rows.toLocaleString('en-US')} templated rows, in process)`,
+  );
+  console.log('| phase | turns | p99 | worst |');
+  console.log('| --- | --- | --- | --- |');
+  for (const [name, values] of holds) {
+    const sorted = [...values].sort((a, b) => a - b);
+    console.log(
+      `| ${name} | ${values.length} | ${percentile(sorted, 99).toFixed(1)} ms | ` +
+        `${(sorted.at(-1) ?? 0).toFixed(1)} ms |`,
+    );
+  }
+  const worst = Math.max(...[...holds.values()].flat());
+  console.log(`longest hold of all: ${worst.toFixed(1)} ms (goal 20 ms; a wait's goal 50 ms)`);
+}

@@ -1,0 +1,52 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openReadOnly } from '../../store/db.ts';
+import {
+  computeScan,
+  foundOf,
+  issuesOf,
+  type PositionIssues,
+  type ScanComputed,
+  type ScanFound,
+  type ScanInput,
+} from './scan-compute.ts';
+
+/**
+ * A dataset scan's reading and computing (scan-compute.ts) on a thread of
+ * its own, with a read-only connection to the app's database: one scan per
+ * worker, started by sqlite.ts, which writes what it finds, asking for the
+ * issues of a block of rows at a time until it ends the worker.
+ * WAL lets it read beside the main connection's writes.
+ */
+
+export type ScanRequest = { type: 'issues'; id: number; positions: number[] };
+
+export type ScanReply =
+  | { type: 'signatures'; rows: { row_index: number; sig: Uint8Array }[] }
+  | { type: 'done'; found: ScanFound }
+  | { type: 'failed'; message: string }
+  | { type: 'issues'; id: number; issues: PositionIssues[] };
+
+const { file, input } = workerData as { file: string; input: ScanInput };
+const port = parentPort;
+const db = openReadOnly(file);
+// On its own thread nothing waits for it: the steps run straight on.
+const pause = (): Promise<void> => Promise.resolve();
+
+let computed: ScanComputed | undefined;
+port?.on('message', (request: ScanRequest) => {
+  if (!computed) return;
+  const issues = issuesOf(computed, request.positions);
+  port.postMessage({ type: 'issues', id: request.id, issues } satisfies ScanReply);
+});
+
+try {
+  computed = await computeScan(db, input, {
+    pause,
+    signatures: (rows) => port?.postMessage({ type: 'signatures', rows } satisfies ScanReply),
+  });
+  port?.postMessage({ type: 'done', found: foundOf(computed) } satisfies ScanReply);
+} catch (error) {
+  port?.postMessage({ type: 'failed', message: (error as Error).message } satisfies ScanReply);
+} finally {
+  db.close();
+}
