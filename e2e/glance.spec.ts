@@ -276,6 +276,8 @@ for (const viewport of VIEWPORTS) {
 
       // Accepted: the decision and its Undo, no "Accept fix" beside them; the × on the header's line.
       await review.getByRole('button', { name: 'Accept fix' }).click();
+      // Accepting moves on to the next row once the decision is stored: back to row 1 after that.
+      await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
       await page.getByTestId('grid-row').first().click();
       await expect(review.getByRole('heading', { name: 'Row 1' })).toBeVisible();
       await expect(review.getByTestId('review-state')).toHaveText('accepted');
