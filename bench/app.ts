@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { signIn, startSvc, stopSvc } from '../e2e/fixtures.ts';
+import { ownerCaller } from './owner-client.ts';
 import { readJsonl } from '../src-main/engine/testing/real-data.ts';
 import { CHROMIUM_PATH } from '../playwright.config.ts';
 import { mib } from './stats.ts';
@@ -36,15 +37,7 @@ export async function benchApp(rows: number): Promise<void> {
   const server = await startSvc();
   try {
     const cookie = await signIn(server);
-    const owner = (method: string, input: unknown) =>
-      fetch(`${server.baseUrl}/owner/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: `svc_session=${cookie}` },
-        body: JSON.stringify(input),
-      }).then(async (res) => {
-        if (!res.ok) throw new Error(`${method}: ${res.status} ${await res.text()}`);
-        return res.json() as Promise<Record<string, unknown>>;
-      });
+    const owner = ownerCaller(server, cookie);
 
     const started = performance.now();
     const dataset = await owner('importDataset', {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn, startSvc, stopSvc } from '../e2e/fixtures.ts';
+import { ownerCaller } from './owner-client.ts';
 import { duckDbReadJson, loadDuckDb, plainInsert, writeGsm8kLike } from './import.ts';
 import { mib } from './stats.ts';
 
@@ -39,18 +40,7 @@ export async function benchEndToEnd(rows: number): Promise<void> {
   const server = await startSvc();
   try {
     const cookie = await signIn(server);
-    const owner = async <T = Record<string, unknown>>(
-      method: string,
-      input: unknown,
-    ): Promise<T> => {
-      const res = await fetch(`${server.baseUrl}/owner/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: `svc_session=${cookie}` },
-        body: JSON.stringify(input),
-      });
-      if (!res.ok) throw new Error(`${method}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<T>;
-    };
+    const owner = ownerCaller(server, cookie);
     const steps: [string, number][] = [];
     const started = performance.now();
     const since = (): number => performance.now() - started;

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn, startSvc, stopSvc } from '../e2e/fixtures.ts';
+import { ownerCaller } from './owner-client.ts';
 import { readJsonl } from '../src-main/engine/testing/real-data.ts';
 import { mib, percentile } from './stats.ts';
 
@@ -65,18 +66,7 @@ export async function benchServerWait(rows: number): Promise<void> {
   })();
   try {
     const cookie = await signIn(server);
-    const owner = async <T = Record<string, unknown>>(
-      method: string,
-      input: unknown,
-    ): Promise<T> => {
-      const res = await fetch(`${server.baseUrl}/owner/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: `svc_session=${cookie}` },
-        body: JSON.stringify(input),
-      });
-      if (!res.ok) throw new Error(`${method}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<T>;
-    };
+    const owner = ownerCaller(server, cookie);
     const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
       current = [];
       const started = performance.now();
