@@ -1,7 +1,6 @@
-import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { workDir, writeDataset } from './support/datasets.ts';
+import { importThroughPicker, REVIEW_VIEWPORTS, sizedScreenshot } from './support/screens.ts';
 
 /**
  * A one-space fix in a long text reads small (issue 25, item 4): unchanged
@@ -10,16 +9,7 @@ import { workDir, writeDataset } from './support/datasets.ts';
  * demand that is remembered. At 1280x720 and 1440x900.
  */
 
-const screenshots = join(import.meta.dirname, 'screenshots');
 const dir = workDir();
-const VIEWPORTS = [
-  { width: 1280, height: 720 },
-  { width: 1440, height: 900 },
-] as const;
-const sized = (name: string, page: Page): string => {
-  const size = page.viewportSize();
-  return join(screenshots, `${name}-${size?.width}x${size?.height}.png`);
-};
 
 /** Thirty lines of prose, the twentieth with two spaces where one belongs. */
 function longText(line: (i: number) => string): string {
@@ -28,7 +18,7 @@ function longText(line: (i: number) => string): string {
   ).join('\n');
 }
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of REVIEW_VIEWPORTS) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
 
@@ -42,10 +32,7 @@ for (const viewport of VIEWPORTS) {
         { text },
         { text: 'A short and clean second row of plain prose.' },
       ]);
-      await page.goto(`${svc.baseUrl}/#/datasets`);
-      await page.getByTestId('file-picker').setInputFiles(path);
-      await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-      await expect(page.getByTestId('row-count')).toHaveText('2 rows');
+      await importThroughPicker(page, svc.baseUrl, path, 2);
       await page.getByLabel('Operation').selectOption({ label: 'Refine' });
       await page.getByRole('button', { name: 'Start refine' }).click();
       await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
@@ -76,7 +63,7 @@ for (const viewport of VIEWPORTS) {
       await expect(label).toHaveText(/text/i);
       await expect(label).toBeInViewport();
       expect((await label.boundingBox())?.width ?? 999).toBeLessThanOrEqual(70);
-      await page.screenshot({ path: sized('diff-folded', page) });
+      await page.screenshot({ path: sizedScreenshot('diff-folded', page) });
 
       // A fold opens on a click, on both sides at once.
       await fixed.getByTestId('fold').first().click();
@@ -90,7 +77,7 @@ for (const viewport of VIEWPORTS) {
       const header = await diff.getByRole('columnheader', { name: 'Fixed' }).boundingBox();
       const box = await diff.boundingBox();
       expect(Math.abs((header?.y ?? 0) - (box?.y ?? 0))).toBeLessThan(4);
-      await page.screenshot({ path: sized('diff-fold-opened', page) });
+      await page.screenshot({ path: sizedScreenshot('diff-fold-opened', page) });
 
       // Unified: one column, the removed and the added space in place; kept after a reload.
       await review.getByRole('radio', { name: 'Unified' }).check();
@@ -101,7 +88,7 @@ for (const viewport of VIEWPORTS) {
       await expect(unified.locator('mark.added')).toHaveText('·');
       // The fold opened above stays open in the other view.
       await expect(unified.getByTestId('fold')).toHaveText(['… 8 unchanged lines']);
-      await page.screenshot({ path: sized('diff-unified', page) });
+      await page.screenshot({ path: sizedScreenshot('diff-unified', page) });
       await page.reload();
       await page.locator('.dataset-item', { hasText: name }).click();
       await page.getByTestId('grid-row').first().click();

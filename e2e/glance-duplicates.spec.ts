@@ -1,7 +1,6 @@
-import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
+import { importThroughPicker, REVIEW_VIEWPORTS, sizedScreenshot } from './support/screens.ts';
 
 /**
  * Duplicates get the right main action (issue 25, item 5): a copy is shown
@@ -10,18 +9,9 @@ import { readRows, workDir, writeDataset } from './support/datasets.ts';
  * next scan remembers. At 1280x720 and 1440x900.
  */
 
-const screenshots = join(import.meta.dirname, 'screenshots');
 const dir = workDir();
-const VIEWPORTS = [
-  { width: 1280, height: 720 },
-  { width: 1440, height: 900 },
-] as const;
-const sized = (name: string, page: Page): string => {
-  const size = page.viewportSize();
-  return join(screenshots, `${name}-${size?.width}x${size?.height}.png`);
-};
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of REVIEW_VIEWPORTS) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
 
@@ -39,10 +29,7 @@ for (const viewport of VIEWPORTS) {
       rows.splice(46, 0, { ...rows[7], id: 'copy-8' });
       const name = `csqa_pairs_${viewport.width}`;
       const path = await writeDataset(dir, name, 'jsonl', rows);
-      await page.goto(`${svc.baseUrl}/#/datasets`);
-      await page.getByTestId('file-picker').setInputFiles(path);
-      await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-      await expect(page.getByTestId('row-count')).toHaveText('62 rows');
+      await importThroughPicker(page, svc.baseUrl, path, 62);
 
       await page.getByRole('tab', { name: 'Overview' }).click();
       await page
@@ -74,7 +61,7 @@ for (const viewport of VIEWPORTS) {
       await expect(drop).toBeInViewport();
       await expect(pair.getByRole('button', { name: 'Keep both (not a duplicate)' })).toBeVisible();
       await expect(review.locator('.button.primary')).toHaveCount(1);
-      await page.screenshot({ path: sized('duplicate-pair', page) });
+      await page.screenshot({ path: sizedScreenshot('duplicate-pair', page) });
 
       // Keep both: the rescan no longer reports the pair; the other copy is still a copy.
       await pair.getByRole('button', { name: 'Keep both (not a duplicate)' }).click();
@@ -82,7 +69,7 @@ for (const viewport of VIEWPORTS) {
       await expect(review.getByTestId('duplicate-pair')).toHaveCount(0);
       await expect(review).not.toContainText('exact_duplicate');
       await expect(review).toContainText('Not audited yet.');
-      await page.screenshot({ path: sized('duplicate-kept-both', page) });
+      await page.screenshot({ path: sizedScreenshot('duplicate-kept-both', page) });
 
       // Drop this copy: the other one leaves the export.
       await page.getByTestId('grid-row').first().click();

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
+import { importThroughPicker, REVIEW_VIEWPORTS, sizedScreenshot } from './support/screens.ts';
 
 /**
  * The Overview has room (issue 25, item 7): scrolled, it takes the window's
@@ -11,23 +10,7 @@ import { readRows, workDir, writeDataset } from './support/datasets.ts';
  * uses. At 1280x720 and 1440x900.
  */
 
-const screenshots = join(import.meta.dirname, 'screenshots');
 const dir = workDir();
-const VIEWPORTS = [
-  { width: 1280, height: 720 },
-  { width: 1440, height: 900 },
-] as const;
-const sized = (name: string, page: Page): string => {
-  const size = page.viewportSize();
-  return join(screenshots, `${name}-${size?.width}x${size?.height}.png`);
-};
-
-async function importRows(page: Page, baseUrl: string, path: string, rows: number) {
-  await page.goto(`${baseUrl}/#/datasets`);
-  await page.getByTestId('file-picker').setInputFiles(path);
-  await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-  await expect(page.getByTestId('row-count')).toHaveText(`${rows.toLocaleString('en-US')} rows`);
-}
 
 /** A money figure of the run panel: "$0.12" -> 0.12. */
 const dollars = (text: string, after: string): number => {
@@ -36,7 +19,7 @@ const dollars = (text: string, after: string): number => {
   return Number(match[1]);
 };
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of REVIEW_VIEWPORTS) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
 
@@ -49,12 +32,12 @@ for (const viewport of VIEWPORTS) {
       rows.splice(40, 0, { ...rows[4], id: 'copy-5' });
       rows.splice(61, 0, { ...rows[9], id: 'copy-10' });
       const path = await writeDataset(dir, `csqa_room_${viewport.width}`, 'jsonl', rows);
-      await importRows(page, svc.baseUrl, path, 82);
+      await importThroughPicker(page, svc.baseUrl, path, 82);
       await page.getByRole('tab', { name: 'Overview' }).click();
       const overview = page.getByTestId('overview');
       const groups = overview.getByTestId('duplicate-groups');
       await expect(groups).toContainText('Duplicate groups (2)');
-      await page.screenshot({ path: sized('overview-top', page) });
+      await page.screenshot({ path: sizedScreenshot('overview-top', page) });
 
       // Scrolled down, the Overview fills the view: the header and the run panel scroll away.
       const view = page.locator('.dataset-view');
@@ -66,7 +49,7 @@ for (const viewport of VIEWPORTS) {
       });
       expect(room).toBeGreaterThan(viewport.height * 0.8);
       await expect(page.getByRole('tab', { name: 'Rows' })).toBeInViewport();
-      await page.screenshot({ path: sized('overview-scrolled', page) });
+      await page.screenshot({ path: sizedScreenshot('overview-scrolled', page) });
 
       // One group kept first: it shows resolved, its button gone; the other keeps its own.
       const first = groups.getByTestId('duplicate-group').first();
@@ -83,7 +66,7 @@ for (const viewport of VIEWPORTS) {
       await groups.getByRole('button', { name: 'Drop', exact: true }).click();
       await expect(groups.getByText('resolved: the first kept, the others dropped')).toHaveCount(2);
       await expect(groups.getByRole('button', { name: /Keep the first/ })).toHaveCount(0);
-      await page.screenshot({ path: sized('overview-resolved', page) });
+      await page.screenshot({ path: sizedScreenshot('overview-resolved', page) });
       // The rescan then takes them away.
       await expect(groups).toContainText('Duplicate groups (0)', { timeout: 15_000 });
       await expect(overview).toContainText('80 rows');
@@ -97,7 +80,7 @@ for (const viewport of VIEWPORTS) {
       // GSM8K's 300 rows, 20 times over: a refine of 6,000 rows.
       const rows = Array.from({ length: 20 }, () => readRows('gsm8k_test_first300.jsonl')).flat();
       const path = await writeDataset(dir, `gsm8k_x20_${viewport.width}`, 'jsonl', rows);
-      await importRows(page, svc.baseUrl, path, 6000);
+      await importThroughPicker(page, svc.baseUrl, path, 6000);
       await page.getByLabel('Operation').selectOption({ label: 'Refine' });
       await page.getByRole('button', { name: 'Estimate' }).click();
       const estimate = page.getByTestId('estimate');
@@ -106,7 +89,7 @@ for (const viewport of VIEWPORTS) {
       const expected = dollars(text, 'usage about');
       const bound = dollars(text, 'at most');
       expect(bound).toBeGreaterThanOrEqual(expected);
-      await page.screenshot({ path: sized('estimate', page) });
+      await page.screenshot({ path: sizedScreenshot('estimate', page) });
 
       await page.getByRole('button', { name: 'Start refine' }).click();
       const status = page.getByTestId('run-status');
@@ -116,7 +99,7 @@ for (const viewport of VIEWPORTS) {
       expect(bound).toBeLessThanOrEqual(3 * actual);
       expect(actual / expected).toBeGreaterThan(0.5);
       expect(actual / expected).toBeLessThan(2);
-      await page.screenshot({ path: sized('estimate-run-done', page) });
+      await page.screenshot({ path: sizedScreenshot('estimate-run-done', page) });
     });
   });
 }

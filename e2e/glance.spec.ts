@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
+import { importThroughPicker, REVIEW_VIEWPORTS, sizedScreenshot } from './support/screens.ts';
 
 /**
  * A review that reads at a glance (issue 25): a search over every field of
@@ -11,16 +10,7 @@ import { readRows, workDir, writeDataset } from './support/datasets.ts';
  * Each at 1280x720 and 1440x900.
  */
 
-const screenshots = join(import.meta.dirname, 'screenshots');
 const dir = workDir();
-const VIEWPORTS = [
-  { width: 1280, height: 720 },
-  { width: 1440, height: 900 },
-] as const;
-const sized = (name: string, page: Page): string => {
-  const size = page.viewportSize();
-  return join(screenshots, `${name}-${size?.width}x${size?.height}.png`);
-};
 
 /**
  * A chat file of its own schema: 64 rows of `dialog` turns (`speaker`,
@@ -50,14 +40,7 @@ export function chatRows(): Record<string, unknown>[] {
   }));
 }
 
-async function importFile(page: Page, baseUrl: string, path: string, rows: number) {
-  await page.goto(`${baseUrl}/#/datasets`);
-  await page.getByTestId('file-picker').setInputFiles(path);
-  await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-  await expect(page.getByTestId('row-count')).toHaveText(`${rows} rows`);
-}
-
-for (const viewport of VIEWPORTS) {
+for (const viewport of REVIEW_VIEWPORTS) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
 
@@ -66,7 +49,7 @@ for (const viewport of VIEWPORTS) {
       svc,
     }) => {
       const path = await writeDataset(dir, `chat-${viewport.width}`, 'jsonl', chatRows());
-      await importFile(page, svc.baseUrl, path, 64);
+      await importThroughPicker(page, svc.baseUrl, path, 64);
       const search = page.getByLabel('Search', { exact: true });
       const count = page.getByTestId('row-count');
 
@@ -75,7 +58,7 @@ for (const viewport of VIEWPORTS) {
       await search.press('Enter');
       await expect(count).toHaveText('8 rows');
       await expect(page.getByTestId('grid-row').first()).toContainText('year 2003');
-      await page.screenshot({ path: sized('search-assistant-turn', page) });
+      await page.screenshot({ path: sizedScreenshot('search-assistant-turn', page) });
 
       // An unmapped metadata field.
       await search.fill('forum-scrape');
@@ -104,7 +87,7 @@ for (const viewport of VIEWPORTS) {
       await expect(count).toHaveText('60 rows');
       await field.selectOption('dialog.utterance');
       await expect(count).toHaveText('0 rows');
-      await page.screenshot({ path: sized('search-one-field', page) });
+      await page.screenshot({ path: sizedScreenshot('search-one-field', page) });
     });
 
     test('an undecided label reads undecided, apart from passing, in the review, the grid and the Overview', async ({
@@ -117,7 +100,7 @@ for (const viewport of VIEWPORTS) {
         'jsonl',
         readRows('hellaswag_val_sample200.jsonl').slice(0, 12),
       );
-      await importFile(page, svc.baseUrl, path, 12);
+      await importThroughPicker(page, svc.baseUrl, path, 12);
       await page.getByLabel('Operation').selectOption({ label: 'Audit' });
       await page.getByRole('button', { name: 'Start audit' }).click();
       await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
@@ -136,14 +119,14 @@ for (const viewport of VIEWPORTS) {
       await expect(undecided).toHaveCSS('color', 'rgb(106, 63, 181)');
       await undecided.locator('summary').click();
       await expect(undecided.locator('.badge.undecided')).toContainText('undecided 0.50');
-      await page.screenshot({ path: sized('review-undecided', page) });
+      await page.screenshot({ path: sizedScreenshot('review-undecided', page) });
       await page.keyboard.press('Escape');
 
       // The Overview counts those rows apart, and a click shows them.
       await page.getByRole('tab', { name: 'Overview' }).click();
       const rows = page.getByTestId('undecided-rows');
       await expect(rows).toContainText('12 rows undecided');
-      await page.screenshot({ path: sized('overview-undecided', page) });
+      await page.screenshot({ path: sizedScreenshot('overview-undecided', page) });
       await rows.getByRole('button').click();
       await expect(page.getByTestId('row-count')).toHaveText('12 rows');
     });
@@ -152,7 +135,7 @@ for (const viewport of VIEWPORTS) {
       await page.goto(`${svc.baseUrl}/#/settings`);
       const inputs = page.locator('main input:visible, main select:visible');
       await expect(inputs.first()).toBeVisible();
-      await page.screenshot({ path: sized('settings', page), fullPage: true });
+      await page.screenshot({ path: sizedScreenshot('settings', page), fullPage: true });
       // Each input's box lies inside the card (or section) that holds it.
       const outside = await inputs.evaluateAll((elements) =>
         elements
@@ -207,10 +190,7 @@ for (const viewport of VIEWPORTS) {
         'jsonl',
         rows,
       );
-      await page.goto(`${svc.baseUrl}/#/datasets`);
-      await page.getByTestId('file-picker').setInputFiles(path);
-      await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-      await expect(page.getByTestId('row-count')).toHaveText('6 rows');
+      await importThroughPicker(page, svc.baseUrl, path, 6);
       // The row the import skipped says its turn's text is missing, in words.
       await page.getByTestId('skipped-rows').click();
       const report = page.getByTestId('import-report');
@@ -272,7 +252,7 @@ for (const viewport of VIEWPORTS) {
         const box = await review.getByRole('button', { name, exact: true }).boundingBox();
         expect(Math.abs(middle(box) - headingMiddle), name).toBeLessThan(8);
       }
-      await page.screenshot({ path: sized('review-pending', page) });
+      await page.screenshot({ path: sizedScreenshot('review-pending', page) });
 
       // Accepted: the decision and its Undo, no "Accept fix" beside them; the × on the header's line.
       await review.getByRole('button', { name: 'Accept fix' }).click();
@@ -293,7 +273,7 @@ for (const viewport of VIEWPORTS) {
             ((heading?.y ?? 0) + (heading?.height ?? 0) / 2),
         ),
       ).toBeLessThan(8);
-      await page.screenshot({ path: sized('review-accepted', page) });
+      await page.screenshot({ path: sizedScreenshot('review-accepted', page) });
 
       // After a reload the run panel offers the operation its status names.
       await page.reload();
@@ -303,7 +283,7 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByTestId('run-status')).toContainText('refine');
       await expect(page.getByRole('button', { name: 'Start refine' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Start audit' })).toHaveCount(0);
-      await page.screenshot({ path: sized('run-panel-reloaded', page) });
+      await page.screenshot({ path: sizedScreenshot('run-panel-reloaded', page) });
     });
 
     test('a tweet’s hashtags are words, not noise', async ({ page, svc }) => {
@@ -316,14 +296,14 @@ for (const viewport of VIEWPORTS) {
         { text: tweet },
         { text: `${tweet} #again` },
       ]);
-      await importFile(page, svc.baseUrl, path, 2);
+      await importThroughPicker(page, svc.baseUrl, path, 2);
       await page.getByRole('button', { name: 'Start audit' }).click();
       await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
       await page.getByTestId('grid-row').first().click();
       const verdicts = page.getByTestId('verdicts');
       await expect(verdicts).toBeVisible();
       await expect(verdicts).not.toContainText('not_natural_language');
-      await page.screenshot({ path: sized('tweet-hashtags', page) });
+      await page.screenshot({ path: sizedScreenshot('tweet-hashtags', page) });
     });
 
     test('an export that must add columns says which; JSON Lines adds none', async ({
@@ -346,7 +326,7 @@ for (const viewport of VIEWPORTS) {
       await expect(added).toContainText(
         `CSV has one set of columns: adds comment (in ${holding('comment')} of ${rows.length} rows), fixed-encoding (in ${holding('fixed-encoding')} of ${rows.length} rows) to the other rows, empty.`,
       );
-      await page.screenshot({ path: sized('export-added-columns', page) });
+      await page.screenshot({ path: sizedScreenshot('export-added-columns', page) });
       await format.selectOption('parquet');
       await expect(added).toContainText('Parquet has one set of columns');
       await expect(added).toContainText('null');
@@ -387,7 +367,7 @@ for (const viewport of VIEWPORTS) {
       await expect(dialog.getByTestId('mapped-preview')).toContainText(
         'Nothing in particular happens when you eat a pomegranate.',
       );
-      await page.screenshot({ path: sized('preview-truthfulqa', page) });
+      await page.screenshot({ path: sizedScreenshot('preview-truthfulqa', page) });
       // Mapping by hand instead: the file's fields are its three keys, not every answer string.
       await mapping.getByLabel('Task type').selectOption('multiple_choice');
       await expect(dialog.getByTestId('mapping')).toContainText("The file's fields (3)");
@@ -401,15 +381,16 @@ for (const viewport of VIEWPORTS) {
       // look-alike rows are template siblings, which fail nothing).
       const rows = [...chatRows(), chatRows()[0]!];
       const path = await writeDataset(dir, `chat-overview-${viewport.width}`, 'jsonl', rows);
-      await importFile(page, svc.baseUrl, path, 65);
+      await importThroughPicker(page, svc.baseUrl, path, 65);
       await page.getByRole('button', { name: 'Start audit' }).click();
       await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
       await page.getByRole('tab', { name: 'Overview' }).click();
       const overview = page.getByTestId('overview');
       const lengths = overview.locator('.histograms figure');
-      await expect(lengths.first()).toBeVisible();
+      // The histograms come with the scan, which a loaded machine may still be running.
+      await expect(lengths.first()).toBeVisible({ timeout: 30_000 });
       await lengths.first().scrollIntoViewIfNeeded();
-      await page.screenshot({ path: sized('overview-lengths', page) });
+      await page.screenshot({ path: sizedScreenshot('overview-lengths', page) });
       for (const figure of await lengths.all()) {
         await expect(figure.locator('text.axis-title')).toHaveText(
           /^(characters|turns) \(log scale: each bin doubles\)$/,

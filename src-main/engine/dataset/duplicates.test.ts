@@ -14,7 +14,7 @@ import { needsShared, sharedJsonl } from '../testing/shared-data.ts';
 import { DuplicateIndex, duplicatesVerdict, duplicateWords, findDuplicates } from './duplicates.ts';
 import { normalizeForDuplicates } from './keys.ts';
 import { bandingFor, jaccard, shingleSet } from './minhash.ts';
-import { injectDuplicates, type InjectedKind } from './testing/inject.ts';
+import { INJECTED_KINDS, injectDuplicates, type InjectedKind } from './testing/inject.ts';
 
 const text = (t: string): Sample => ({ task_type: 'text', text: t });
 const mc = (context: string, choices: string[], answer_index: number): Sample => ({
@@ -170,15 +170,7 @@ describe('the duplicates check', () => {
 });
 
 describe('duplicates injected into real data', () => {
-  const KINDS: InjectedKind[] = [
-    'exact',
-    'case',
-    'whitespace',
-    'punctuation',
-    'one_word',
-    'two_words',
-    'choices_reordered',
-  ];
+  const KINDS: readonly InjectedKind[] = INJECTED_KINDS;
 
   /** Precision and recall of the injected copies (rows flagged that were not injected are false). */
   async function measure(samples: Sample[], copies: number, kinds = KINDS, seed = 7) {

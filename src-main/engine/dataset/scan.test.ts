@@ -13,7 +13,7 @@ import {
 } from '../testing/real-data.ts';
 import { DuplicateIndex, duplicateWords } from './duplicates.ts';
 import { DatasetScan, prepareSample, VerdictTally, type ScanResult } from './scan.ts';
-import { injectDuplicates, type InjectedKind } from './testing/inject.ts';
+import { INJECTED_KINDS, injectDuplicates, type InjectedKind } from './testing/inject.ts';
 
 /**
  * The scan's two ways in: a sample added where the scan is (`add`), or
@@ -31,15 +31,7 @@ const REAL: readonly Sample[] = [
   ...ftfyCases().wild.map((c) => asText(c.original)),
 ];
 
-const KINDS: InjectedKind[] = [
-  'exact',
-  'case',
-  'whitespace',
-  'punctuation',
-  'one_word',
-  'two_words',
-  'choices_reordered',
-];
+const KINDS: readonly InjectedKind[] = INJECTED_KINDS;
 
 /** A copy that gives the question another answer (a label conflict), or null for a sample without one. */
 function withOtherLabel(sample: Sample): Sample | null {

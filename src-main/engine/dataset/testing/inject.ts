@@ -7,8 +7,18 @@ import { prng } from '../prng.ts';
  * precision and recall can be counted.
  */
 
-export type InjectedKind =
-  'exact' | 'case' | 'whitespace' | 'punctuation' | 'one_word' | 'two_words' | 'choices_reordered';
+/** Every way a copy is made, from the plainest (an exact copy) to the most changed. */
+export const INJECTED_KINDS = [
+  'exact',
+  'case',
+  'whitespace',
+  'punctuation',
+  'one_word',
+  'two_words',
+  'choices_reordered',
+] as const;
+
+export type InjectedKind = (typeof INJECTED_KINDS)[number];
 
 export interface Injected {
   /** The copy's position in the result. */
