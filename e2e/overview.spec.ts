@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { expect, test } from './fixtures.ts';
+import { importThroughPicker } from './support/screens.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
 
 /**
@@ -34,10 +35,7 @@ test.describe('the Overview', () => {
     });
     const path = await writeDataset(dir, 'csqa-copies', 'jsonl', rows);
 
-    await page.goto(`${svc.baseUrl}/#/datasets`);
-    await page.getByTestId('file-picker').setInputFiles(path);
-    await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-    await expect(page.getByTestId('row-count')).toHaveText('82 rows');
+    await importThroughPicker(page, svc.baseUrl, path, 82);
 
     await page.getByRole('tab', { name: 'Overview' }).click();
     const overview = page.getByTestId('overview');
@@ -83,10 +81,7 @@ test.describe('the Overview', () => {
       'jsonl',
       readRows('truthfulqa_mc_task_first200.jsonl'),
     );
-    await page.goto(`${svc.baseUrl}/#/datasets`);
-    await page.getByTestId('file-picker').setInputFiles(path);
-    await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-    await expect(page.getByTestId('row-count')).toHaveText('200 rows');
+    await importThroughPicker(page, svc.baseUrl, path, 200);
     await page.getByRole('button', { name: 'Start audit' }).click();
     await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
     await page.getByRole('tab', { name: 'Overview' }).click();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { importThroughPicker } from './support/screens.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
 
 /**
@@ -24,10 +25,7 @@ async function csqaWithDefects(): Promise<{ path: string; rows: Record<string, u
 }
 
 async function importAndRefine(page: Page, baseUrl: string, path: string, rows: number) {
-  await page.goto(`${baseUrl}/#/datasets`);
-  await page.getByTestId('file-picker').setInputFiles(path);
-  await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-  await expect(page.getByTestId('row-count')).toHaveText(`${rows} rows`);
+  await importThroughPicker(page, baseUrl, path, rows);
   await page.getByLabel('Operation').selectOption({ label: 'Refine' });
   await page.getByRole('button', { name: 'Start refine' }).click();
   await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });

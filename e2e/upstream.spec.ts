@@ -7,6 +7,7 @@ import {
   type FakeUpstream,
 } from '../src-main/engine/upstream/testing/fake-upstream.ts';
 import { expect, test } from './fixtures.ts';
+import { importThroughPicker } from './support/screens.ts';
 import { workDir } from './support/datasets.ts';
 
 const screenshots = join(import.meta.dirname, 'screenshots');
@@ -85,10 +86,7 @@ test.describe('an upstream model from the Settings screen', () => {
     // The owner's usage so far (other tests share this server): the audit must add its own.
     await page.goto(`${svc.baseUrl}/#/keys`);
     const usageBefore = await ownerTokens(page);
-    await page.goto(`${svc.baseUrl}/#/datasets`);
-    await page.getByTestId('file-picker').setInputFiles(path);
-    await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-    await expect(page.getByTestId('row-count')).toHaveText('3 rows');
+    await importThroughPicker(page, svc.baseUrl, path, 3);
     await page.getByLabel('Operation').selectOption({ label: 'Audit' });
     await page.getByRole('button', { name: 'Start audit' }).click();
     await expect(page.getByTestId('run-status')).toContainText('done');

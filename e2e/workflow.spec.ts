@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { importThroughPicker } from './support/screens.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
 
 const screenshots = join(import.meta.dirname, 'screenshots');
@@ -32,10 +33,7 @@ test.describe('the cleaning workflow', () => {
         : row,
     );
     const path = await writeDataset(dir, 'gsm-wrong', 'jsonl', data);
-    await page.goto(`${svc.baseUrl}/#/datasets`);
-    await page.getByTestId('file-picker').setInputFiles(path);
-    await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-    await expect(page.getByTestId('row-count')).toHaveText('30 rows');
+    await importThroughPicker(page, svc.baseUrl, path, 30);
     await page.getByRole('button', { name: 'Estimate' }).click();
     await expect(page.getByTestId('estimate')).toContainText('30 samples');
     await runOperation(page, 'Audit');
