@@ -1,19 +1,18 @@
-import { countTokens as countBpeTokens } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
+import type * as GptTokenizer from 'gpt-tokenizer';
 import { describe, expect, it, vi } from 'vitest';
 import { gsm8k } from './testing/real-data.ts';
 import { countTextsAhead, countTextTokens, countTokens } from './tokens.ts';
 
+/** The tokenizer as tokens.ts loads it (its CommonJS build, on first count). */
+const bpe = createRequire(import.meta.url)('gpt-tokenizer') as typeof GptTokenizer;
+const countBpeTokens = bpe.countTokens;
+
 /** Every text the tokenizer is given. */
-const seen: string[] = vi.hoisted(() => []);
-vi.mock('gpt-tokenizer', async (importOriginal) => {
-  const real = await importOriginal<typeof import('gpt-tokenizer')>();
-  return {
-    ...real,
-    countTokens: (text: string) => {
-      seen.push(text);
-      return real.countTokens(text);
-    },
-  };
+const seen: string[] = [];
+vi.spyOn(bpe, 'countTokens').mockImplementation((input) => {
+  if (typeof input === 'string') seen.push(input);
+  return countBpeTokens(input);
 });
 
 /** A deterministic pseudo-random string (no Math.random: the test must not flake). */
