@@ -1,11 +1,12 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { AppError } from '../../../src-shared/errors.ts';
 
 /**
  * A file of lines cut into slices of whole lines, for the engine's workers
  * to parse: the thread that cuts only reads bytes and looks for line ends
- * (memchr), never decodes or parses a row. A slice is found again by its
- * byte range (the second pass reads it again rather than keep the file).
+ * (memchr), never decodes or parses a row. A worker reads its slice by its
+ * byte range (readSlice): the bytes are never copied from thread to thread.
  */
 
 /** Bytes per slice: ~500 rows of a typical dataset, tens of ms of a worker's time. */
@@ -77,15 +78,23 @@ function countLines(bytes: Buffer): number {
   return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? lines + 1 : lines;
 }
 
-/** Reads a slice again (the run's second pass). */
-export async function readSliceAgain(handle: FileHandle, slice: LineSlice): Promise<Buffer> {
+/**
+ * A slice's bytes, read where they are needed (a worker; every pass reads
+ * them again rather than keep the file). Synchronous: a worker has nothing
+ * else to do meanwhile.
+ */
+export function readSlice(path: string, slice: Pick<LineSlice, 'start' | 'length'>): Buffer {
   const bytes = Buffer.allocUnsafe(slice.length);
-  let at = 0;
-  while (at < slice.length) {
-    const { bytesRead } = await handle.read(bytes, at, slice.length - at, slice.start + at);
-    if (bytesRead === 0)
-      throw new AppError('invalid_request', 'the input file shrank during the run');
-    at += bytesRead;
+  const fd = openSync(path, 'r');
+  try {
+    let at = 0;
+    while (at < slice.length) {
+      const read = readSync(fd, bytes, at, slice.length - at, slice.start + at);
+      if (read === 0) throw new AppError('invalid_request', 'the input file shrank during the run');
+      at += read;
+    }
+  } finally {
+    closeSync(fd);
   }
   return bytes;
 }

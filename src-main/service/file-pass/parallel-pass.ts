@@ -1,4 +1,3 @@
-import { open } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { Issue } from '../../../src-shared/schemas/blocks.ts';
 import type { Operation } from '../../../src-shared/schemas/config.ts';
@@ -9,7 +8,7 @@ import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
 import { decodeError } from '../runs/pool/wire.ts';
 import { PoolUnavailable, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
-import { readLineSlices, readSliceAgain, type LineSlice } from './line-slices.ts';
+import { readLineSlices, type LineSlice } from './line-slices.ts';
 import { orderedMap } from './ordered.ts';
 import { runFileTask } from './tasks.ts';
 import type {
@@ -18,6 +17,7 @@ import type {
   RunSliceResult,
   ScanSliceResult,
   SliceIssues,
+  SliceSource,
   WordsSliceResult,
 } from './task-types.ts';
 import type { BenchmarkChoice } from '../../../src-shared/benchmarks.ts';
@@ -113,10 +113,10 @@ export async function scanInParallel(
   await orderedMap(
     readLineSlices(path, signal),
     runner.window,
-    ({ slice, bytes }) =>
+    ({ slice }) =>
       runner.run<ScanSliceResult>({
         kind: 'file-scan',
-        source: { bytes, firstLine: slice.firstLine, mapping },
+        source: sourceOf(path, slice, mapping),
         threshold,
         contamination: spec,
       }),
@@ -141,37 +141,36 @@ export async function scanInParallel(
   const name = (row: number): string => `output line ${row + 1}`;
   const statistics = scan.finishStatistics();
   statistics.catch(() => undefined); // awaited with the report; meanwhile never unhandled
-  const handle = await open(path, 'r');
-  try {
-    const duplicates = await scan.finishDuplicates(async (rows, deliver) => {
-      const wanted = wantedBySlice(file.slices, rows);
-      await orderedMap(
-        wanted,
-        runner.window,
-        async ([slice, indexes]) =>
-          runner.run<WordsSliceResult>({
-            kind: 'file-words',
-            source: {
-              bytes: await readSliceAgain(handle, slice),
-              firstLine: slice.firstLine,
-              mapping,
-            },
-            wanted: indexes,
-          }),
-        (words, [slice]) => {
-          for (const [at, list] of words) deliver(slice.firstPosition + at, list);
-        },
-      );
-    }, name);
-    return {
-      scan: statistics.then((done) => withStatistics(duplicates, done, name)),
-      checked: { duplicates, contamination: found.finish() },
-      file,
-    };
-  } finally {
-    await handle.close();
-  }
+  const duplicates = await scan.finishDuplicates(async (rows, deliver) => {
+    await orderedMap(
+      wantedBySlice(file.slices, rows),
+      runner.window,
+      ([slice, indexes]) =>
+        runner.run<WordsSliceResult>({
+          kind: 'file-words',
+          source: sourceOf(path, slice, mapping),
+          wanted: indexes,
+        }),
+      (words, [slice]) => {
+        for (const [at, list] of words) deliver(slice.firstPosition + at, list);
+      },
+    );
+  }, name);
+  return {
+    scan: statistics.then((done) => withStatistics(duplicates, done, name)),
+    checked: { duplicates, contamination: found.finish() },
+    file,
+  };
 }
+
+/** Where a worker reads a slice's rows. */
+const sourceOf = (path: string, slice: LineSlice, mapping: RowMappingSpec): SliceSource => ({
+  path,
+  start: slice.start,
+  length: slice.length,
+  firstLine: slice.firstLine,
+  mapping,
+});
 
 /** The positions wanted (ascending), grouped by the slice that holds them, as indexes in it. */
 function wantedBySlice(
@@ -228,32 +227,23 @@ export async function runInParallel(
   run: ParallelRun,
   take: (result: RunSliceResult, slice: ScannedSlice) => void | Promise<void>,
 ): Promise<void> {
-  const handle = await open(file.path, 'r');
-  try {
-    await orderedMap(
-      file.slices,
-      runner.window,
-      async (slice) =>
-        runner.run<RunSliceResult>(
-          {
-            kind: 'file-run',
-            source: {
-              bytes: await readSliceAgain(handle, slice),
-              firstLine: slice.firstLine,
-              mapping: file.mapping,
-            },
-            operation: run.operation,
-            config: run.config,
-            conventions: run.conventions,
-            issues: issuesOfRange(run.checked, slice.firstPosition, slice.samples),
-            history: run.history,
-          },
-          slice.firstPosition,
-          file.samples,
-        ),
-      take,
-    );
-  } finally {
-    await handle.close();
-  }
+  await orderedMap(
+    file.slices,
+    runner.window,
+    (slice) =>
+      runner.run<RunSliceResult>(
+        {
+          kind: 'file-run',
+          source: sourceOf(file.path, slice, file.mapping),
+          operation: run.operation,
+          config: run.config,
+          conventions: run.conventions,
+          issues: issuesOfRange(run.checked, slice.firstPosition, slice.samples),
+          history: run.history,
+        },
+        slice.firstPosition,
+        file.samples,
+      ),
+    take,
+  );
 }

@@ -12,12 +12,18 @@ import type { ModelUsage } from '../../engine/usage.ts';
 /**
  * The tasks of a file's pass that the engine's workers run (tasks.ts), and
  * what they give back: plain data, since it crosses `postMessage`. Each task
- * is one slice of the file: whole lines of JSON Lines, as bytes, and the
- * number of the first.
+ * is one slice of the file: whole lines of JSON Lines, where they are in the
+ * file, and the number of the first.
  */
 
 export interface SliceSource {
-  bytes: Uint8Array;
+  /**
+   * The file and the slice's byte range in it: the worker reads the bytes
+   * itself, so the thread that hands slices out never copies or sends them.
+   */
+  path: string;
+  start: number;
+  length: number;
   /** The 1-based number of the slice's first line. */
   firstLine: number;
   mapping: RowMappingSpec;

@@ -23,6 +23,7 @@ import {
   withDatasetVerdicts,
   type DatasetIssues,
 } from '../dataset-checks/core.ts';
+import { readSlice } from './line-slices.ts';
 import { checkPartRow } from './part-rows.ts';
 import type { OperationRequest } from '../runs/contract.ts';
 import { runOperationInThread } from '../runs/operation.ts';
@@ -79,8 +80,7 @@ export function sliceSamples(source: SliceSource): SampleRow[] {
   const key = JSON.stringify(source.mapping);
   let mapping = mappings.get(key);
   if (!mapping) mappings.set(key, (mapping = rowMappingOf(source.mapping)));
-  const bytes = source.bytes;
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const text = readSlice(source.path, source).toString('utf8');
   return samplesOfRows(mapping, jsonlRowsOf(text, source.firstLine));
 }
 
