@@ -17,11 +17,13 @@ import {
 } from './minhash.ts';
 import {
   compareWords,
+  contentNames,
   kinship,
   markNames,
   readRowWords,
   SiblingCollector,
   taggedWords,
+  type ContentName,
 } from './template-siblings.ts';
 import { UnionFind } from './union-find.ts';
 
@@ -114,12 +116,34 @@ export interface DuplicateResult {
 
 /**
  * Gives the words of rows (ascending) to `deliver`, one row at a time: what
- * near-duplicate verification compares (from memory, SQLite or the file).
+ * near-duplicate verification compares (from memory, SQLite or the file),
+ * as words (`duplicateWords`) or already made into what is compared
+ * (`verifyWords`, where the row was read: a worker).
  */
 export type FetchWords = (
   rows: readonly number[],
-  deliver: (row: number, words: readonly string[]) => void,
+  deliver: (row: number, words: readonly string[] | VerifyWords) => void,
 ) => Promise<void> | void;
+
+/** What near-duplicate verification compares of a row, made from its words. */
+export interface VerifyWords {
+  /** Its bigram shingles, a sorted set. */
+  shingles: Uint32Array;
+  /** Its tagged word hashes, sorted (template-siblings.ts). */
+  tagged: Uint32Array;
+  /** Its content tokens' text, to name examples (`contentNames`). */
+  names: ContentName[];
+}
+
+/** `seen`: see `contentNames` (rows read together, in order). */
+export function verifyWords(marked: readonly string[], seen?: Set<number>): VerifyWords {
+  const rowWords = readRowWords(marked);
+  return {
+    shingles: shingleSet(rowWords.words),
+    tagged: taggedWords(rowWords),
+    names: contentNames(rowWords, seen),
+  };
+}
 
 /** How messages name a row (`row 12`, `data[3]`). */
 export type NameRow = (row: number) => string;
@@ -343,11 +367,11 @@ export class DuplicateIndex {
     const siblings = new SiblingCollector(n, TEMPLATED_EXAMPLES, CONTENT_NAMES);
     await fetch(
       [...needed].sort((a, b) => a - b),
-      (row, marked) => {
-        const rowWords = readRowWords(marked);
-        sets.put(row, shingleSet(rowWords.words));
-        words.put(row, taggedWords(rowWords));
-        siblings.name(rowWords);
+      (row, given) => {
+        const made = isVerifyWords(given) ? given : verifyWords(given);
+        sets.put(row, made.shingles);
+        words.put(row, made.tagged);
+        siblings.name(made.names);
       },
     );
     // `near`: copies (the groups); `same`: rows asking the same question (label conflicts).
@@ -726,6 +750,9 @@ class SetPool {
     return start < 0 ? undefined : this.data.subarray(start, start + (this.length[row] as number));
   }
 }
+
+const isVerifyWords = (given: readonly string[] | VerifyWords): given is VerifyWords =>
+  !Array.isArray(given);
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
 

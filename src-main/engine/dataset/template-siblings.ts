@@ -41,6 +41,28 @@ export function readRowWords(marked: readonly string[]): RowWords {
   return { words, kinds };
 }
 
+/** A content token as examples name it: its tagged hash and its text. */
+export type ContentName = [tagged: number, word: string];
+
+/**
+ * A row's content tokens (not prose), in order, each once: what
+ * `SiblingCollector.name` keeps. `seen` leaves out tokens an earlier row
+ * already gave (rows read together, in order: the collector would skip them).
+ */
+export function contentNames({ words, kinds }: RowWords, seen?: Set<number>): ContentName[] {
+  const out: ContentName[] = [];
+  const mine = seen ?? new Set<number>();
+  for (let i = 0; i < words.length; i++) {
+    if (kinds[i] === ContentKind.prose) continue;
+    const word = words[i] as string;
+    const tagged = tag(word, kinds[i] as number);
+    if (mine.has(tagged)) continue;
+    mine.add(tagged);
+    out.push([tagged, word]);
+  }
+  return out;
+}
+
 /** A word's hash with its kind in the lowest four bits. */
 const tag = (word: string, kind: number): number => ((hashString(word) & ~15) | kind) >>> 0;
 /** The word of a tagged hash, whatever its kind. */
@@ -173,12 +195,13 @@ export class SiblingCollector {
     this.keptNames = keptNames;
   }
 
-  /** Remembers the text of a row's content tokens (up to `keptNames` distinct), to name examples. */
-  name({ words, kinds }: RowWords): void {
-    for (let i = 0; i < words.length && this.names.size < this.keptNames; i++) {
-      if (kinds[i] === ContentKind.prose) continue;
-      const word = words[i] as string;
-      const tagged = tag(word, kinds[i] as number);
+  /**
+   * Remembers the text of a row's content tokens (`contentNames`; up to
+   * `keptNames` distinct in all, the first met), to name examples.
+   */
+  name(names: readonly ContentName[]): void {
+    for (const [tagged, word] of names) {
+      if (this.names.size >= this.keptNames) return;
       if (!this.names.has(tagged)) this.names.set(tagged, word);
     }
   }

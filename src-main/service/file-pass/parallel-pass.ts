@@ -152,7 +152,13 @@ export async function scanInParallel(
           wanted: indexes,
         }),
       (words, [slice]) => {
-        for (const [at, list] of words) deliver(slice.firstPosition + at, list);
+        words.at.forEach((at, k) => {
+          deliver(slice.firstPosition + at, {
+            shingles: words.shingles.subarray(words.shingleEnds[k - 1] ?? 0, words.shingleEnds[k]),
+            tagged: words.tagged.subarray(words.taggedEnds[k - 1] ?? 0, words.taggedEnds[k]),
+            names: words.names[k] ?? [],
+          });
+        });
       },
     );
   }, name);

@@ -6,6 +6,7 @@ import type { FingerprintSet } from '../../engine/contamination/fingerprints.ts'
 import type { ItemMatch } from '../../engine/contamination/match.ts';
 import type { TallyParts } from '../../engine/dataset/scan.ts';
 import type { StatisticsRecord } from '../../engine/dataset/statistics.ts';
+import type { ContentName } from '../../engine/dataset/template-siblings.ts';
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { ModelUsage } from '../../engine/usage.ts';
 
@@ -66,7 +67,20 @@ export interface WordsSliceTask {
   wanted: number[];
 }
 
-export type WordsSliceResult = [number, string[]][];
+/**
+ * What verification compares of the wanted samples (`verifyWords`), packed:
+ * sample `at[k]`'s shingles are `shingles[shingleEnds[k - 1] ?? 0 ..
+ * shingleEnds[k]]`, its tagged words likewise, and its content names those no
+ * earlier sample of the slice gave.
+ */
+export interface WordsSliceResult {
+  at: number[];
+  shingles: Uint32Array;
+  shingleEnds: Uint32Array;
+  tagged: Uint32Array;
+  taggedEnds: Uint32Array;
+  names: ContentName[][];
+}
 
 /** The dataset checks' issues of a slice's samples, by index in the slice. */
 export interface SliceIssues {

@@ -1,7 +1,12 @@
 import { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { matchesOf } from '../../engine/contamination/scan.ts';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
-import { DuplicateIndex, duplicateWords } from '../../engine/dataset/duplicates.ts';
+import {
+  DuplicateIndex,
+  duplicateWords,
+  verifyWords,
+  type VerifyWords,
+} from '../../engine/dataset/duplicates.ts';
 import { prepareSample, VerdictTally } from '../../engine/dataset/scan.ts';
 import type { StatisticsRecord } from '../../engine/dataset/statistics.ts';
 import {
@@ -137,14 +142,38 @@ export function scanSlice(task: ScanSliceTask): ScanSliceResult {
 
 export function wordsSlice(task: WordsSliceTask): WordsSliceResult {
   const wanted = new Set(task.wanted);
-  const out: WordsSliceResult = [];
-  let at = 0;
+  const made: VerifyWords[] = [];
+  const at: number[] = [];
+  const seen = new Set<number>();
+  let index = 0;
   for (const item of sliceSamples(task.source)) {
     if (!('sample' in item)) continue;
-    if (wanted.has(at)) out.push([at, duplicateWords(item.sample)]);
-    at++;
+    if (wanted.has(index)) {
+      at.push(index);
+      made.push(verifyWords(duplicateWords(item.sample), seen));
+    }
+    index++;
   }
-  return out;
+  const shingles = packed(made.map((m) => m.shingles));
+  const tagged = packed(made.map((m) => m.tagged));
+  return {
+    at,
+    shingles: shingles.data,
+    shingleEnds: shingles.ends,
+    tagged: tagged.data,
+    taggedEnds: tagged.ends,
+    names: made.map((m) => m.names),
+  };
+}
+
+/** Arrays one after another in one (one transfer, not one per sample), with where each ends. */
+function packed(arrays: readonly Uint32Array[]): { data: Uint32Array; ends: Uint32Array } {
+  const ends = new Uint32Array(arrays.length);
+  let length = 0;
+  arrays.forEach((array, i) => (ends[i] = length += array.length));
+  const data = new Uint32Array(length);
+  arrays.forEach((array, i) => data.set(array, (ends[i] as number) - array.length));
+  return { data, ends };
 }
 
 const encoder = new TextEncoder();
