@@ -8,7 +8,7 @@ import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
 import { decodeError } from '../runs/pool/wire.ts';
 import { PoolUnavailable, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
-import { readLineSlices, type LineSlice } from './line-slices.ts';
+import { lineSlices, type LineSlice } from './line-slices.ts';
 import { orderedMap } from './ordered.ts';
 import { runFileTask } from './tasks.ts';
 import type {
@@ -111,16 +111,16 @@ export async function scanInParallel(
     : null;
   const file: ParallelFile = { path, mapping, slices: [], samples: 0 };
   await orderedMap(
-    readLineSlices(path, signal),
+    lineSlices(path, signal),
     runner.window,
-    ({ slice }) =>
+    (slice) =>
       runner.run<ScanSliceResult>({
         kind: 'file-scan',
         source: sourceOf(path, slice, mapping),
         threshold,
         contamination: spec,
       }),
-    (result, { slice }) => {
+    (result, slice) => {
       const length = result.signatureLength;
       const matches = new Map(result.found);
       for (let i = 0; i < result.samples; i++) {

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonlRowsOf, readJsonlBatches, type RowResult } from '../../files/index.ts';
-import { readLineSlices, SLICE_BYTES } from './line-slices.ts';
+import { lineSlices, readSlice, SLICE_BYTES } from './line-slices.ts';
 import { fileText, linesFile, lineText, tempLinesFiles } from './testing/line-files.ts';
 
 /**
  * JSON Lines read whole (`readJsonl`, a batch at a time) and read a slice at
  * a time, as the file pass's workers read it (`jsonlRowsOf` over
- * `readLineSlices`): the same rows, numbers, values, raw text and errors,
+ * `lineSlices`): the same rows, numbers, values, raw text and errors,
  * whatever the slice size.
  */
 
@@ -23,9 +23,9 @@ async function whole(path: string): Promise<RowResult[]> {
 
 async function sliced(path: string, target: number): Promise<RowResult[]> {
   const rows: RowResult[] = [];
-  for await (const { slice, bytes } of readLineSlices(path, undefined, target)) {
-    // Decoded as the workers decode a slice (tasks.ts).
-    rows.push(...jsonlRowsOf(bytes.toString('utf8'), slice.firstLine));
+  for await (const slice of lineSlices(path, undefined, target)) {
+    // Read and decoded as the workers do (tasks.ts).
+    rows.push(...jsonlRowsOf(readSlice(path, slice).toString('utf8'), slice.firstLine));
   }
   return rows;
 }
