@@ -28,7 +28,7 @@ import { openJsonlSink } from './output.ts';
 import { printReport } from './dataset-report.ts';
 import { addCounts } from '../service/dataset-checks/core.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
-import type { RunSliceResult } from '../service/file-pass/task-types.ts';
+import type { TakenRunSlice } from '../service/file-pass/parallel-pass.ts';
 import { filePassPool } from '../service/runs/pool/pooled.ts';
 import { meterOf } from '../service/runs/pool/wire.ts';
 import { JsonText } from '../service/runs/history.ts';
@@ -378,7 +378,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
    * to RECORD_SAMPLES: their usage (and history) is recorded in one
    * transaction (an fsync each), then their output written, as a batch is.
    */
-  let held: RunSliceResult[] = [];
+  let held: TakenRunSlice[] = [];
   let heldSamples = 0;
   const recordHeld = async (): Promise<void> => {
     if (heldSamples > 0) {
@@ -393,11 +393,14 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         output: new JsonText(joinJsonArrays(histories.map((h) => h.output))),
       });
     }
-    for (const result of held) await sink?.writeBytes(result.output);
+    for (const result of held) {
+      if (sink) await sink.writeBytes(result.output, result.release);
+      else result.release();
+    }
     held = [];
     heldSamples = 0;
   };
-  const takeSlice = async (result: RunSliceResult): Promise<void> => {
+  const takeSlice = async (result: TakenRunSlice): Promise<void> => {
     bar ??= progressBar(total);
     for (const { row, error } of result.errors) {
       skipped++;

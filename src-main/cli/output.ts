@@ -7,8 +7,12 @@ import { fsProblem, tempFileBeside } from '../files/index.ts';
 /** Where JSONL results go: a file (written beside it, then renamed into place) or stdout. */
 export interface JsonlSink {
   write(value: unknown): Promise<void>;
-  /** Lines already written as JSON (each ending in a newline), as UTF-8, as they are. */
-  writeBytes(bytes: Uint8Array): Promise<void>;
+  /**
+   * Lines already written as JSON (each ending in a newline), as UTF-8, as
+   * they are. `written` is called once they are out of the caller's bytes
+   * (written to the file or stdout): only then may those bytes be reused.
+   */
+  writeBytes(bytes: Uint8Array, written?: () => void): Promise<void>;
   close(): Promise<void>;
   /** Leaves no file behind (a run that failed); stdout keeps what it got. */
   discard(): Promise<void>;
@@ -17,15 +21,17 @@ export interface JsonlSink {
 async function writeWithBackpressure(
   stream: NodeJS.WritableStream,
   line: string | Uint8Array,
+  written?: () => void,
 ): Promise<void> {
-  if (!stream.write(line)) await once(stream, 'drain');
+  // A failed write is the stream's 'error' (the run fails there): the callback only frees bytes.
+  if (!stream.write(line, () => written?.())) await once(stream, 'drain');
 }
 
 export function openJsonlSink(path: string | undefined): JsonlSink {
   if (path === undefined) {
     return {
       write: (value) => writeWithBackpressure(process.stdout, `${JSON.stringify(value)}\n`),
-      writeBytes: (bytes) => writeWithBackpressure(process.stdout, bytes),
+      writeBytes: (bytes, written) => writeWithBackpressure(process.stdout, bytes, written),
       close: () => Promise.resolve(),
       discard: () => Promise.resolve(),
     };
@@ -46,7 +52,7 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
   const stream: WriteStream = createWriteStream('', { fd });
   return {
     write: (value) => writeWithBackpressure(stream, `${JSON.stringify(value)}\n`),
-    writeBytes: (bytes) => writeWithBackpressure(stream, bytes),
+    writeBytes: (bytes, written) => writeWithBackpressure(stream, bytes, written),
     close: async () => {
       stream.end();
       await once(stream, 'finish');

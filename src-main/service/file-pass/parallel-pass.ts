@@ -10,6 +10,7 @@ import { decodeError } from '../runs/pool/wire.ts';
 import { PoolUnavailable, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
 import { lineSlices, type LineSlice } from './line-slices.ts';
 import { orderedMap } from './ordered.ts';
+import { OutputBuffers } from './output-buffers.ts';
 import { runFileTask } from './tasks.ts';
 import type {
   FileTask,
@@ -222,6 +223,13 @@ export interface ParallelRun {
   history: boolean;
 }
 
+/** A slice's result as the run takes it: its output where it is, until `release`. */
+export interface TakenRunSlice extends Omit<RunSliceResult, 'output' | 'written'> {
+  output: Uint8Array;
+  /** Called once `output` is written out: its buffer serves another slice. */
+  release: () => void;
+}
+
 /**
  * The operation over the scanned file, slice by slice on the workers; each
  * slice's result (its output text, counts, usage, tally) goes to `take` in
@@ -231,13 +239,15 @@ export async function runInParallel(
   runner: TaskRunner,
   file: ParallelFile,
   run: ParallelRun,
-  take: (result: RunSliceResult, slice: ScannedSlice) => void | Promise<void>,
+  take: (result: TakenRunSlice, slice: ScannedSlice) => void | Promise<void>,
 ): Promise<void> {
+  const buffers = new OutputBuffers();
   await orderedMap(
     file.slices,
     runner.window,
-    (slice) =>
-      runner.run<RunSliceResult>(
+    async (slice) => {
+      const into = buffers.take();
+      const result = await runner.run<RunSliceResult>(
         {
           kind: 'file-run',
           source: sourceOf(file.path, slice, file.mapping),
@@ -246,10 +256,24 @@ export async function runInParallel(
           conventions: run.conventions,
           issues: issuesOfRange(run.checked, slice.firstPosition, slice.samples),
           history: run.history,
+          into,
         },
         slice.firstPosition,
         file.samples,
-      ),
-    take,
+      );
+      return { result, into };
+    },
+    ({ result, into }, slice) => {
+      const { output, written, ...rest } = result;
+      if (output) buffers.give(into);
+      return take(
+        {
+          ...rest,
+          output: output ?? new Uint8Array(into, 0, written),
+          release: output ? () => undefined : () => buffers.give(into),
+        },
+        slice,
+      );
+    },
   );
 }

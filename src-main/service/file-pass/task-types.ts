@@ -99,12 +99,19 @@ export interface RunSliceTask {
   issues: SliceIssues;
   /** Whether to give the input and output as JSON, for the run's history. */
   history: boolean;
+  /** Where to put the output (see RunSliceResult), shared with the thread that writes it. */
+  into: SharedArrayBuffer | null;
 }
 
 export interface RunSliceResult {
   samples: number;
-  /** The JSON Lines of the output samples, in order, as UTF-8 (written as they are). */
-  output: Uint8Array;
+  /**
+   * The JSON Lines of the output samples, in order, as UTF-8 (written as
+   * they are): the first `written` bytes of the task's `into` when they fit
+   * (`output` null), else here.
+   */
+  output: Uint8Array | null;
+  written: number;
   /** Rows that are not samples: their number and why. */
   errors: { row: number; error: string }[];
   counts: Record<string, number>;
