@@ -14,6 +14,7 @@ import { printReport } from './dataset-report.ts';
 import { mergeRows, type MergedRow } from './merge-rows.ts';
 import { TaskRunner } from '../service/file-pass/parallel-pass.ts';
 import { orderedMap } from '../service/file-pass/ordered.ts';
+import { OutputBuffers } from '../service/file-pass/output-buffers.ts';
 import type { MergeRowsResult } from '../service/file-pass/task-types.ts';
 import { openJsonlSink } from './output.ts';
 import { PartReader } from './part-reader.ts';
@@ -188,6 +189,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     const rowsOf = new Map<PartReader, number>();
     const found = checks.found;
     const runner = new TaskRunner(filePassPool(), new AbortController().signal);
+    const buffers = new OutputBuffers();
     const { issuesOfRange } = await import('../service/file-pass/parallel-pass.ts');
     await orderedMap(
       mergedBatches(
@@ -197,22 +199,31 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         (next) => (position = next),
       ),
       runner.window,
-      (batch) =>
-        runner.run<MergeRowsResult>({
+      async (batch) => {
+        const into = buffers.take();
+        const result = await runner.run<MergeRowsResult>({
           kind: 'merge-rows',
           operation,
           lines: batch.rows.map(({ row }) => row.line),
           shards: batch.rows.map(({ part }) => part.header),
           issues: issuesOfRange(found, batch.first, batch.rows.length),
-        }),
-      async (result, batch) => {
+          into,
+        });
+        return { result, into };
+      },
+      async ({ result, into }, batch) => {
         if (result.error) {
           const { row, part } = batch.rows[result.error.index] as MergedRow;
           throw part.bad(row.lineNumber, result.error.what);
         }
         checks.absorb(result.tally);
         addCounts(recounted, result.recount);
-        await sink.writeBytes(result.output);
+        if (result.output) {
+          buffers.give(into);
+          await sink.writeBytes(result.output);
+        } else {
+          await sink.writeBytes(new Uint8Array(into, 0, result.written), () => buffers.give(into));
+        }
       },
     );
     if (position !== checks.samples) {

@@ -131,10 +131,14 @@ export interface MergeRowsTask {
   lines: string[];
   shards: { shard: number; of: number }[];
   issues: SliceIssues;
+  /** As RunSliceTask's. */
+  into: SharedArrayBuffer | null;
 }
 
 export interface MergeRowsResult {
-  output: Uint8Array;
+  /** As RunSliceResult's. */
+  output: Uint8Array | null;
+  written: number;
   tally: TallyParts;
   /** The counts the dataset checks change, summed over the rows (see `recountOf`). */
   recount: Record<string, number>;

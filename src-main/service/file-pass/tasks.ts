@@ -186,7 +186,7 @@ const encoder = new TextEncoder();
 function encodedOutput(
   text: string,
   into: SharedArrayBuffer | null,
-): Pick<RunSliceResult, 'output' | 'written'> {
+): Pick<RunSliceResult & MergeRowsResult, 'output' | 'written'> {
   if (into) {
     const { read, written } = encoder.encodeInto(text, new Uint8Array(into));
     if (read === text.length) return { output: null, written };
@@ -212,7 +212,8 @@ export function mergeRows(task: MergeRowsTask): MergeRowsResult {
     );
     if ('error' in row) {
       return {
-        output: new Uint8Array(0),
+        output: null,
+        written: 0,
         tally: tally.parts(),
         recount,
         error: { index: i, what: row.error },
@@ -224,7 +225,7 @@ export function mergeRows(task: MergeRowsTask): MergeRowsResult {
     addCounts(recount, recountOf(task.operation, sample));
     text += `${JSON.stringify(sample)}\n`;
   }
-  return { output: encoder.encode(text), tally: tally.parts(), recount };
+  return { ...encodedOutput(text, task.into), tally: tally.parts(), recount };
 }
 
 export async function runSlice(task: RunSliceTask, signal: AbortSignal): Promise<RunSliceResult> {
