@@ -15,7 +15,7 @@ import { mergeRows, type MergedRow } from './merge-rows.ts';
 import { TaskRunner } from '../service/file-pass/parallel-pass.ts';
 import { orderedMap } from '../service/file-pass/ordered.ts';
 import { OutputBuffers } from '../service/file-pass/output-buffers.ts';
-import type { MergeRowsResult } from '../service/file-pass/task-types.ts';
+import type { MergeRowsResult, MergeRowsTask } from '../service/file-pass/task-types.ts';
 import { openJsonlSink } from './output.ts';
 import { PartReader } from './part-reader.ts';
 import { checkPartSet } from './part-set.ts';
@@ -114,6 +114,34 @@ async function* mergedBatches(
   if (batch.length > 0) yield { first, rows: batch };
 }
 
+/**
+ * A batch's rows as the workers read them: each part's rows in the batch are
+ * lines one after another in it (the parts hold their rows in position
+ * order), so each part gives one byte range, and each row the part it is from.
+ */
+function partRanges(rows: readonly MergedRow[]): Pick<MergeRowsTask, 'parts' | 'from'> {
+  const parts: MergeRowsTask['parts'] = [];
+  const index = new Map<PartReader, number>();
+  const from: number[] = [];
+  for (const { row, part } of rows) {
+    let at = index.get(part);
+    const range = at === undefined ? undefined : parts[at];
+    if (range) range.length = row.end - range.start;
+    else {
+      at = parts.length;
+      index.set(part, at);
+      parts.push({
+        path: part.path,
+        start: row.start,
+        length: row.end - row.start,
+        shard: { shard: part.header.shard, of: part.header.of },
+      });
+    }
+    from.push(at as number);
+  }
+  return { parts, from };
+}
+
 /** `svc merge OUT PART...`: the parts of a sharded run as the output of one run over the file. */
 export async function mergeCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(
@@ -204,8 +232,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         const result = await runner.run<MergeRowsResult>({
           kind: 'merge-rows',
           operation,
-          lines: batch.rows.map(({ row }) => row.line),
-          shards: batch.rows.map(({ part }) => part.header),
+          ...partRanges(batch.rows),
           issues: issuesOfRange(found, batch.first, batch.rows.length),
           into,
         });

@@ -1,29 +1,42 @@
-import { createReadStream, type ReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { AppError } from '../../src-shared/errors.ts';
 import { PartHeader, PartTrailer, type PartTrailer as Trailer } from './shard.ts';
 import type { PartRowValue } from '../service/file-pass/part-rows.ts';
+import { ByteLines, type ByteLine } from './byte-lines.ts';
 
 export type { PartRowValue };
 
-/** A row of a part as its line (see `PartReader.nextLine`). */
+/** A row of a part, by where its line is (see `PartReader.nextLine`). */
 export interface PartLine {
   position: number;
-  line: string;
+  /** The byte offset of its line in the part, and where the next line starts. */
+  start: number;
+  end: number;
   /** Its 1-based line number in the part. */
   lineNumber: number;
 }
 
-const ROW_START = '{"position":';
+const ROW_START = Buffer.from('{"position":');
+const COMMA = 0x2c;
+const ZERO = 0x30;
 
-/** The position a row line starts with, as the part writer writes it; undefined otherwise. */
-function positionOf(line: string): number | undefined {
-  if (!line.startsWith(ROW_START)) return undefined;
-  const end = line.indexOf(',', ROW_START.length);
-  if (end < 0) return undefined;
-  const digits = line.slice(ROW_START.length, end);
-  if (!/^(0|[1-9]\d{0,15})$/.test(digits)) return undefined;
-  const position = Number(digits);
+/**
+ * The position a row line starts with, as the part writer writes it (read
+ * from its bytes: the line is never decoded here); undefined otherwise.
+ */
+function positionOf(bytes: Buffer): number | undefined {
+  if (bytes.length <= ROW_START.length || !bytes.subarray(0, ROW_START.length).equals(ROW_START)) {
+    return undefined;
+  }
+  let position = 0;
+  let at = ROW_START.length;
+  const first = at;
+  for (; at < bytes.length && bytes[at] !== COMMA; at++) {
+    const digit = (bytes[at] as number) - ZERO;
+    if (digit < 0 || digit > 9 || at - first >= 16) return undefined;
+    if (digit === 0 && at === first && bytes[at + 1] !== COMMA) return undefined; // no leading 0
+    position = position * 10 + digit;
+  }
+  if (at === first || at === bytes.length) return undefined;
   return Number.isSafeInteger(position) ? position : undefined;
 }
 
@@ -38,49 +51,37 @@ export class PartReader {
   readonly path: string;
   readonly header: PartHeader;
   trailer: Trailer | undefined;
-  readonly #lines: AsyncIterator<string>;
-  readonly #stream: ReadStream;
+  readonly #lines: ByteLines;
   #line = 1;
   #last = -1;
 
-  private constructor(
-    path: string,
-    header: PartHeader,
-    lines: AsyncIterator<string>,
-    stream: ReadStream,
-  ) {
+  private constructor(path: string, header: PartHeader, lines: ByteLines) {
     this.path = path;
     this.header = header;
     this.#lines = lines;
-    this.#stream = stream;
   }
 
   /** Stops reading (a merge that failed). */
   close(): void {
-    this.#stream.destroy();
+    void this.#lines.close().catch(() => undefined); // closed twice after a failure: nothing to do
   }
 
   static async open(path: string): Promise<PartReader> {
-    const stream = createReadStream(path);
-    const opened = new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', reject);
-    });
+    let lines: ByteLines;
     try {
-      await opened;
+      lines = await ByteLines.open(path);
     } catch (error) {
       throw invalid(`cannot read the part ${path}: ${(error as Error).message}`);
     }
-    const lines = createInterface({ input: stream, crlfDelay: Infinity })[Symbol.asyncIterator]();
     const first = await lines.next();
-    const parsed = first.done ? undefined : PartHeader.safeParse(parseLine(first.value));
+    const parsed = first ? PartHeader.safeParse(parseLine(textOf(first))) : undefined;
     if (!parsed?.success) {
-      stream.destroy();
+      await lines.close();
       throw invalid(
         `${path} is not a part written by svc audit|fix|refine --shard I/N (its first line is not a part header)`,
       );
     }
-    return new PartReader(path, parsed.data, lines, stream);
+    return new PartReader(path, parsed.data, lines);
   }
 
   /** The shard as people name it: `shard 2/4 (part-2.jsonl)`. */
@@ -89,29 +90,29 @@ export class PartReader {
   }
 
   /**
-   * The next row as its line, with its position, or undefined once the
-   * trailer is read. A row line starts `{"position":N,` as the part writer
-   * writes it, so the position is read without parsing the row (that, and
-   * checking its fields, is the merge's workers' job: `checkPartRow`).
+   * The next row, by where its line is, with its position, or undefined once
+   * the trailer is read. A row line starts `{"position":N,` as the part
+   * writer writes it, so the position is read without decoding or parsing
+   * the row (that, and checking its fields, is the merge's workers' job:
+   * `checkPartRow`).
    */
   async nextLine(): Promise<PartLine | undefined> {
     if (this.trailer) return undefined;
     const next = await this.#lines.next();
     this.#line++;
-    if (next.done) {
+    if (!next) {
       throw invalid(
         `${this.name} ends without its trailer: the shard did not finish (run it again)`,
       );
     }
-    const line = next.value;
-    let position = positionOf(line);
+    let position = positionOf(next.bytes);
     if (position === undefined) {
-      const value = parseLine(line) as Record<string, unknown> | undefined;
+      const value = parseLine(textOf(next)) as Record<string, unknown> | undefined;
       if (value?.svc_part_end !== undefined) {
         const trailer = PartTrailer.safeParse(value);
         if (!trailer.success) throw this.#bad('its trailer is not one svc writes');
         this.trailer = trailer.data;
-        if ((await this.#lines.next()).done !== true) throw this.#bad('lines follow its trailer');
+        if ((await this.#lines.next()) !== undefined) throw this.#bad('lines follow its trailer');
         return undefined;
       }
       position = value?.position as number;
@@ -121,7 +122,7 @@ export class PartReader {
     }
     if (position <= this.#last) throw this.#bad('its rows are not in position order');
     this.#last = position;
-    return { position, line, lineNumber: this.#line };
+    return { position, start: next.start, end: next.end, lineNumber: this.#line };
   }
 
   /** What a row failing `checkPartRow` is told as. */
@@ -133,6 +134,8 @@ export class PartReader {
     return invalid(`${this.name}, line ${this.#line}: ${what}`);
   }
 }
+
+const textOf = (line: ByteLine): string => line.bytes.toString('utf8');
 
 function parseLine(line: string): unknown {
   try {

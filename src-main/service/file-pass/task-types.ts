@@ -127,9 +127,13 @@ export interface RunSliceResult {
 export interface MergeRowsTask {
   kind: 'merge-rows';
   operation: Operation;
-  /** The row lines, in position order, and the shard of each. */
-  lines: string[];
-  shards: { shard: number; of: number }[];
+  /**
+   * The parts' rows of this batch: per part, its file, the byte range of
+   * its rows here (whole lines, one after another) and its shard.
+   */
+  parts: { path: string; start: number; length: number; shard: { shard: number; of: number } }[];
+  /** Per row in position order: the index in `parts` of the part it is from. */
+  from: number[];
   issues: SliceIssues;
   /** As RunSliceTask's. */
   into: SharedArrayBuffer | null;

@@ -194,6 +194,13 @@ function encodedOutput(
   return { output: encoder.encode(text), written: 0 };
 }
 
+/** The lines of whole lines' text (`\n` or `\r\n` ends, as a part's reader cuts them). */
+function linesOf(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
 /** The dataset checks' issues of a task's rows, as `verdictsAt` reads them (by index). */
 const issuesOf = (issues: SliceIssues): DatasetIssues => ({
   duplicates: { issues: new Map(issues.duplicates) },
@@ -205,11 +212,14 @@ export function mergeRows(task: MergeRowsTask): MergeRowsResult {
   const tally = new VerdictTally();
   const recount: Record<string, number> = {};
   let text = '';
-  for (let i = 0; i < task.lines.length; i++) {
-    const row = checkPartRow(
-      task.lines[i] as string,
-      task.shards[i] as { shard: number; of: number },
-    );
+  const lines = task.parts.map((part) => linesOf(readSlice(part.path, part).toString('utf8')));
+  const next = task.parts.map(() => 0);
+  for (let i = 0; i < task.from.length; i++) {
+    const from = task.from[i] as number;
+    const part = task.parts[from] as MergeRowsTask['parts'][number];
+    const at = next[from] as number;
+    next[from] = at + 1;
+    const row = checkPartRow((lines[from] as string[])[at] ?? '', part.shard);
     if ('error' in row) {
       return {
         output: null,
