@@ -3,6 +3,7 @@ import { benchServerWait } from './server-wait.ts';
 import { benchMainHolds } from './main-holds.ts';
 import { benchContamination } from './contamination.ts';
 import { benchDedup } from './dedup.ts';
+import { benchDedupGrowth } from './dedup-growth.ts';
 import { benchEstimate } from './estimate.ts';
 import { benchEngine } from './engine.ts';
 import { benchEndToEnd } from './end-to-end.ts';
@@ -56,6 +57,13 @@ const PARTS: [string, () => Promise<unknown>][] = [
   ['estimate', () => benchEstimate()],
   ['contamination', () => benchContamination()],
   ['dedup', () => benchDedup(size('BENCH_DEDUP_ROWS', 1_000_000))],
+  [
+    'dedup-growth',
+    () => {
+      const largest = size('BENCH_DEDUP_GROWTH_ROWS', 1_000_000);
+      return benchDedupGrowth([largest / 20, largest / 5, largest].map(Math.round));
+    },
+  ],
   ['app', () => benchApp(size('BENCH_APP_ROWS', 1_000_000))],
   [
     'server-wait',
