@@ -18,6 +18,7 @@ import {
 import {
   compareWords,
   kinship,
+  onlySpellingDiffers,
   markNames,
   readRowWords,
   SiblingCollector,
@@ -193,6 +194,9 @@ function sortRowsBy(
   return { rows: order, keys };
 }
 
+/** The task type of documents, whose copies may differ in more than a word or two. */
+const TEXT_TYPE = TASK_TYPES.indexOf('text');
+
 const RADIX = 1 << 16;
 const RADIX_MASK = RADIX - 1;
 
@@ -334,10 +338,19 @@ export class DuplicateIndex {
     // Verify the candidates on the exact bigram sets of the rows involved, fetched once, and
     // compare the words of those similar enough.
     const needed = new Set<number>();
+    // Rows of a pair labelled differently keep their words, to tell a spelling from a word.
+    const labelledApart = new Set<number>();
     for (const pair of pairs) {
-      needed.add(Math.floor(pair / n));
-      needed.add(pair % n);
+      const a = Math.floor(pair / n);
+      const b = pair % n;
+      needed.add(a);
+      needed.add(b);
+      if (this.labelsDiffer(a, b)) {
+        labelledApart.add(a);
+        labelledApart.add(b);
+      }
     }
+    const texts = new Map<number, readonly string[]>();
     const sets = new SetPool(n);
     const words = new SetPool(n);
     const siblings = new SiblingCollector(n, TEMPLATED_EXAMPLES, CONTENT_NAMES);
@@ -345,6 +358,7 @@ export class DuplicateIndex {
       [...needed].sort((a, b) => a - b),
       (row, marked) => {
         const rowWords = readRowWords(marked);
+        if (labelledApart.has(row)) texts.set(row, rowWords.words);
         sets.put(row, shingleSet(rowWords.words));
         words.put(row, taggedWords(rowWords));
         siblings.name(rowWords);
@@ -367,8 +381,8 @@ export class DuplicateIndex {
       // A row whose words were not fetched is never taken for similar.
       if (!setA || !setB || jaccard(setA, setB) < this.threshold) continue;
       const diff = compareWords(words.get(a) ?? EMPTY_SET, words.get(b) ?? EMPTY_SET);
-      const kin = kinship(diff);
-      if (kin === 'siblings') {
+      const kin = kinship(diff, this.types.data[a] !== TEXT_TYPE);
+      if (kin === 'siblings' || (kin === 'same' && this.askedApart(a, b, texts))) {
         siblings.add(a, b, diff);
         continue;
       }
@@ -558,6 +572,31 @@ export class DuplicateIndex {
     }
     merge();
     return { pairs: pairs.slice(0, count), truncated: state.truncated };
+  }
+
+  /** Whether both rows carry a label and the labels differ. */
+  private labelsDiffer(a: number, b: number): boolean {
+    return (
+      this.hasLabel.data[a] === 1 &&
+      this.hasLabel.data[b] === 1 &&
+      this.labels.data[a] !== this.labels.data[b]
+    );
+  }
+
+  /**
+   * Two similar rows differing in prose only but labelled differently, whose
+   * words differ beyond spelling ("crime life" for "car crash", "will
+   * definitely" for "could possibly"): their own labels say they ask different
+   * questions of a shared template or story, so they are siblings, not one
+   * question with conflicting labels. Spelling alone ("motorcyle", "colour") or
+   * another verb that asks ("Find", "Compute") keeps them the same question,
+   * and their labels in conflict.
+   */
+  private askedApart(a: number, b: number, texts: ReadonlyMap<number, readonly string[]>): boolean {
+    if (!this.labelsDiffer(a, b)) return false;
+    const wordsA = texts.get(a);
+    const wordsB = texts.get(b);
+    return wordsA !== undefined && wordsB !== undefined && !onlySpellingDiffers(wordsA, wordsB);
   }
 
   /** Whether labelled members of a group asking the same question (one `question`) disagree. */

@@ -30,15 +30,91 @@ export interface RowWords {
   kinds: Uint8Array;
 }
 
+const LOGIC_WORDS = new Set(['true', 'false', 'not']);
+
 export function readRowWords(marked: readonly string[]): RowWords {
   const words = marked.map((word) => (word.startsWith(NAME_MARK) ? word.slice(1) : word));
   const kinds = new Uint8Array(words.length);
   for (let i = 0; i < words.length; i++) {
-    kinds[i] = (marked[i] as string).startsWith(NAME_MARK)
-      ? ContentKind.name
-      : contentKind(words, i);
+    // "True", "False" and "Not" capitalised (as Python writes them) are logic, not names;
+    // other words in capitals ("NINE", "PARABOLA", "THAT") stay names.
+    kinds[i] =
+      (marked[i] as string).startsWith(NAME_MARK) && !LOGIC_WORDS.has(words[i] as string)
+        ? ContentKind.name
+        : contentKind(words, i);
   }
   return { words, kinds };
+}
+
+/** Edits (insert, delete, substitute) from one word to another, up to `most` (then most + 1). */
+function editsBetween(a: string, b: string, most: number): number {
+  if (Math.abs(a.length - b.length) > most) return most + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > most) return most + 1;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** The words of `a` that `b` lacks, as a multiset. */
+function without(a: readonly string[], b: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const word of b) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return a.filter((word) => {
+    const left = counts.get(word) ?? 0;
+    if (left === 0) return true;
+    counts.set(word, left - 1);
+    return false;
+  });
+}
+
+/**
+ * The verbs that ask: one for another asks the same ("Find the sum" and
+ * "Compute the sum"). What is asked about is in the other words.
+ */
+const ASKING = new Set(
+  'find compute calculate determine evaluate work give state identify name select choose pick solve simplify'.split(
+    ' ',
+  ),
+);
+
+/** Whether one word stands for the other: a spelling of it, or another verb that asks. */
+function sameWord(word: string, other: string): boolean {
+  if (ASKING.has(word) && ASKING.has(other)) return true;
+  const most = word.length >= 8 ? 2 : 1;
+  return editsBetween(word, other, most) <= most;
+}
+
+/**
+ * Whether the words only one row has pair off as the same words: spellings
+ * of one another ("motorcyle" and "motorcycle", "colour" and "color": one
+ * edit in a short word, two in a word of eight letters or more) or verbs
+ * that ask ("Find", "Compute"). "harm" for "help", "crime life" for "car
+ * crash" or a word added is another question.
+ */
+export function onlySpellingDiffers(a: readonly string[], b: readonly string[]): boolean {
+  const onlyA = without(a, b);
+  const onlyB = without(b, a);
+  if (onlyA.length !== onlyB.length) return false;
+  for (const word of onlyA) {
+    const at = onlyB.findIndex((other) => sameWord(word, other));
+    if (at < 0) return false;
+    onlyB.splice(at, 1);
+  }
+  return true;
 }
 
 /** A word's hash with its kind in the lowest four bits. */
@@ -140,15 +216,37 @@ export type Kinship = 'same' | 'siblings' | 'copy';
 const MIN_CLAUSE_WORDS = 3;
 const MAX_CLAUSE_WORDS = 12;
 
-export function kinship(diff: WordDifference): Kinship {
+/**
+ * What a copy of a question changes: a word or two on each side ("a word or
+ * two of prose changed"; case, spacing and punctuation are gone before). A
+ * pair of questions differing in more ("less than 10 years old" for "there
+ * in the table", "will discuss" for "discussed" three times, a step added to
+ * a route) fills a shared preamble or story with another question.
+ */
+export const QUESTION_COPY_WORDS = 2;
+
+/**
+ * `questions`: the rows ask something (multiple choice, question-answer, a
+ * conversation), so a copy changes at most QUESTION_COPY_WORDS words a side;
+ * documents (text samples) are copies at any extent the similarity allows.
+ */
+export function kinship(diff: WordDifference, questions = false): Kinship {
   const content = diff.contentA + diff.contentB;
   const prose = diff.proseA + diff.proseB;
+  if (
+    questions &&
+    Math.max(diff.contentA + diff.proseA, diff.contentB + diff.proseB) > QUESTION_COPY_WORDS
+  ) {
+    return 'siblings';
+  }
   // The very same words in another order: who did what to whom changed ("The guard called the
   // cleaner", "The cleaner called the guard"), or where the content tokens stand did.
   if (content === 0) return prose > 0 ? 'same' : 'siblings';
   if ((diff.kindsA & diff.kindsB) !== 0) return 'siblings';
   const onlyAdded = diff.contentA + diff.proseA === 0 || diff.contentB + diff.proseB === 0;
   if (onlyAdded && prose === 0) return 'siblings';
+  // A question with a short clause holding content taken away ("Turn right.", "red") asks less.
+  if (onlyAdded && questions) return 'siblings';
   // A clause with content added or taken away ("Take 1 step.", "We now add James, 12, 90"):
   // words, not symbols, counted, so "len(stack)" overwritten by one word is a word for a word.
   const wordsA = diff.contentA - diff.symbolsA + diff.proseA;
