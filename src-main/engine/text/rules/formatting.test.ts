@@ -52,6 +52,8 @@ describe('markup_debris', () => {
       'The <table> element holds <tr> and <td> elements.',
       'Use the <b> and <i> tags for emphasis.',
       'Add the tag <br> where a line should break.',
+      'Write a funny note to McQueen, using <br> to separate lines.',
+      'Insert a <hr> between the two sections.',
       'Write "<br>" to break a line.',
       'Type `<b>bold</b>` to get bold text.',
       '```html\n<p>Hello</p>\n```',

@@ -139,6 +139,22 @@ function mayStutter(text: string): boolean {
   return false;
 }
 
+/**
+ * A negation stacked in a formula ("not not not False", "not not (x)"): each
+ * "not" flips the value, so the run is logic, not a stutter. Read from the
+ * operand after the run: a truth value, a bracket, a one-letter variable or a digit.
+ */
+const NEGATION = /^not$/i;
+const OPERAND_AFTER = /^ +(?:true\b|false\b|[([]|\p{L}\b|\d)/iu;
+const isStackedNegation = (text: string, word: string, end: number): boolean =>
+  NEGATION.test(word) && OPERAND_AFTER.test(text.slice(end, end + 8));
+
+/** The stutters of a text, negations stacked in a formula left out. */
+const stutters = (text: string): RegExpExecArray[] =>
+  [...text.matchAll(STUTTER)].filter(
+    (m) => !isStackedNegation(text, m[1] as string, m.index + m[0].length),
+  );
+
 /** The same word three or more times in a row ("the the the"): a generation loop or a paste error. */
 export const repeatedWordsRule: TextRule = {
   code: 'repeated_words',
@@ -147,13 +163,17 @@ export const repeatedWordsRule: TextRule = {
   describe: (f) => `a word repeated in a row, e.g. "${f.example ?? ''}"`,
   detect: (text) => {
     if (!mayStutter(text)) return null;
-    const found = text.match(STUTTER);
-    if (!found) return null;
-    const span = spanOf(text, found[0]);
-    const example = found[0].slice(0, 40);
+    const found = stutters(text);
+    const first = found[0];
+    if (!first) return null;
+    const span = spanOf(text, first[0]);
+    const example = first[0].slice(0, 40);
     return span ? { count: found.length, example, span } : { count: found.length, example };
   },
-  fix: (text) => text.replace(STUTTER, '$1'),
+  fix: (text) =>
+    text.replace(STUTTER, (run: string, word: string, at: number) =>
+      isStackedNegation(text, word, at + run.length) ? run : word,
+    ),
 };
 
 /**
