@@ -18,11 +18,11 @@ import {
 import {
   compareWords,
   kinship,
-  onlySpellingDiffers,
   markNames,
   readRowWords,
   SiblingCollector,
   taggedWords,
+  wordsChanged,
 } from './template-siblings.ts';
 import { UnionFind } from './union-find.ts';
 
@@ -193,6 +193,9 @@ function sortRowsBy(
   }
   return { rows: order, keys };
 }
+
+/** Words changed beyond spelling that, with labels that differ, make two questions. */
+const ASKED_APART = 2;
 
 /** The task type of documents, whose copies may differ in more than a word or two. */
 const TEXT_TYPE = TASK_TYPES.indexOf('text');
@@ -584,19 +587,21 @@ export class DuplicateIndex {
   }
 
   /**
-   * Two similar rows differing in prose only but labelled differently, whose
-   * words differ beyond spelling ("crime life" for "car crash", "will
-   * definitely" for "could possibly"): their own labels say they ask different
-   * questions of a shared template or story, so they are siblings, not one
-   * question with conflicting labels. Spelling alone ("motorcyle", "colour") or
-   * another verb that asks ("Find", "Compute") keeps them the same question,
+   * Two similar rows differing in prose only but labelled differently, with
+   * two words or more changed beyond spelling ("crime life" for "car crash",
+   * "will definitely" for "could possibly"): their own labels say they ask
+   * different questions of a shared template or story, so they are siblings,
+   * not one question with conflicting labels. One word changed ("Find" for
+   * "Compute") or spelling alone ("motorcyle") keeps them the same question,
    * and their labels in conflict.
    */
   private askedApart(a: number, b: number, texts: ReadonlyMap<number, readonly string[]>): boolean {
     if (!this.labelsDiffer(a, b)) return false;
     const wordsA = texts.get(a);
     const wordsB = texts.get(b);
-    return wordsA !== undefined && wordsB !== undefined && !onlySpellingDiffers(wordsA, wordsB);
+    return (
+      wordsA !== undefined && wordsB !== undefined && wordsChanged(wordsA, wordsB) >= ASKED_APART
+    );
   }
 
   /** Whether labelled members of a group asking the same question (one `question`) disagree. */

@@ -261,6 +261,8 @@ describe('the templated_rows finding', () => {
         qa(`${table}What is the name of the last penguin?`, '(D)'),
         qa(`${story}Did the crime life cause his premature death?`, 'No'),
         qa(`${story}Did the car crash cause his premature death?`, 'Yes'),
+        qa(`${table}How many penguins are there in the table?`, '(D)'),
+        qa(`${table}How many giraffes are there in the table?`, '(B)'),
         qa(letter('will discuss'), '(A)'),
         qa(letter('discussed'), '(A)'),
       ]),

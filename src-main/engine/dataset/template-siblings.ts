@@ -81,40 +81,29 @@ function without(a: readonly string[], b: readonly string[]): string[] {
   });
 }
 
-/**
- * The verbs that ask: one for another asks the same ("Find the sum" and
- * "Compute the sum"). What is asked about is in the other words.
- */
-const ASKING = new Set(
-  'find compute calculate determine evaluate work give state identify name select choose pick solve simplify'.split(
-    ' ',
-  ),
-);
-
-/** Whether one word stands for the other: a spelling of it, or another verb that asks. */
-function sameWord(word: string, other: string): boolean {
-  if (ASKING.has(word) && ASKING.has(other)) return true;
+/** Whether one word is a spelling of the other: one edit in a short word, two from eight letters. */
+function spelledAlike(word: string, other: string): boolean {
   const most = word.length >= 8 ? 2 : 1;
   return editsBetween(word, other, most) <= most;
 }
 
 /**
- * Whether the words only one row has pair off as the same words: spellings
- * of one another ("motorcyle" and "motorcycle", "colour" and "color": one
- * edit in a short word, two in a word of eight letters or more) or verbs
- * that ask ("Find", "Compute"). "harm" for "help", "crime life" for "car
- * crash" or a word added is another question.
+ * How many words one row has that the other lacks, on the side with more,
+ * once spellings of one another are paired off ("motorcyle" and
+ * "motorcycle", "colour" and "color" are one word). "Find" for "Compute" is
+ * 1; "crime life" for "car crash" is 2.
  */
-export function onlySpellingDiffers(a: readonly string[], b: readonly string[]): boolean {
+export function wordsChanged(a: readonly string[], b: readonly string[]): number {
   const onlyA = without(a, b);
   const onlyB = without(b, a);
-  if (onlyA.length !== onlyB.length) return false;
+  let paired = 0;
   for (const word of onlyA) {
-    const at = onlyB.findIndex((other) => sameWord(word, other));
-    if (at < 0) return false;
+    const at = onlyB.findIndex((other) => spelledAlike(word, other));
+    if (at < 0) continue;
     onlyB.splice(at, 1);
+    paired++;
   }
-  return true;
+  return Math.max(onlyA.length - paired, onlyB.length);
 }
 
 /** A word's hash with its kind in the lowest four bits. */
