@@ -97,6 +97,13 @@ describe('whitespace', () => {
     );
   });
 
+  it('keeps the spaces after a list marker, an indent of the item', () => {
+    const outline =
+      'I. Introduction\n\n*  Introduce the topic.\n*  Explain why it matters.\n1.  Red';
+    expect(whitespaceRule.detect(outline)).toBeNull();
+    expect(whitespaceRule.detect('*  Introduce  the topic.')?.count).toBe(1);
+  });
+
   it('keeps tab-separated tables and the tab after a list marker', () => {
     for (const text of [
       'Items:\n\nItem\tDescription\n1\tblue jeans\n2\tblack sneakers\n3\tblack bag',

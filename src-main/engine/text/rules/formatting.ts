@@ -106,6 +106,8 @@ const INNER_TAB = /\S[ \t]*\t[ \t]*\S/;
 const INNER_TAB_RUN = /(?<=\S)[ \t]*\t[ \t]*(?=\S)/g;
 /** A list item's marker and the tab after it ("1.\tExperience"): a layout of its own. */
 const LIST_MARKER_TAB = /^\s*(?:\d{1,3}[.)]|[-*+•]|[A-Za-z][.)])[ \t]*\t[ \t]*/;
+/** A list item's marker before a run of spaces ("*  Introduce", "1.  Red"): the item's indent. */
+const LIST_MARKER_END = /^\s*(?:\d{1,3}[.)]|[-*+•])$/;
 const TRAILING = /[ \t]+$/;
 const EXTRA_BLANK_LINES = /\n{4,}/g;
 
@@ -206,7 +208,7 @@ function scanWhitespace(prose: string): WhitespaceScan {
     if (line.includes('  ') && !tabTable && !PIPE_ROW.test(line.trimEnd())) {
       next = line.replace(SPACE_RUN, (run: string, at: number) => {
         const end = at + run.length;
-        if (aligned(i, end)) return run;
+        if (aligned(i, end) || LIST_MARKER_END.test(line.slice(0, at))) return run;
         if (run.length === 2 && keepDoubles && /[.!?]["'”’)\]]*$/.test(line.slice(0, at))) {
           return run;
         }

@@ -308,6 +308,8 @@ export const repeatedNgramsRule: TextRule = {
   },
 };
 
+/** A link ends a text whole ("…see https://example.org/guide"): a URL has no end mark. */
+const ENDS_ON_LINK = /\bhttps?:\/\/\S+$/;
 const TERMINAL = /[.!?…"'”’)\]}>:;*`~\p{Extended_Pictographic}\p{Emoji_Presentation}]$/u;
 
 /** Words a finished sentence does not end with: articles, conjunctions, possessives, prepositions. */
@@ -471,7 +473,7 @@ export const truncatedRule: TextRule = {
     const lines = trimmed.split('\n').filter((l) => l.trim() !== '');
     const list = lines.length > 1 ? cutList(lines) : null;
     if (list) return cut(list);
-    if (TERMINAL.test(trimmed)) return null;
+    if (TERMINAL.test(trimmed) || ENDS_ON_LINK.test(trimmed)) return null;
     const lastLine = (lines.at(-1) ?? '').trim();
     if (HEADING_OR_QUOTE.test(lastLine) || CODE_LINE.test(lastLine)) return null;
     const body = lastLine.replace(LIST_ITEM, '');
