@@ -118,7 +118,7 @@ describe('fixEncoding on the kinds ftfy repairs', () => {
   });
 
   it('repairs lone Greek letters and signs of MacRoman and Windows-1251 in English text', () => {
-    for (const [mangled, repaired] of [
+    const pairs: [string, string][] = [
       ['The fine structure constant (Œ±) is small.', 'The fine structure constant (α) is small.'],
       ['So 18 √∑ 3 = 6 and 6 √ó 9 = 54.', 'So 18 ÷ 3 = 6 and 6 × 9 = 54.'],
       ['another year.¬† What is the total?', 'another year.\u00a0 What is the total?'],
@@ -126,7 +126,8 @@ describe('fixEncoding on the kinds ftfy repairs', () => {
         'The constant, denoted О±, is small (Оµ0 too).',
         'The constant, denoted α, is small (ε0 too).',
       ],
-    ]) {
+    ];
+    for (const [mangled, repaired] of pairs) {
       expect(mojibakeRule.detect(mangled), mangled).not.toBeNull();
       expect(fixEncoding(mangled).text).toBe(repaired);
     }
