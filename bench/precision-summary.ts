@@ -40,7 +40,7 @@ export function printComparison(before: Summaries | undefined, after: Summaries)
   console.log(
     `\n### precision per file and check${before ? ' (before -> after where it moved)' : ''}`,
   );
-  const widths = [44, 18, 18];
+  const widths = [52, 18, 18];
   console.log(formatRow(['file / check', 'fail', 'warn'], widths));
   for (const [file, now] of Object.entries(after)) {
     const then = before?.[file];

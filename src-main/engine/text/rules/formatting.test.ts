@@ -97,6 +97,19 @@ describe('whitespace', () => {
     );
   });
 
+  it('keeps two spaces after a sentence that ends in inline maths, where the text types them', () => {
+    const solution = 'So $x = 5.$  Then $y = 2x = 10$.  Hence the sum is $15.$  Done.';
+    expect(whitespaceRule.detect(solution)).toBeNull();
+    expect(whitespaceRule.detect('So $x = 5.$ Then $y$ is  10.')?.count).toBe(1);
+    // before display maths, a run of spaces is the source's layout
+    for (const text of [
+      'Then we have  \\begin{align*} x &= 1 \\end{align*}',
+      'So  \\[x^2 = 4.\\]',
+    ]) {
+      expect(whitespaceRule.detect(text), text).toBeNull();
+    }
+  });
+
   it('keeps the spaces after a list marker, an indent of the item', () => {
     const outline =
       'I. Introduction\n\n*  Introduce the topic.\n*  Explain why it matters.\n1.  Red';
