@@ -22,7 +22,7 @@ import {
   readRowWords,
   SiblingCollector,
   taggedWords,
-  wordsChanged,
+  type WordDifference,
 } from './template-siblings.ts';
 import { UnionFind } from './union-find.ts';
 
@@ -194,7 +194,7 @@ function sortRowsBy(
   return { rows: order, keys };
 }
 
-/** Words changed beyond spelling that, with labels that differ, make two questions. */
+/** Words changed on a side that, with labels that differ, make two questions. */
 const ASKED_APART = 2;
 
 /** The task type of documents, whose copies may differ in more than a word or two. */
@@ -341,19 +341,10 @@ export class DuplicateIndex {
     // Verify the candidates on the exact bigram sets of the rows involved, fetched once, and
     // compare the words of those similar enough.
     const needed = new Set<number>();
-    // Rows of a pair labelled differently keep their words, to tell a spelling from a word.
-    const labelledApart = new Set<number>();
     for (const pair of pairs) {
-      const a = Math.floor(pair / n);
-      const b = pair % n;
-      needed.add(a);
-      needed.add(b);
-      if (this.labelsDiffer(a, b)) {
-        labelledApart.add(a);
-        labelledApart.add(b);
-      }
+      needed.add(Math.floor(pair / n));
+      needed.add(pair % n);
     }
-    const texts = new Map<number, readonly string[]>();
     const sets = new SetPool(n);
     const words = new SetPool(n);
     const siblings = new SiblingCollector(n, TEMPLATED_EXAMPLES, CONTENT_NAMES);
@@ -361,7 +352,6 @@ export class DuplicateIndex {
       [...needed].sort((a, b) => a - b),
       (row, marked) => {
         const rowWords = readRowWords(marked);
-        if (labelledApart.has(row)) texts.set(row, rowWords.words);
         sets.put(row, shingleSet(rowWords.words));
         words.put(row, taggedWords(rowWords));
         siblings.name(rowWords);
@@ -385,7 +375,7 @@ export class DuplicateIndex {
       if (!setA || !setB || jaccard(setA, setB) < this.threshold) continue;
       const diff = compareWords(words.get(a) ?? EMPTY_SET, words.get(b) ?? EMPTY_SET);
       const kin = kinship(diff, this.types.data[a] !== TEXT_TYPE);
-      if (kin === 'siblings' || (kin === 'same' && this.askedApart(a, b, texts))) {
+      if (kin === 'siblings' || (kin === 'same' && this.askedApart(a, b, diff))) {
         siblings.add(a, b, diff);
         continue;
       }
@@ -588,20 +578,15 @@ export class DuplicateIndex {
 
   /**
    * Two similar rows differing in prose only but labelled differently, with
-   * two words or more changed beyond spelling ("crime life" for "car crash",
-   * "will definitely" for "could possibly"): their own labels say they ask
+   * two words or more changed on a side ("crime life" for "car crash", "will
+   * definitely" for "could possibly"): their own labels say they ask
    * different questions of a shared template or story, so they are siblings,
    * not one question with conflicting labels. One word changed ("Find" for
-   * "Compute") or spelling alone ("motorcyle") keeps them the same question,
-   * and their labels in conflict.
+   * "Compute", a misspelling) keeps them the same question, and their labels
+   * in conflict. Counted on the words' hashes, so no row's text is kept.
    */
-  private askedApart(a: number, b: number, texts: ReadonlyMap<number, readonly string[]>): boolean {
-    if (!this.labelsDiffer(a, b)) return false;
-    const wordsA = texts.get(a);
-    const wordsB = texts.get(b);
-    return (
-      wordsA !== undefined && wordsB !== undefined && wordsChanged(wordsA, wordsB) >= ASKED_APART
-    );
+  private askedApart(a: number, b: number, diff: WordDifference): boolean {
+    return this.labelsDiffer(a, b) && Math.max(diff.proseA, diff.proseB) >= ASKED_APART;
   }
 
   /** Whether labelled members of a group asking the same question (one `question`) disagree. */

@@ -46,66 +46,6 @@ export function readRowWords(marked: readonly string[]): RowWords {
   return { words, kinds };
 }
 
-/** Edits (insert, delete, substitute) from one word to another, up to `most` (then most + 1). */
-function editsBetween(a: string, b: string, most: number): number {
-  if (Math.abs(a.length - b.length) > most) return most + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost,
-      );
-      current.push(value);
-      best = Math.min(best, value);
-    }
-    if (best > most) return most + 1;
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
-
-/** The words of `a` that `b` lacks, as a multiset. */
-function without(a: readonly string[], b: readonly string[]): string[] {
-  const counts = new Map<string, number>();
-  for (const word of b) counts.set(word, (counts.get(word) ?? 0) + 1);
-  return a.filter((word) => {
-    const left = counts.get(word) ?? 0;
-    if (left === 0) return true;
-    counts.set(word, left - 1);
-    return false;
-  });
-}
-
-/** Whether one word is a spelling of the other: one edit in a short word, two from eight letters. */
-function spelledAlike(word: string, other: string): boolean {
-  const most = word.length >= 8 ? 2 : 1;
-  return editsBetween(word, other, most) <= most;
-}
-
-/**
- * How many words one row has that the other lacks, on the side with more,
- * once spellings of one another are paired off ("motorcyle" and
- * "motorcycle", "colour" and "color" are one word). "Find" for "Compute" is
- * 1; "crime life" for "car crash" is 2.
- */
-export function wordsChanged(a: readonly string[], b: readonly string[]): number {
-  const onlyA = without(a, b);
-  const onlyB = without(b, a);
-  let paired = 0;
-  for (const word of onlyA) {
-    const at = onlyB.findIndex((other) => spelledAlike(word, other));
-    if (at < 0) continue;
-    onlyB.splice(at, 1);
-    paired++;
-  }
-  return Math.max(onlyA.length - paired, onlyB.length);
-}
-
 /** A word's hash with its kind in the lowest four bits. */
 const tag = (word: string, kind: number): number => ((hashString(word) & ~15) | kind) >>> 0;
 /** The word of a tagged hash, whatever its kind. */
