@@ -143,6 +143,10 @@ function injectionBases(): [string, string[]][] {
   ];
 }
 
+/**
+ * BENCH_DEBUG=<kind name> (e.g. "macintosh once") prints each injected text
+ * of that kind that is missed or not repaired exactly.
+ */
 export async function benchJudgmentEncoding(): Promise<void> {
   await Promise.resolve();
   console.log('\n## judgment: encoding (mojibake, control chars, U+FFFD, surrogates)');
@@ -189,8 +193,18 @@ export async function benchJudgmentEncoding(): Promise<void> {
         const mangled = kind.mangle(text);
         if (mangled === text) continue;
         count++;
-        if (mojibakeRule.detect(mangled) !== null) flagged++;
-        if (fixEncoding(mangled).text === kind.expected(text)) exact++;
+        const found = mojibakeRule.detect(mangled) !== null;
+        const repaired = fixEncoding(mangled).text;
+        if (found) flagged++;
+        if (repaired === kind.expected(text)) exact++;
+        else if (process.env.BENCH_DEBUG === kind.name) {
+          // What is missed or repaired otherwise, around its first non-ASCII character.
+          const at = Math.max(0, mangled.search(/[^\p{ASCII}]/u) - 30);
+          console.log(
+            `    ${found ? 'INEXACT' : 'MISSED'} ${JSON.stringify(mangled.slice(at, at + 80))}` +
+              `\n      got  ${JSON.stringify(repaired.slice(at, at + 80))}`,
+          );
+        }
       }
       console.log(
         formatRow(

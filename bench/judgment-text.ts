@@ -18,12 +18,19 @@ import { formatRow } from './stats.ts';
 /**
  * Judgment of the text rules on real data: defects of each family injected
  * (seeded) into real samples of ../shared/datasets, with the recall (the
- * sample is flagged by the right check) and the exact repair rate (the fix
- * gives back the clean sample exactly) where a repair applies; and the false
+ * sample is flagged by the right check) and the exact repair rate where a
+ * repair applies; and the false
  * alarms of the real datasets as they are (share of samples failing, per
  * check). Alpaca is CC BY-NC: it is read from shared/ and never copied.
- * BENCH_DEBUG=<family name> prints the family's inexact repairs on clean hosts
- * (the sample with the defect, then what the fix gave).
+ * BENCH_DEBUG=<family name> prints the family's inexact repairs (the sample
+ * with the defect, what the fix gave, what it makes of the host).
+ *
+ * Repaired exactly means: the fix of the sample with the defect equals the fix
+ * of the host without it. Real hosts carry defects of their own (41 of 400
+ * OASST and Alpaca replies end lines with spaces), which the fix rightly
+ * repairs too; comparing with the host as it is would count that as a miss of
+ * the injected defect. The stricter figure (the fix gives back the host as it
+ * is) is printed beside it.
  */
 
 type Row = Record<string, unknown>;
@@ -298,24 +305,26 @@ const FAMILIES: Family[] = [
 
 async function benchFamilies(): Promise<void> {
   console.log('\n## judgment of the text rules: injected defects (seeded) in real samples');
-  const widths = [34, 20, 8, 10, 14, 16];
   console.log(
-    formatRow(
-      ['family', 'hosts', 'samples', 'recall', 'exact repair', 'exact, clean hosts'],
-      widths,
-    ),
+    'exact repair: the fix of the sample with the defect equals the fix of its host without it;\n' +
+      '= host as is: the fix gives back the host unchanged (real hosts carry defects of their own)',
+  );
+  const widths = [34, 20, 8, 10, 14, 14];
+  console.log(
+    formatRow(['family', 'hosts', 'samples', 'recall', 'exact repair', '= host as is'], widths),
   );
   const all = hosts();
-  // Hosts the fix leaves alone: there the exact repair measures the injected defect alone.
-  const untouched = new Set<Sample>();
+  // What the fix makes of each host as it is: the reference a repair of the injected defect meets.
+  const hostFixed = new Map<Sample, string>();
   for (const { list } of all) {
     const fixed = await fixAll(list.map((h) => h.sample));
     fixed.forEach((f, i) => {
       const host = list[i];
-      if (host && !f.fix) untouched.add(host.sample);
-      else if (host && (f.fix?.changes.length ?? 0) === 0) untouched.add(host.sample);
+      if (host) hostFixed.set(host.sample, JSON.stringify(withoutFix(f)));
     });
   }
+  let repairs = 0;
+  let exactRepairs = 0;
   for (const family of FAMILIES) {
     for (const { name, list } of all) {
       const random = prng(13);
@@ -333,35 +342,34 @@ async function benchFamilies(): Promise<void> {
       const blocks = await auditAll(dirty);
       const found = blocks.filter((b) => flaggedBy(b, family.checks)).length;
       let exact = '-';
-      let exactClean = '-';
+      let asIs = '-';
       if (family.repairs) {
-        const fixed = await fixAll(dirty);
-        const same = fixed.filter(
-          (f, i) => JSON.stringify(withoutFix(f)) === JSON.stringify(clean[i]),
-        ).length;
+        const fixed = (await fixAll(dirty)).map((f) => JSON.stringify(withoutFix(f)));
+        const same = fixed.filter((f, i) => f === hostFixed.get(clean[i] as Sample)).length;
+        const unchanged = fixed.filter((f, i) => f === JSON.stringify(clean[i])).length;
+        repairs += dirty.length;
+        exactRepairs += same;
         exact = percent(same, dirty.length);
+        asIs = percent(unchanged, dirty.length);
         if (process.env.BENCH_DEBUG === family.name) {
           fixed.forEach((f, i) => {
-            const want = JSON.stringify(clean[i]);
-            if (JSON.stringify(withoutFix(f)) === want || !untouched.has(clean[i] as Sample))
-              return;
-            console.log('MISS', JSON.stringify(dirty[i]), '\n  GOT', JSON.stringify(withoutFix(f)));
+            const want = hostFixed.get(clean[i] as Sample);
+            if (f === want) return;
+            console.log('MISS', JSON.stringify(dirty[i]), '\n  GOT', f, '\n  WANT', want);
           });
         }
-        const cleanHosts = clean.map((c, i) => [c, i] as const).filter(([c]) => untouched.has(c));
-        const sameClean = cleanHosts.filter(
-          ([c, i]) => JSON.stringify(withoutFix(fixed[i] as ResultSample)) === JSON.stringify(c),
-        ).length;
-        exactClean = `${percent(sameClean, cleanHosts.length)} of ${cleanHosts.length}`;
       }
       console.log(
         formatRow(
-          [family.name, name, dirty.length, percent(found, dirty.length), exact, exactClean],
+          [family.name, name, dirty.length, percent(found, dirty.length), exact, asIs],
           widths,
         ),
       );
     }
   }
+  console.log(
+    `exact repair over every family and host: ${percent(exactRepairs, repairs)} of ${repairs}`,
+  );
 }
 
 /** The real datasets as they are, as the app imports them. */

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { AuditBlock, Issue } from '../src-shared/schemas/blocks.ts';
 import type { Sample } from '../src-shared/schemas/sample.ts';
 import { builtinBackend } from '../src-main/engine/builtin/backend.ts';
@@ -12,19 +11,25 @@ import {
   type RowResult,
   type SampleRow,
 } from '../src-main/engine/rows/index.ts';
-import { sharedFile } from '../src-main/engine/testing/shared-data.ts';
 import { runOperation } from '../src-main/service/runs/operation.ts';
+import { precisionFiles, type PrecisionFile } from './precision-files.ts';
+import { printComparison, readSummary, type FileSummary } from './precision-summary.ts';
 import { formatRow } from './stats.ts';
 
 /**
  * Precision on real data: every JSON Lines file of ../shared/datasets read as
- * the app imports it (its shape detected from the first rows), each sample
- * audited by the builtin engine and the file checked for duplicates; per file
- * and check, how many samples fail and how many only warn, with a few of each
- * (row, a clipped excerpt of the field, the issue's message) for a person to
- * judge whether the alarm is true. BENCH_PRECISION_SAMPLES sets how many
- * (default 3). Files no shape reads (the ftfy cases, the Alpaca pairing) are
- * named and skipped; without ../shared the part says so and stops.
+ * the app imports it (its shape detected from the first rows) and the
+ * benchmark test sets of ../shared/benchmarks with the mapping a user would
+ * give (precision-files.ts), each sample audited by the builtin engine and the
+ * file checked for duplicates; per file and check, how many samples fail and
+ * how many only warn, with a few of each (row, a clipped excerpt of the field,
+ * the issue's message) for a person to judge whether the alarm is true.
+ * BENCH_PRECISION_SAMPLES sets how many (default 3). Files no shape reads (the
+ * ftfy cases, the Alpaca pairing) are named and skipped; without ../shared the
+ * part says so and stops.
+ *
+ * BENCH_PRECISION_OUT=FILE writes the counts as JSON; BENCH_PRECISION_BASELINE=FILE
+ * (such a JSON from an earlier commit) prints them before and after, per file and check.
  */
 
 const SAMPLES = Number(process.env.BENCH_PRECISION_SAMPLES ?? 3);
@@ -104,18 +109,24 @@ function tally(checks: Map<string, CheckTally>, check: string, seen: Seen, faile
 const percent = (part: number, whole: number): string =>
   whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`;
 
-async function precisionOf(file: string, path: string): Promise<void> {
+async function precisionOf({
+  label: file,
+  path,
+  mapping: given,
+}: PrecisionFile): Promise<FileSummary | undefined> {
   const results = readRows(path);
   let rows: SampleRow[];
   let shape: string;
   try {
-    const mapping = headMapping(file, results.slice(0, DETECTION_ROWS), {});
-    if (!mapping) return;
+    const mapping = headMapping(file, results.slice(0, DETECTION_ROWS), {
+      mapping: given,
+    });
+    if (!mapping) return undefined;
     shape = mapping.shape;
     rows = samplesOfRows(mapping, results);
   } catch (error) {
     console.log(`\n${file}: skipped, ${error instanceof Error ? error.message : String(error)}`);
-    return;
+    return undefined;
   }
   const read = rows.flatMap((r) => ('sample' in r ? [r] : []));
   const samples = read.map((r) => r.sample);
@@ -162,7 +173,15 @@ async function precisionOf(file: string, path: string): Promise<void> {
       `(${percent(failing, samples.length)}), ${warning} only warning ` +
       `(${percent(warning, samples.length)})${templated}`,
   );
-  if (checks.size === 0) return;
+  const summary: FileSummary = {
+    samples: samples.length,
+    failing,
+    warning,
+    checks: Object.fromEntries(
+      [...checks].map(([name, t]) => [name, { fail: t.fail, warn: t.warn }]),
+    ),
+  };
+  if (checks.size === 0) return summary;
   const widths = [22, 8, 8, 8, 8];
   console.log(formatRow(['  check', 'fail', 'rate', 'warn', 'rate'], widths));
   for (const [check, t] of [...checks].sort((a, b) => b[1].fail - a[1].fail)) {
@@ -187,17 +206,20 @@ async function precisionOf(file: string, path: string): Promise<void> {
       }
     }
   }
+  return summary;
 }
 
 export async function benchPrecision(): Promise<void> {
-  console.log('\n## precision: the engine over the real files of ../shared/datasets');
-  const folder = sharedFile('datasets');
-  if (!folder.present) {
-    console.log(folder.reason);
-    return;
+  console.log('\n## precision: the engine over the real files of ../shared');
+  const { files, absent } = precisionFiles();
+  for (const reason of absent) console.log(reason);
+  const summaries: Record<string, FileSummary> = {};
+  for (const file of files) {
+    const summary = await precisionOf(file);
+    if (summary) summaries[file.label] = summary;
   }
-  const files = readdirSync(folder.path)
-    .filter((name) => name.endsWith('.jsonl'))
-    .sort();
-  for (const file of files) await precisionOf(file, join(folder.path, file));
+  const out = process.env.BENCH_PRECISION_OUT;
+  if (out) writeFileSync(out, `${JSON.stringify(summaries, null, 1)}\n`);
+  const baseline = process.env.BENCH_PRECISION_BASELINE;
+  printComparison(baseline ? readSummary(baseline) : undefined, summaries);
 }

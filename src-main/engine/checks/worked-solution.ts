@@ -20,9 +20,10 @@ export interface Annotation {
 
 /**
  * The number written after `>>` is read whole: a fraction ("3/4") or a mixed
- * number ("1 1/2") is not its first digits.
+ * number ("1 1/2") is not its first digits. An annotation stays on its line:
+ * code's shifts (`1 << count` ... `temp >>= 1` lines apart) are none.
  */
-const ANNOTATION = /<<([^<>=]+)=([^<>]+)>>(\$?-?[\d,]*\.?\d+(?:\/\d+|\s\d+\/\d+)?)?/g;
+const ANNOTATION = /<<([^<>=\n]+)=([^<>\n]+)>>(\$?-?[\d,]*\.?\d+(?:\/\d+|\s\d+\/\d+)?)?/g;
 
 export function annotations(answer: string): Annotation[] {
   if (!answer.includes('<<')) return [];
@@ -124,7 +125,7 @@ const PLAIN = new RegExp(
 );
 
 export function plainEquations(answer: string): PlainEquation[] {
-  const prose = answer.replace(/<<[^<>]*>>/g, (m) => ' '.repeat(m.length));
+  const prose = answer.replace(/<<[^<>\n]*>>/g, (m) => ' '.repeat(m.length));
   const found: PlainEquation[] = [];
   for (const m of prose.matchAll(PLAIN)) {
     const expression = (m[1] ?? '').replaceAll('$', '');

@@ -101,8 +101,8 @@ const TWO_LETTER_WORDS = new Set(
 
 /**
  * The kind of `words[at]` (prose when it is no content token). Context
- * matters only for "a" and "i": a variable when a symbol stands beside it
- * ("$a$", "a + b"), else an article or a pronoun.
+ * matters for "a" and "i" (a variable when a symbol stands beside it, "$a$",
+ * "a + b", else an article or a pronoun) and for the word "how many" counts.
  */
 export function contentKind(words: readonly string[], at: number): ContentKind {
   const word = words[at] as string;
@@ -115,6 +115,14 @@ export function contentKind(words: readonly string[], at: number): ContentKind {
       : ContentKind.prose;
   }
   if (/^[\d.]+$/.test(word)) return ContentKind.number;
+  // What "how many" counts is the unit of the count: "how many penguins" is not "how many giraffes".
+  if (
+    at >= 2 &&
+    words[at - 2] === 'how' &&
+    (words[at - 1] === 'many' || words[at - 1] === 'much')
+  ) {
+    return ContentKind.unit;
+  }
   if (/\d/.test(word) || word.startsWith('\\') || word.includes('_')) return ContentKind.variable;
   const known = VOCABULARY.get(word);
   if (known !== undefined) return known;

@@ -24,6 +24,7 @@ import {
   SiblingCollector,
   taggedWords,
   type ContentName,
+  type WordDifference,
 } from './template-siblings.ts';
 import { UnionFind } from './union-find.ts';
 
@@ -217,6 +218,12 @@ function sortRowsBy(
   return { rows: order, keys };
 }
 
+/** Words changed on a side that, with labels that differ, make two questions. */
+const ASKED_APART = 2;
+
+/** The task type of documents, whose copies may differ in more than a word or two. */
+const TEXT_TYPE = TASK_TYPES.indexOf('text');
+
 const RADIX = 1 << 16;
 const RADIX_MASK = RADIX - 1;
 
@@ -391,8 +398,8 @@ export class DuplicateIndex {
       // A row whose words were not fetched is never taken for similar.
       if (!setA || !setB || jaccard(setA, setB) < this.threshold) continue;
       const diff = compareWords(words.get(a) ?? EMPTY_SET, words.get(b) ?? EMPTY_SET);
-      const kin = kinship(diff);
-      if (kin === 'siblings') {
+      const kin = kinship(diff, this.types.data[a] !== TEXT_TYPE);
+      if (kin === 'siblings' || (kin === 'same' && this.askedApart(a, b, diff))) {
         siblings.add(a, b, diff);
         continue;
       }
@@ -582,6 +589,28 @@ export class DuplicateIndex {
     }
     merge();
     return { pairs: pairs.slice(0, count), truncated: state.truncated };
+  }
+
+  /** Whether both rows carry a label and the labels differ. */
+  private labelsDiffer(a: number, b: number): boolean {
+    return (
+      this.hasLabel.data[a] === 1 &&
+      this.hasLabel.data[b] === 1 &&
+      this.labels.data[a] !== this.labels.data[b]
+    );
+  }
+
+  /**
+   * Two similar rows differing in prose only but labelled differently, with
+   * two words or more changed on a side ("crime life" for "car crash", "will
+   * definitely" for "could possibly"): their own labels say they ask
+   * different questions of a shared template or story, so they are siblings,
+   * not one question with conflicting labels. One word changed ("Find" for
+   * "Compute", a misspelling) keeps them the same question, and their labels
+   * in conflict. Counted on the words' hashes, so no row's text is kept.
+   */
+  private askedApart(a: number, b: number, diff: WordDifference): boolean {
+    return this.labelsDiffer(a, b) && Math.max(diff.proseA, diff.proseB) >= ASKED_APART;
   }
 
   /** Whether labelled members of a group asking the same question (one `question`) disagree. */

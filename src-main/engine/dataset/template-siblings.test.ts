@@ -242,6 +242,84 @@ describe('the templated_rows finding', () => {
     expect(result.findings.map((f) => f.code)).not.toContain('duplicates');
   });
 
+  it('takes questions of one preamble or story that differ beyond a word or two for siblings', async () => {
+    const table =
+      'Here is a table where the first line is a header and each subsequent line is a penguin: ' +
+      'name, age, height (cm), weight (kg) Louis, 7, 50, 11 Bernard, 5, 80, 13 Vincent, 9, 60, ' +
+      '11 Gwen, 8, 70, 15 For example: the age of Louis is 7, the weight of Gwen is 15 kg. ';
+    const story =
+      'Long ago, when John was only 17 years old, he got a job working for a large manufacturing ' +
+      'company. Years later he was exposed to asbestos fibers and, while in hospital, a nurse ' +
+      'gave him the wrong medication; he died within minutes. ';
+    const letter = (verb: string): string =>
+      `In the following sentences, explain the antecedent of the pronoun. Sentence: The ` +
+      `secretary and the manager ${verb} the plan before she sent the letter. The manager ` +
+      `${verb} it again, and the secretary ${verb} it once more.`;
+    expect(
+      await codes([
+        qa(`${table}What is the name of the last penguin sorted by alphabetic order?`, '(C)'),
+        qa(`${table}What is the name of the last penguin?`, '(D)'),
+        qa(`${story}Did the crime life cause his premature death?`, 'No'),
+        qa(`${story}Did the car crash cause his premature death?`, 'Yes'),
+        qa(`${table}How many penguins are there in the table?`, '(D)'),
+        qa(`${table}How many giraffes are there in the table?`, '(B)'),
+        qa(letter('will discuss'), '(A)'),
+        qa(letter('discussed'), '(A)'),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('still finds a copy of a question with a word or two changed, and its label conflict', async () => {
+    const story =
+      'Long ago, when John was only 17 years old, he got a job working for a large manufacturing ' +
+      'company. Years later he was exposed to asbestos fibers and, while in hospital, a nurse ' +
+      'gave him the wrong medication; he died within minutes. Did the medication cause his death?';
+    const { groups, issues } = await findDuplicates([
+      qa(story, 'Yes'),
+      qa(story.replace('manufacturing', 'manufacturng'), 'No'),
+      qa(story.replace('large', 'big'), 'Yes'),
+    ]);
+    expect(groups).toEqual([expect.objectContaining({ label_conflict: true })]);
+    expect(issues.get(1)?.map((i) => i.code)).toEqual(['near_duplicate', 'label_conflict']);
+    expect(issues.get(2)?.map((i) => i.code)).toContain('near_duplicate');
+  });
+
+  it('keeps documents near duplicates at any extent the similarity allows', async () => {
+    const article =
+      'The city council met on Tuesday to discuss the new budget for parks and libraries. ' +
+      'Members debated for hours about the cost of repairs to the old library building, and ' +
+      'several residents spoke in favour of keeping the branch open on weekends for families. ' +
+      'The mayor promised a decision before the end of the month, after a second reading of ' +
+      'the proposal and a public hearing in the town hall, where everyone will be welcome to ' +
+      'speak for up to three minutes about the plan and its consequences for the neighbourhood.';
+    const text = (t: string): Sample => ({ task_type: 'text', text: t });
+    expect(
+      await codes([
+        text(article),
+        text(
+          article
+            .replace('debated', 'argued')
+            .replace('several', 'many')
+            .replace('proposal', 'draft'),
+        ),
+      ]),
+    ).toEqual(['near_duplicate']);
+  });
+
+  it('takes True and False for truth values, not names, and a step taken away for another route', async () => {
+    expect(
+      await codes([
+        qa('not ( True and not False ) or True and True is', 'True'),
+        qa('not ( not not not False ) or True and True is', 'True'),
+        qa(
+          'Always face forward. Take 7 steps forward. Turn right. Take 4 steps left. Take 2 steps.',
+          'No',
+        ),
+        qa('Always face forward. Take 7 steps forward. Take 4 steps left. Take 2 steps.', 'No'),
+      ]),
+    ).toEqual([]);
+  });
+
   it('stays linear on a large templated set: no duplicates among 3,000 siblings', async () => {
     const samples = Array.from({ length: 3000 }, (_, i) =>
       mmlu(polynomials('sum').replace('4x - 5', `${i + 2}x - 5`), POLYNOMIAL_CHOICES, i % 4),

@@ -30,13 +30,18 @@ export interface RowWords {
   kinds: Uint8Array;
 }
 
+const LOGIC_WORDS = new Set(['true', 'false', 'not']);
+
 export function readRowWords(marked: readonly string[]): RowWords {
   const words = marked.map((word) => (word.startsWith(NAME_MARK) ? word.slice(1) : word));
   const kinds = new Uint8Array(words.length);
   for (let i = 0; i < words.length; i++) {
-    kinds[i] = (marked[i] as string).startsWith(NAME_MARK)
-      ? ContentKind.name
-      : contentKind(words, i);
+    // "True", "False" and "Not" capitalised (as Python writes them) are logic, not names;
+    // other words in capitals ("NINE", "PARABOLA", "THAT") stay names.
+    kinds[i] =
+      (marked[i] as string).startsWith(NAME_MARK) && !LOGIC_WORDS.has(words[i] as string)
+        ? ContentKind.name
+        : contentKind(words, i);
   }
   return { words, kinds };
 }
@@ -162,15 +167,37 @@ export type Kinship = 'same' | 'siblings' | 'copy';
 const MIN_CLAUSE_WORDS = 3;
 const MAX_CLAUSE_WORDS = 12;
 
-export function kinship(diff: WordDifference): Kinship {
+/**
+ * What a copy of a question changes: a word or two on each side ("a word or
+ * two of prose changed"; case, spacing and punctuation are gone before). A
+ * pair of questions differing in more ("less than 10 years old" for "there
+ * in the table", "will discuss" for "discussed" three times, a step added to
+ * a route) fills a shared preamble or story with another question.
+ */
+export const QUESTION_COPY_WORDS = 2;
+
+/**
+ * `questions`: the rows ask something (multiple choice, question-answer, a
+ * conversation), so a copy changes at most QUESTION_COPY_WORDS words a side;
+ * documents (text samples) are copies at any extent the similarity allows.
+ */
+export function kinship(diff: WordDifference, questions = false): Kinship {
   const content = diff.contentA + diff.contentB;
   const prose = diff.proseA + diff.proseB;
+  if (
+    questions &&
+    Math.max(diff.contentA + diff.proseA, diff.contentB + diff.proseB) > QUESTION_COPY_WORDS
+  ) {
+    return 'siblings';
+  }
   // The very same words in another order: who did what to whom changed ("The guard called the
   // cleaner", "The cleaner called the guard"), or where the content tokens stand did.
   if (content === 0) return prose > 0 ? 'same' : 'siblings';
   if ((diff.kindsA & diff.kindsB) !== 0) return 'siblings';
   const onlyAdded = diff.contentA + diff.proseA === 0 || diff.contentB + diff.proseB === 0;
   if (onlyAdded && prose === 0) return 'siblings';
+  // A question with a short clause holding content taken away ("Turn right.", "red") asks less.
+  if (onlyAdded && questions) return 'siblings';
   // A clause with content added or taken away ("Take 1 step.", "We now add James, 12, 90"):
   // words, not symbols, counted, so "len(stack)" overwritten by one word is a word for a word.
   const wordsA = diff.contentA - diff.symbolsA + diff.proseA;

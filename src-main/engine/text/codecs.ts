@@ -80,8 +80,10 @@ function buildCodePage(name: string, strongLeads: string, regional = false): Cod
 /** In order of how often they occur in the wild. */
 export const CODE_PAGES: readonly CodePage[] = [
   buildCodePage('windows-1252', 'ÃÂÅÄÈÐÑÎÏÌØâãäåæçèéêëìíîïð'),
-  buildCodePage('windows-1251', 'РСвЂГВДЕ', true),
-  buildCodePage('macintosh', '¬√ƒ≈‚'),
+  // "О" and "П" (0xCE, 0xCF) lead the Greek letters ("О±" for "α", "ПЂ" for "π").
+  buildCodePage('windows-1251', 'РСвЂГВДЕОП', true),
+  // "Œ" and "œ" (0xCE, 0xCF) lead the Greek letters ("Œ±" for "α").
+  buildCodePage('macintosh', '¬√ƒ≈‚Œœ'),
   buildCodePage('windows-1250', 'ĂÄĹÅâ', true),
   // Windows-1250's ISO twin (Czech, Polish): the same leads, C1 controls where 1250 prints.
   buildCodePage('iso-8859-2', 'ĂÄĹÅâ', true),

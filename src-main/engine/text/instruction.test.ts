@@ -108,6 +108,24 @@ describe('checks that read the instruction', () => {
     expect(
       standDownNote('repeated_ngrams', 'List three attractions.', ESSAY, 'very very very'),
     ).toBeNull();
+    // a song repeats its chorus, a schedule its daily lines
+    expect(
+      standDownNote(
+        'repeated_lines',
+        'Write a song about Angela Merkel in the style of The Beatles.',
+        ESSAY,
+      ),
+    ).toMatch(/asks for the repetition/);
+    expect(
+      standDownNote(
+        'repeated_lines',
+        'Create a weekly training plan for strength and endurance.',
+        ESSAY,
+      ),
+    ).toMatch(/asks for a list/);
+    expect(
+      standDownNote('repeated_lines', 'Tell me about songs of the Beatles.', ESSAY),
+    ).toBeNull();
     // rules that read nothing of the instruction never stand down
     expect(standDownNote('profanity', 'Repeat after me.', ESSAY)).toBeNull();
   });

@@ -19,9 +19,13 @@ const ASKS: Record<Request, RegExp> = {
   template: asks(
     String.raw`templates?|form letters?|fill-in|placeholders?|letters?|e-?mails?(?! address)|memos?|invitations?|cover letters?|resumes?|résumés?|cvs?|contracts?|agreements?|forms?|mad ?libs?`,
   ),
-  // "Duplicate this essay", "Repeat the sentence", "write it twice": asked of the reply itself.
-  repetition:
-    /(?:^|[.!?:;]\s+|\b(?:please|and|then|just|now)\s+)(?:duplicate|repeat|reproduce|copy|echo)\b|\b(?:write|say|print|type|repeat)\b[^.?!\n]{0,40}\b(?:twice|(?:\d+|two|three|four|five|ten) times)\b/i,
+  // "Duplicate this essay", "Repeat the sentence", "write it twice": asked of the reply itself;
+  // a song or a poem asked for repeats its chorus or refrain.
+  repetition: new RegExp(
+    String.raw`(?:^|[.!?:;]\s+|\b(?:please|and|then|just|now)\s+)(?:duplicate|repeat|reproduce|copy|echo)\b|\b(?:write|say|print|type|repeat)\b[^.?!\n]{0,40}\b(?:twice|(?:\d+|two|three|four|five|ten) times)\b|` +
+      String.raw`${MAKE}\b(?:songs?|lyrics|poems?|raps?|chants?|jingles?|anthems?|ballads?|nursery rhymes?|limericks?|villanelles?)\b`,
+    'i',
+  ),
   markup: new RegExp(
     `${MAKE}\\b(?:html|xhtml|xml|markup|tags?|web ?pages?|svg|jsx)\\b|\\b(?:in|using|as|with) (?:html|xml|markup|svg)\\b`,
     'i',
@@ -36,7 +40,8 @@ const ASKS: Record<Request, RegExp> = {
 const STANDS_DOWN: Record<string, readonly Request[]> = {
   placeholder: ['template'],
   repeated_sentences: ['repetition'],
-  repeated_lines: ['repetition'],
+  // A schedule or plan repeats its lines day by day ("Warm-up: 5-10 minutes").
+  repeated_lines: ['repetition', 'list'],
   repeated_ngrams: ['repetition', 'list'],
   repeated_words: ['repetition'],
   markup_debris: ['markup'],

@@ -117,6 +117,27 @@ describe('fixEncoding on the kinds ftfy repairs', () => {
     }
   });
 
+  it('repairs lone Greek letters and signs of MacRoman and Windows-1251 in English text', () => {
+    const pairs: [string, string][] = [
+      ['The fine structure constant (Œ±) is small.', 'The fine structure constant (α) is small.'],
+      ['So 18 √∑ 3 = 6 and 6 √ó 9 = 54.', 'So 18 ÷ 3 = 6 and 6 × 9 = 54.'],
+      ['another year.¬† What is the total?', 'another year.\u00a0 What is the total?'],
+      [
+        'The constant, denoted О±, is small (Оµ0 too).',
+        'The constant, denoted α, is small (ε0 too).',
+      ],
+    ];
+    for (const [mangled, repaired] of pairs) {
+      expect(mojibakeRule.detect(mangled), mangled).not.toBeNull();
+      expect(fixEncoding(mangled).text).toBe(repaired);
+    }
+    // a root of a sum, a root of pi, a Russian "О" and French ligatures are what they say
+    for (const text of ['d = √∑(x_i - y_i)^2', 'the value √π is', 'О нас и о вас', 'ŒUVRE, cœur']) {
+      expect(mojibakeRule.detect(text), text).toBeNull();
+      expect(fixEncoding(text).text, text).toBe(text);
+    }
+  });
+
   it('repairs cp437 box-drawing mojibake inside words, and leaves box art alone', () => {
     expect(fixEncoding(misdecode('Slovenčina', 'cp437')).text).toBe('Slovenčina');
     expect(fixEncoding('Ma┼éopolska i Sloven─ìina').text).toBe('Małopolska i Slovenčina');

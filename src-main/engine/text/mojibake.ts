@@ -136,6 +136,19 @@ function isStrong(
   if (cont === '’' && !isLetterOrDigit(before) && APOSTROPHE_SUFFIX.test(after)) return false;
   // A regional page's capital before a sign, alone, that reads "×" or "÷" ("Г·" in Windows-1251).
   if (page.regional && !isLetter(before) && /^[×÷]$/u.test(decoded)) return true;
+  if (page.name === 'macintosh' && !isLetter(before) && macRomanSign(lead, decoded, after)) {
+    return true;
+  }
+  // Windows-1251: "О±", "Оµ", "ПЂ" standing alone are "α", "ε", "π" (a Russian "О" is no such pair).
+  if (
+    page.name === 'windows-1251' &&
+    'ОП'.includes(lead) &&
+    !isLetter(before) &&
+    !isLetter(after.charAt(0)) &&
+    /^\p{Script=Greek}$/u.test(decoded)
+  ) {
+    return true;
+  }
   // "MARQUÉ…", "NESTLÉ®": a capital after capitals, then punctuation ending the word, is typography.
   // "Ã" and "Â" alone are no word: "Â»" and "Ã¨" between spaces are "»" and "è".
   const afterLowercase = /\p{Ll}/u.test(before);
@@ -160,6 +173,18 @@ function isStrong(
   }
   // "√π" in a formula stands alone; mojibake sits inside words ("wei√ü", "r√©gime").
   return isLetterOrDigit(before) || isLetterOrDigit(after[0]);
+}
+
+/**
+ * MacRoman pairs that stand alone in English text and are no writing of
+ * their own: "Œ±" and "Œµ" (a ligature before a sign) are "α" and "ε"; "√ó"
+ * and "√∑" between spaces are "×" and "÷" (a root of a sum, "√∑(x", runs
+ * into its operand); "¬†" (a not sign before a dagger) is a no-break space.
+ */
+function macRomanSign(lead: string, decoded: string, after: string): boolean {
+  if ('Œœ'.includes(lead)) return /^\p{Script=Greek}$/u.test(decoded);
+  if (lead === '√') return /^[×÷]$/u.test(decoded) && !/^[\p{L}\p{N}([{]/u.test(after);
+  return lead === '¬' && decoded === '\u00a0';
 }
 
 const CJK = /[\u3000-\u9fff\uf900-\ufaff]/u;
@@ -201,13 +226,16 @@ const ASCII_ALNUM = /[A-Za-z0-9]/;
 
 /**
  * A regional page's mojibake is of its own languages (letters the page has),
- * or of Latin text ("rГ©gion", "signiп¬Ѓcantly", "pagrÄŻstai"), or a whole
- * word of another script. "ВІКІ" (Ukrainian capitals, not "²ʲ") is none of these.
+ * or of Latin text ("rГ©gion", "signiп¬Ѓcantly", "pagrÄŻstai"), a Greek
+ * letter alone (a symbol), or a whole word of another script. "ВІКІ" (Ukrainian capitals, not "²ʲ") is none of these.
  */
 function fitsRegionalPage(letters: string[], before: string, after: string, page: CodePage) {
   const foreign = letters.filter((l) => l > '\u007f' && !page.toByte.has(l));
   if (foreign.length === 0 || foreign.every((l) => LATIN_1_LETTER.test(l))) return true;
   if (ASCII_ALNUM.test(before.slice(-1)) || ASCII_ALNUM.test(after.charAt(0))) return true;
+  // One Greek letter standing alone is a symbol of science ("(α)", "ε0", "denoted α,").
+  const alone = !isLetter(before.slice(-1)) && !isLetter(after.charAt(0));
+  if (alone && letters.length === 1 && /^\p{Script=Greek}$/u.test(foreign[0] ?? '')) return true;
   // Beside letters of the same script, or words of it ("कैसे а¤№аҐ€а¤‚" once "कैसे" is repaired).
   const script = scriptOf(foreign[0] ?? '');
   if (script && script !== SCRIPTS[0] && (script.test(before) || script.test(after))) return true;

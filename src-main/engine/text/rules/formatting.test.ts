@@ -52,6 +52,8 @@ describe('markup_debris', () => {
       'The <table> element holds <tr> and <td> elements.',
       'Use the <b> and <i> tags for emphasis.',
       'Add the tag <br> where a line should break.',
+      'Write a funny note to McQueen, using <br> to separate lines.',
+      'Insert a <hr> between the two sections.',
       'Write "<br>" to break a line.',
       'Type `<b>bold</b>` to get bold text.',
       '```html\n<p>Hello</p>\n```',
@@ -93,6 +95,26 @@ describe('whitespace', () => {
     expect(fixWhitespace(steps)).toBe(
       'The candle burns for 4 hours.\nThus, it will be 8 cm shorter.\n#### 8',
     );
+  });
+
+  it('keeps two spaces after a sentence that ends in inline maths, where the text types them', () => {
+    const solution = 'So $x = 5.$  Then $y = 2x = 10$.  Hence the sum is $15.$  Done.';
+    expect(whitespaceRule.detect(solution)).toBeNull();
+    expect(whitespaceRule.detect('So $x = 5.$ Then $y$ is  10.')?.count).toBe(1);
+    // before display maths, a run of spaces is the source's layout
+    for (const text of [
+      'Then we have  \\begin{align*} x &= 1 \\end{align*}',
+      'So  \\[x^2 = 4.\\]',
+    ]) {
+      expect(whitespaceRule.detect(text), text).toBeNull();
+    }
+  });
+
+  it('keeps the spaces after a list marker, an indent of the item', () => {
+    const outline =
+      'I. Introduction\n\n*  Introduce the topic.\n*  Explain why it matters.\n1.  Red';
+    expect(whitespaceRule.detect(outline)).toBeNull();
+    expect(whitespaceRule.detect('*  Introduce  the topic.')?.count).toBe(1);
   });
 
   it('keeps tab-separated tables and the tab after a list marker', () => {

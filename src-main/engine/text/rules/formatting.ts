@@ -98,7 +98,9 @@ export const wikiMarkupRule: TextRule = {
  * single such gap among single-spaced sentences is a slip).
  */
 const SPACE_RUN = /(?<=\S) {2,}(?=\S)/g;
-const SENTENCE_GAP = /[.!?]["'”’)\]]*( {1,2})(?=\S)/g;
+/** A sentence end: its mark, then closing quotes, brackets or the `$` closing inline maths (".$"). */
+const SENTENCE_GAP = /[.!?]["'”’)\]$]*( {1,2})(?=\S)/g;
+const ENDS_SENTENCE = /[.!?]["'”’)\]$]*$/;
 const PIPE_ROW = /^\s*\|.*\|\s*$/;
 /** A tab between two characters of a line (not indentation): a column, or debris. */
 const INNER_TAB = /\S[ \t]*\t[ \t]*\S/;
@@ -106,6 +108,15 @@ const INNER_TAB = /\S[ \t]*\t[ \t]*\S/;
 const INNER_TAB_RUN = /(?<=\S)[ \t]*\t[ \t]*(?=\S)/g;
 /** A list item's marker and the tab after it ("1.\tExperience"): a layout of its own. */
 const LIST_MARKER_TAB = /^\s*(?:\d{1,3}[.)]|[-*+•]|[A-Za-z][.)])[ \t]*\t[ \t]*/;
+/**
+ * LaTeX display maths opening after a run of spaces ("we have  \begin{align*}",
+ * "that  \[x^2"): the source's layout before a block TeX sets on its own line,
+ * never seen by a reader.
+ */
+const DISPLAY_MATH_START = /^(?:\\begin\{|\\\[|\$\$)/;
+
+/** A list item's marker before a run of spaces ("*  Introduce", "1.  Red"): the item's indent. */
+const LIST_MARKER_END = /^\s*(?:\d{1,3}[.)]|[-*+•])$/;
 const TRAILING = /[ \t]+$/;
 const EXTRA_BLANK_LINES = /\n{4,}/g;
 
@@ -206,8 +217,9 @@ function scanWhitespace(prose: string): WhitespaceScan {
     if (line.includes('  ') && !tabTable && !PIPE_ROW.test(line.trimEnd())) {
       next = line.replace(SPACE_RUN, (run: string, at: number) => {
         const end = at + run.length;
-        if (aligned(i, end)) return run;
-        if (run.length === 2 && keepDoubles && /[.!?]["'”’)\]]*$/.test(line.slice(0, at))) {
+        if (aligned(i, end) || LIST_MARKER_END.test(line.slice(0, at))) return run;
+        if (DISPLAY_MATH_START.test(line.slice(end, end + 8))) return run;
+        if (run.length === 2 && keepDoubles && ENDS_SENTENCE.test(line.slice(0, at))) {
           return run;
         }
         count++;

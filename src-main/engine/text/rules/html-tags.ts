@@ -26,8 +26,12 @@ const COMPARISON_LIKE = new Set(['a', 'b', 'i', 'u']);
 /** A tag named in prose: followed by "tag(s)"/"element(s)" (maybe after more tags), or after them. */
 const NAMED_AFTER =
   /^(?:\s*(?:,|and|or|&)?\s*<\/?[a-z][\w-]*[^<>]*>)*(?:\s*["'”’]\s*|\s+)(?:tags?|elements?)\b/i;
-/** "the element <p>", "tag: <br>"; not a tag that wraps the word ("<b>element</b>"). */
-const NAMED_BEFORE = /\b(?:tags?|elements?)(?:\s*[:"'“‘]\s*|\s+)$/i;
+/**
+ * "the element <p>", "tag: <br>", and a tag named as what to use ("using <br>
+ * to separate lines", "insert a <hr>"); not a tag that wraps the word ("<b>element</b>").
+ */
+const NAMED_BEFORE =
+  /\b(?:(?:tags?|elements?)(?:\s*[:"'“‘]\s*|\s+)|(?:using|use|add|insert)\s+(?:(?:an?|the)\s+)?)$/i;
 /** Quoted on its own: '"<br>"' or '“<p>”'. */
 const QUOTED = /^["'“‘]$/;
 

@@ -20,6 +20,7 @@ describe('placeholder', () => {
       }
     }
     expect(placeholderRule.detect('Dear [insert name here], thanks.', at('/text'))).not.toBeNull();
+    expect(placeholderRule.detect('Hello {{name}}, welcome!', at('/text'))).not.toBeNull();
     expect(placeholderRule.detect('Lorem ipsum dolor sit amet.', at('/text'))).not.toBeNull();
   });
 
@@ -44,6 +45,10 @@ describe('placeholder', () => {
       'The set [1, 2, 3] has three elements.',
       'None of the above.',
       'There is no input validation in this function.',
+      // LaTeX's double braces, and the slots of a format an instruction sets out
+      'Define \\[\\text{{D}}(a,b,c)=\\frac{abc}{a+b+c}.\\] Find $\\text{{D}}(2,4,6)$.',
+      'Then $x^{{n}}$ grows.',
+      'Write a planning doc. Follow the exact format below:\n\nPart 1. Task Summary\n[put details here]',
     ]) {
       expect(placeholderRule.detect(text, at('/text')), text).toBeNull();
     }

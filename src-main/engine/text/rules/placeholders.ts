@@ -74,7 +74,18 @@ const EMPTY_WORDS = new Set([
   'input: no input',
 ]);
 
-const INSERT = /\[\s*(?:insert|add|enter|your|put)\b[^\]\n]{0,60}\]|\{\{\s*[\w .-]{1,40}\s*\}\}/i;
+/** "[insert name]", "{{name}}"; not LaTeX's double braces (`\text{{D}}`, `^{{n}}`). */
+const INSERT =
+  /\[\s*(?:insert|add|enter|your|put)\b[^\]\n]{0,60}\]|(?<!\\[A-Za-z]+|[\^_])\{\{\s*[\w .-]{1,40}\s*\}\}/i;
+/**
+ * An instruction that sets out the format of its answer ("Follow the exact
+ * format below:", "in the following format:", "use this template"): the
+ * brackets after it are the slots of that format, asked for, not left unfilled.
+ */
+const FORMAT_SET_OUT =
+  /\b(?:(?:exact|following|this|same)\s+(?:format|template|structure|layout)\b[^.!?\n]{0,20}(?:below|:)|(?:use|follow|using|fill in|fill out)\s+(?:this|the following|the)\s+(?:format|template)\b)/i;
+const setsOutFormat = (before: string): boolean => FORMAT_SET_OUT.test(before);
+
 const LOREM = /\blorem ipsum\b(?!["'”’]? (?:is|was|text is|refers|placeholder text is)\b)/i;
 
 /** Whole-field placeholders: which are placeholders in this field. */
@@ -139,7 +150,7 @@ export const placeholderRule: TextRule = {
     if (!text.includes('[') && !text.includes('{') && !/lorem/i.test(text)) return null;
     const prose = blankCode(text);
     const found = INSERT.exec(prose) ?? LOREM.exec(prose);
-    if (!found) return null;
+    if (!found || setsOutFormat(prose.slice(0, found.index))) return null;
     return {
       count: 1,
       example: excerpt(text, found.index + found[0].length / 2, 24),

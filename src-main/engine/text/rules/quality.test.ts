@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { gsm8k, oasst, truthfulQa } from '../../testing/real-data.ts';
 import { whitespaceRule } from './formatting.ts';
 import { backToBackRule, boilerplateRule, dropBackToBackRepeats } from './quality.ts';
-import { repeatedLinesRule, repeatedNgramsRule } from './repetition.ts';
+import { repeatedLinesRule, repeatedNgramsRule, repeatedWordsRule } from './repetition.ts';
 
 /** Real texts that hold no back-to-back repeat: the clean side of every property. */
 const replies = oasst()
@@ -49,9 +49,31 @@ describe('repeated_sentences: a repeat back to back is a defect at any length', 
       '    x += 1;\n    x += 1;',
       'It rained today. The sun came out. It rained today.',
       'Row, row, row your boat.',
+      '\\begin{align*}\na^2 + b^2 &= b, \\\\\n2ab &= a, \\\\\n2ab &= a, \\\\\na^2 + b^2 &= b.\n\\end{align*}',
     ]) {
       expect(backToBackRule.detect(text), text).toBeNull();
       expect(dropBackToBackRepeats(text)).toBe(text);
+    }
+  });
+
+  it('takes a counted step said twice in a line of steps for a step done twice', () => {
+    const route =
+      'If you follow these instructions, do you return to the starting point? Always face ' +
+      'forward. Take 7 steps backward. Take 7 steps backward. Take 4 steps left. Take 10 steps forward.';
+    expect(backToBackRule.detect(route)).toBeNull();
+    expect(dropBackToBackRepeats(route)).toBe(route);
+    const back =
+      'If you follow these instructions, do you return to the starting point? Turn around. ' +
+      'Take 4 steps. Turn around. Take 4 steps.';
+    expect(backToBackRule.detect(back)).toBeNull();
+    // outside a line of steps, or a sentence longer than a step, a repeat is still a repeat
+    for (const text of [
+      'Take 7 steps backward. Take 7 steps backward.',
+      'It costs $3 x 5 = $15. It costs $3 x 5 = $15. It costs $3 x 5 = $15. It costs $3 x 5 = $15.',
+      'We walked 7 miles along the river that day. We walked 7 miles along the river that day. ' +
+        'Then we rested. It was late. We slept.',
+    ]) {
+      expect(backToBackRule.detect(text), text).not.toBeNull();
     }
   });
 
@@ -210,5 +232,17 @@ describe('whitespace: runs of spaces and trailing whitespace, repaired exactly',
       ),
       { numRuns: 200, seed: 3 },
     );
+  });
+});
+
+describe('repeated_words: a stutter, not a negation stacked in a formula', () => {
+  it('leaves "not not not False" alone and still repairs "the the the"', () => {
+    for (const text of ['not not not not False is', 'True and not not not ( False ) is']) {
+      expect(repeatedWordsRule.detect(text), text).toBeNull();
+    }
+    const mixed = 'It is the the the answer: not not not True is False.';
+    expect(repeatedWordsRule.detect(mixed)?.count).toBe(1);
+    expect(repeatedWordsRule.fix?.(mixed)).toBe('It is the answer: not not not True is False.');
+    expect(repeatedWordsRule.detect('I will not not not go there.')).not.toBeNull();
   });
 });

@@ -34,9 +34,16 @@ function units(text: string, separator: RegExp): { start: number; end: number }[
 const comparable = (unit: string): boolean =>
   !unit.includes(CODE_FILLER) && !isIndentedCode(unit) && wordCount(unit) >= MIN_WORDS;
 
+/**
+ * A row of an aligned formula (`2ab &= a, \\`): a system of equations may hold
+ * the same equation twice, as a derivation writes it out.
+ */
+const FORMULA_ROW = /\\\\\s*$|&\s*[=<>≤≥]/;
+
 /** A line worth comparing: a few characters with a letter or digit ("#### 460"; not "}" or "---"). */
 const comparableLine = (line: string): boolean =>
   !line.includes(CODE_FILLER) &&
+  !FORMULA_ROW.test(line) &&
   !isIndentedCode(line) &&
   line.trim().length >= 5 &&
   /[\p{L}\p{N}]/u.test(line);
@@ -130,11 +137,33 @@ function sentenceRuns(masked: string): Sentence[][] {
   return runs;
 }
 
+/**
+ * A step of a procedure: a short sentence that counts something ("Take 7
+ * steps backward.", "Add 2 cups."). Said twice in a row it is done twice.
+ */
+const MAX_STEP_WORDS = 6;
+const isCountedStep = (unit: string): boolean =>
+  /\d/.test(unit) && wordCount(unit) <= MAX_STEP_WORDS;
+
+/**
+ * A line of such steps: four sentences or more, most of them short, two of
+ * them different at least (one short sentence said again and again is a
+ * loop, not a procedure; "Turn around. Take 4 steps." twice is a walk back).
+ */
+function isStepSequence(masked: string, run: readonly Sentence[]): boolean {
+  if (run.length < 4) return false;
+  const short = run
+    .map((s) => masked.slice(s.start, s.end))
+    .filter((sentence) => wordCount(sentence) <= MAX_STEP_WORDS);
+  return short.length * 2 > run.length && new Set(short).size >= 2;
+}
+
 /** Sentences (or runs of up to four) repeated right after themselves on a line. */
 function repeatedSentences(masked: string): Range[] {
   if (!/[.!?…]/.test(masked)) return [];
   const ranges: Range[] = [];
   for (const run of sentenceRuns(masked)) {
+    const steps = isStepSequence(masked, run);
     let i = 0;
     while (i < run.length) {
       let found = 0;
@@ -146,7 +175,7 @@ function repeatedSentences(masked: string): Range[] {
           .slice(i, i + k)
           .map((s) => masked.slice(s.start, s.end))
           .join(' ');
-        if (comparable(unit)) found = k;
+        if (comparable(unit) && !(steps && isCountedStep(unit))) found = k;
       }
       if (found === 0) {
         i++;

@@ -139,6 +139,22 @@ function mayStutter(text: string): boolean {
   return false;
 }
 
+/**
+ * A negation stacked in a formula ("not not not False", "not not (x)"): each
+ * "not" flips the value, so the run is logic, not a stutter. Read from the
+ * operand after the run: a truth value, a bracket, a one-letter variable or a digit.
+ */
+const NEGATION = /^not$/i;
+const OPERAND_AFTER = /^ +(?:true\b|false\b|[([]|\p{L}\b|\d)/iu;
+const isStackedNegation = (text: string, word: string, end: number): boolean =>
+  NEGATION.test(word) && OPERAND_AFTER.test(text.slice(end, end + 8));
+
+/** The stutters of a text, negations stacked in a formula left out. */
+const stutters = (text: string): RegExpExecArray[] =>
+  [...text.matchAll(STUTTER)].filter(
+    (m) => !isStackedNegation(text, m[1] as string, m.index + m[0].length),
+  );
+
 /** The same word three or more times in a row ("the the the"): a generation loop or a paste error. */
 export const repeatedWordsRule: TextRule = {
   code: 'repeated_words',
@@ -147,13 +163,17 @@ export const repeatedWordsRule: TextRule = {
   describe: (f) => `a word repeated in a row, e.g. "${f.example ?? ''}"`,
   detect: (text) => {
     if (!mayStutter(text)) return null;
-    const found = text.match(STUTTER);
-    if (!found) return null;
-    const span = spanOf(text, found[0]);
-    const example = found[0].slice(0, 40);
+    const found = stutters(text);
+    const first = found[0];
+    if (!first) return null;
+    const span = spanOf(text, first[0]);
+    const example = first[0].slice(0, 40);
     return span ? { count: found.length, example, span } : { count: found.length, example };
   },
-  fix: (text) => text.replace(STUTTER, '$1'),
+  fix: (text) =>
+    text.replace(STUTTER, (run: string, word: string, at: number) =>
+      isStackedNegation(text, word, at + run.length) ? run : word,
+    ),
 };
 
 /**
@@ -288,6 +308,8 @@ export const repeatedNgramsRule: TextRule = {
   },
 };
 
+/** A link ends a text whole ("…see https://example.org/guide"): a URL has no end mark. */
+const ENDS_ON_LINK = /\bhttps?:\/\/\S+$/;
 const TERMINAL = /[.!?…"'”’)\]}>:;*`~\p{Extended_Pictographic}\p{Emoji_Presentation}]$/u;
 
 /** Words a finished sentence does not end with: articles, conjunctions, possessives, prepositions. */
@@ -451,7 +473,7 @@ export const truncatedRule: TextRule = {
     const lines = trimmed.split('\n').filter((l) => l.trim() !== '');
     const list = lines.length > 1 ? cutList(lines) : null;
     if (list) return cut(list);
-    if (TERMINAL.test(trimmed)) return null;
+    if (TERMINAL.test(trimmed) || ENDS_ON_LINK.test(trimmed)) return null;
     const lastLine = (lines.at(-1) ?? '').trim();
     if (HEADING_OR_QUOTE.test(lastLine) || CODE_LINE.test(lastLine)) return null;
     const body = lastLine.replace(LIST_ITEM, '');

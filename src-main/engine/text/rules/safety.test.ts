@@ -102,6 +102,25 @@ describe('profanity in context', () => {
     }
   });
 
+  it('reads neither a part of a hyphenated name nor a word named in quotes as profanity', () => {
+    for (const text of [
+      'Der Shite-Thaung-Tempel ist ein buddhistischer Tempel in Mrauk U.',
+      'Der Dortmund-Ems-Kanal ist eine Bundeswasserstraße.',
+      'What is the origin of the word "shit"?',
+      "The term 'fuck' is attested from the 15th century.",
+      'The blue-footed booby nests on the ground; he won the booby prize.',
+    ]) {
+      expect(profanityRule.detect(text), text).toBeNull();
+    }
+    for (const text of [
+      'Fuck-Off, he said.',
+      'He said "shit" and left.',
+      'Why should anyone give a shit about it?',
+    ]) {
+      expect(profanityRule.detect(text), text).not.toBeNull();
+    }
+  });
+
   it('still reports slurs and sexual words in a text of any field', () => {
     for (const text of [
       'In the 1920s slurs like nigger were printed in newspapers, historians note.',

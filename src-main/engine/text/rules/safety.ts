@@ -98,12 +98,21 @@ function phonesIn(window: string): [number, number][] {
 /** Seven ASCII digits anywhere (a phone candidate has seven): most fields stop here. */
 const SEVEN_DIGITS = /\d(?:\D*\d){6}/;
 
+/**
+ * A bare run of digits with a minus sign before it is a negative number
+ * (`max_so_far = -2147483648`), not a phone written with a separator.
+ */
+const isNegativeNumber = (text: string, start: number, candidate: string): boolean =>
+  /^\d+$/.test(candidate) &&
+  text[start - 1] === '-' &&
+  !/[\p{L}\p{N}]/u.test(text[start - 2] ?? '');
+
 function phones(text: string): { start: number; end: number }[] {
   if (!SEVEN_DIGITS.test(text)) return [];
   const found: { start: number; end: number }[] = [];
   for (const match of text.matchAll(PHONE_CANDIDATE)) {
     const digits = match[0].replace(/\D/g, '').length;
-    if (digits < 7 || digits > 15) continue;
+    if (digits < 7 || digits > 15 || isNegativeNumber(text, match.index, match[0])) continue;
     const from = Math.max(0, match.index - CONTEXT);
     const window = text.slice(from, match.index + match[0].length + CONTEXT);
     for (const [start, end] of phonesIn(window))
@@ -264,6 +273,9 @@ const ORDINARY = new Set([
   'balls',
   'boob',
   'boobs',
+  // a seabird; a booby trap, a booby prize
+  'booby',
+  'boobies',
   'anal',
   'anus',
   'nipple',
@@ -338,15 +350,49 @@ FIELD.orgies = FIELD.orgy as RegExp;
 const MATH_MARKUP = /\\(?:[a-z]+|[[(])|\$[^$\n]+\$/i;
 
 /**
+ * A word capitalised within a compound of three capitalised parts or more
+ * joined by hyphens: a proper name ("Shite-Thaung-Tempel", a temple;
+ * "Dortmund-Ems-Kanal", a canal), not a word used for itself. Two parts are
+ * not enough ("Fuck-Off" stays what it is).
+ */
+const HYPHENATED_NAME = /^\p{Lu}[\p{L}\p{N}]*(?:-\p{Lu}[\p{L}\p{N}]*){2,}$/u;
+const COMPOUND_CHAR = /[\p{L}\p{N}-]/u;
+function partOfHyphenatedName(text: string, start: number, end: number): boolean {
+  if (text[start - 1] !== '-' && text[end] !== '-') return false;
+  let from = start;
+  while (from > 0 && COMPOUND_CHAR.test(text[from - 1] ?? '')) from--;
+  let to = end;
+  while (to < text.length && COMPOUND_CHAR.test(text[to] ?? '')) to++;
+  return HYPHENATED_NAME.test(text.slice(from, to));
+}
+
+/**
+ * A word named rather than used: quoted right after "the word" or "the term"
+ * ('What is the origin of the word "shit"?'), as a dictionary or a history
+ * of language names it.
+ */
+const MENTIONED_BEFORE = /\b(?:word|term|expression|slang|swear ?word|curse ?word)s? ?["'“‘]$/;
+const QUOTE_AFTER = /^["'”’]/;
+function mentioned(lower: string, start: number, end: number): boolean {
+  return (
+    MENTIONED_BEFORE.test(lower.slice(Math.max(0, start - 20), start)) &&
+    QUOTE_AFTER.test(lower.slice(end, end + 1))
+  );
+}
+
+/**
  * Whether a word that reads as profanity is something else where it stands:
- * the vocabulary of the text's field (FIELD), or, in a text of mathematics,
- * a formula's symbols read as leetspeak ("pi$$", "$3xy") or a figure's
- * points in capitals ("[ABO]").
+ * the vocabulary of the text's field (FIELD), a part of a hyphenated proper
+ * name, a word named in quotes rather than used, or, in a text of
+ * mathematics, a formula's symbols read as leetspeak ("pi$$", "$3xy") or a
+ * figure's points in capitals ("[ABO]").
  */
 function ordinaryWhere(text: string, lower: string, start: number, end: number): boolean {
   const word = lower.slice(start, end);
   const field = FIELD[word];
   if (field?.test(lower)) return true;
+  if (text.length === lower.length && partOfHyphenatedName(text, start, end)) return true;
+  if (mentioned(lower, start, end)) return true;
   if (!MATH_MARKUP.test(text)) return false;
   const written = text.length === lower.length ? text.slice(start, end) : word;
   return word.includes('$') || (word.length <= 3 && written === written.toUpperCase());

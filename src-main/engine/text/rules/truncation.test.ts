@@ -36,6 +36,7 @@ describe('truncated', () => {
       '1. Red\n2. Green\n3. Blue',
       `${long}\n\n## Next steps`,
       'What are you looking for',
+      `${long} A good guide to building one is at https://developer.mozilla.org/en-US/docs/Mozilla/Add-ons/WebExtensions/Build_a_cross_browser_extension`,
       'Who is this gift for and when is the party going to start for',
       `${long} Use the following code:\n\n\`\`\`\nfor x in items: print(x)\n\`\`\``,
       'Roses are red\nViolets are blue\nSugar is sweet\nAnd so are you',
