@@ -12,6 +12,7 @@ import {
 } from '../src-main/engine/testing/real-data.ts';
 import type { ResultSample } from '../src-main/service/runs/contract.ts';
 import { runOperation } from '../src-main/service/runs/operation.ts';
+import { auditAll } from './builtin-audit.ts';
 import { sharedJsonl } from '../src-main/engine/testing/shared-data.ts';
 import { formatRow } from './stats.ts';
 
@@ -38,18 +39,6 @@ type Row = Record<string, unknown>;
 const alpacaRows = (file: string): Row[] => sharedJsonl<Row>(`datasets/${file}`);
 const alpaca = (file: string): ConversationSample[] =>
   alpacaRows(file).map((row) => rowToSample(row, 'alpaca') as ConversationSample);
-
-async function auditAll(samples: Sample[]): Promise<AuditBlock[]> {
-  const blocks: AuditBlock[] = [];
-  for (let i = 0; i < samples.length; i += 500) {
-    const result = await runOperation(
-      { operation: 'audit', samples: samples.slice(i, i + 500), config: { votes: 1 } },
-      { backend: builtinBackend },
-    );
-    blocks.push(...result.data.map((d) => d.audit as AuditBlock));
-  }
-  return blocks;
-}
 
 async function fixAll(samples: Sample[]): Promise<ResultSample[]> {
   const out: ResultSample[] = [];

@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { AuditBlock, Issue } from '../src-shared/schemas/blocks.ts';
+import type { Issue } from '../src-shared/schemas/blocks.ts';
 import type { Sample } from '../src-shared/schemas/sample.ts';
-import { builtinBackend } from '../src-main/engine/builtin/backend.ts';
 import { findDuplicates } from '../src-main/engine/dataset/duplicates.ts';
 import { getAt } from '../src-main/engine/json-pointer.ts';
 import {
@@ -11,7 +10,7 @@ import {
   type RowResult,
   type SampleRow,
 } from '../src-main/engine/rows/index.ts';
-import { runOperation } from '../src-main/service/runs/operation.ts';
+import { auditAll } from './builtin-audit.ts';
 import { precisionFiles, type PrecisionFile } from './precision-files.ts';
 import { printComparison, readSummary, type FileSummary } from './precision-summary.ts';
 import { formatRow } from './stats.ts';
@@ -59,18 +58,6 @@ function readRows(path: string): RowResult[] {
         return [{ row: i + 1, error: String(error), raw }];
       }
     });
-}
-
-async function auditAll(samples: Sample[]): Promise<AuditBlock[]> {
-  const blocks: AuditBlock[] = [];
-  for (let i = 0; i < samples.length; i += 500) {
-    const result = await runOperation(
-      { operation: 'audit', samples: samples.slice(i, i + 500), config: { votes: 1 } },
-      { backend: builtinBackend },
-    );
-    blocks.push(...result.data.map((d) => d.audit as AuditBlock));
-  }
-  return blocks;
 }
 
 /** The field an issue points at (or the sample's first text), on one line and clipped. */
