@@ -1,32 +1,12 @@
 /// <reference lib="dom" />
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
+import { dropFile } from './support/screens.ts';
 
 const screenshots = join(import.meta.dirname, 'screenshots');
-
-/** Drops files on the window the way a browser does: a drop event carrying Files. */
-async function dropFile(page: Page, ...paths: string[]): Promise<void> {
-  const files = paths.map((path) => ({
-    name: basename(path),
-    data: readFileSync(path).toString('base64'),
-  }));
-  await page.evaluate((files) => {
-    const transfer = new DataTransfer();
-    for (const { name, data } of files) {
-      const binary = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-      transfer.items.add(new File([binary], name));
-    }
-    window.dispatchEvent(
-      new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }),
-    );
-    window.dispatchEvent(
-      new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
-    );
-  }, files);
-}
 
 async function importVia(page: Page, how: 'drop' | 'picker', path: string, expectedShape: string) {
   if (how === 'drop') await dropFile(page, path);

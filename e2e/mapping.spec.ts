@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { workDir } from './support/datasets.ts';
+import { dropFile } from './support/screens.ts';
 import {
   DIALOG_ROWS,
   DOLLY_ROWS,
@@ -32,27 +33,6 @@ const OASST = join(import.meta.dirname, '..', 'resources', 'datasets', 'oasst_en
 const dir = workDir();
 
 test.use({ viewport: { width: 1280, height: 720 } });
-
-/** Drops files on the window the way a browser does: a drop event carrying Files. */
-async function dropFile(page: Page, ...paths: string[]): Promise<void> {
-  const files = paths.map((path) => ({
-    name: basename(path),
-    data: readFileSync(path).toString('base64'),
-  }));
-  await page.evaluate((files) => {
-    const transfer = new DataTransfer();
-    for (const { name, data } of files) {
-      const binary = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-      transfer.items.add(new File([binary], name));
-    }
-    window.dispatchEvent(
-      new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }),
-    );
-    window.dispatchEvent(
-      new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
-    );
-  }, files);
-}
 
 /** Opens the Datasets screen, drops the file, and returns the import dialog once it is read. */
 async function dropOnDatasets(page: Page, baseUrl: string, path: string): Promise<Locator> {

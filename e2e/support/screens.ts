@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+/// <reference lib="dom" />
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
 /** Where the e2e tests write the screenshots a person looks at. */
@@ -30,4 +32,25 @@ export async function importThroughPicker(
   await page.getByTestId('file-picker').setInputFiles(path);
   await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
   await expect(page.getByTestId('row-count')).toHaveText(`${rows.toLocaleString('en-US')} rows`);
+}
+
+/** Drops files on the window the way a browser does: a drop event carrying Files. */
+export async function dropFile(page: Page, ...paths: string[]): Promise<void> {
+  const files = paths.map((path) => ({
+    name: basename(path),
+    data: readFileSync(path).toString('base64'),
+  }));
+  await page.evaluate((files) => {
+    const transfer = new DataTransfer();
+    for (const { name, data } of files) {
+      const binary = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      transfer.items.add(new File([binary], name));
+    }
+    window.dispatchEvent(
+      new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+    );
+    window.dispatchEvent(
+      new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+    );
+  }, files);
 }
