@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn, startSvc, stopSvc } from '../e2e/fixtures.ts';
 import { ownerCaller } from './owner-client.ts';
+import { Pinger } from './pinger.ts';
 import { duckDbReadJson, loadDuckDb, plainInsert, writeGsm8kLike } from './import.ts';
 import { mib } from './stats.ts';
 
@@ -38,6 +39,8 @@ export async function benchEndToEnd(rows: number): Promise<void> {
   const duckdb = await loadDuckDb();
   const duckMs = typeof duckdb === 'string' ? duckdb : await duckDbReadJson(duckdb, file, dir);
   const server = await startSvc();
+  // The server's cheap route asked every 100 ms throughout: the worst wait of each step.
+  const pinger = new Pinger(server.baseUrl);
   try {
     const cookie = await signIn(server);
     const owner = ownerCaller(server, cookie);
@@ -54,65 +57,76 @@ export async function benchEndToEnd(rows: number): Promise<void> {
     });
     const state = { done: false };
     void importing.finally(() => (state.done = true)).catch(() => undefined);
-    while (!state.done && firstRows === undefined) {
-      const list = await owner<{ id: string; name: string }[]>('listDatasets', {});
-      const mine = list.find((d) => d.name === 'end to end');
-      if (mine) {
-        const page = await owner<{ rows: unknown[] }>('datasetRows', {
-          dataset_id: mine.id,
-          offset: 0,
-          limit: 50,
-        }).catch(() => ({ rows: [] }));
-        if (page.rows.length > 0) firstRows = since();
+    const { id } = await pinger.phase('import', async () => {
+      while (!state.done && firstRows === undefined) {
+        const list = await owner<{ id: string; name: string }[]>('listDatasets', {});
+        const mine = list.find((d) => d.name === 'end to end');
+        if (mine) {
+          const page = await owner<{ rows: unknown[] }>('datasetRows', {
+            dataset_id: mine.id,
+            offset: 0,
+            limit: 50,
+          }).catch(() => ({ rows: [] }));
+          if (page.rows.length > 0) firstRows = since();
+        }
+        await sleep(POLL_MS);
       }
-      await sleep(POLL_MS);
-    }
-    const { id } = await importing;
+      return importing;
+    });
     const imported = since();
     steps.push(['first rows on screen', firstRows ?? imported]);
     steps.push(['import returned (rows stored)', imported]);
 
     // Ready: the scan ended and a search answers from the index (the first search after it).
-    for (;;) {
-      const overview = await owner<{ scanning: boolean; scan: unknown }>('datasetOverview', {
-        dataset_id: id,
-      });
-      if (!overview.scanning && overview.scan !== null) break;
-      await sleep(POLL_MS);
-    }
+    await pinger.phase('scan until ended', async () => {
+      for (;;) {
+        const overview = await owner<{ scanning: boolean; scan: unknown }>('datasetOverview', {
+          dataset_id: id,
+        });
+        if (!overview.scanning && overview.scan !== null) break;
+        await sleep(POLL_MS);
+      }
+    });
     steps.push(['scan ended', since()]);
     const searchStarted = performance.now();
-    await owner('datasetRows', {
-      dataset_id: id,
-      offset: 0,
-      limit: 50,
-      filter: { search: 'eggs' },
-    });
+    await pinger.phase('search', () =>
+      owner('datasetRows', {
+        dataset_id: id,
+        offset: 0,
+        limit: 50,
+        filter: { search: 'eggs' },
+      }),
+    );
     const searchMs = performance.now() - searchStarted;
 
     const refineStarted = since();
-    const run = await owner<{ id: string }>('startRun', {
-      dataset_id: id,
-      operation: 'refine',
-      scope: { kind: 'all' },
-    });
-    for (;;) {
-      const runs = await owner<{ id: string; finished_at: string | null }[]>('listRuns', {
+    await pinger.phase('refine all', async () => {
+      const run = await owner<{ id: string }>('startRun', {
         dataset_id: id,
+        operation: 'refine',
+        scope: { kind: 'all' },
       });
-      if (runs.some((r) => r.id === run.id && r.finished_at !== null)) break;
-      await sleep(POLL_MS * 5);
-    }
+      for (;;) {
+        const runs = await owner<{ id: string; finished_at: string | null }[]>('listRuns', {
+          dataset_id: id,
+        });
+        if (runs.some((r) => r.id === run.id && r.finished_at !== null)) break;
+        await sleep(POLL_MS * 5);
+      }
+    });
     const refined = since();
     steps.push(['refine of every row done', refined]);
 
     const overviewStarted = performance.now();
-    await owner('datasetOverview', { dataset_id: id });
+    await pinger.phase('Overview', () => owner('datasetOverview', { dataset_id: id }));
     const overviewMs = performance.now() - overviewStarted;
     steps.push(['Overview', since()]);
 
     const exportStarted = performance.now();
-    await owner('exportDataset', { dataset_id: id, format: 'jsonl', path: join(dir, 'out.jsonl') });
+    await pinger.phase('export JSONL', () =>
+      owner('exportDataset', { dataset_id: id, format: 'jsonl', path: join(dir, 'out.jsonl') }),
+    );
+    await pinger.stop();
     const exportMs = performance.now() - exportStarted;
     steps.push(['export JSONL written', since()]);
     const rss = peakRss(server.process.pid);
@@ -139,7 +153,10 @@ export async function benchEndToEnd(rows: number): Promise<void> {
         `export ${(exportMs / 1000).toFixed(1)} s; server peak RSS ` +
         (rss === undefined ? 'unknown (not Linux)' : mib(rss)),
     );
+    console.log(`GET /pricing every 100 ms from the drop to the export written:`);
+    pinger.print(50);
   } finally {
+    await pinger.stop();
     await stopSvc(server);
     rmSync(dir, { recursive: true, force: true });
   }

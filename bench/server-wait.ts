@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { signIn, startSvc, stopSvc } from '../e2e/fixtures.ts';
 import { ownerCaller } from './owner-client.ts';
 import { readJsonl } from '../src-main/engine/testing/real-data.ts';
-import { mib, percentile } from './stats.ts';
+import { mib } from './stats.ts';
+import { Pinger, PING_MS } from './pinger.ts';
 
 /**
  * A server that never waits: while a dataset of templated rows (GSM8K
@@ -16,14 +17,6 @@ import { mib, percentile } from './stats.ts';
  * took, per phase, is how long the server's thread was held (plus the
  * request's own ~1 ms). Goal: the worst ≤ 50 ms.
  */
-
-const PING_MS = 100;
-
-interface Phase {
-  name: string;
-  seconds: number;
-  waits: number[];
-}
 
 export async function templatedFile(dir: string, rows: number): Promise<string> {
   const path = join(dir, `templated-${rows}.jsonl`);
@@ -44,36 +37,11 @@ export async function benchServerWait(rows: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-wait-'));
   const path = await templatedFile(dir, rows);
   const server = await startSvc();
-  const phases: Phase[] = [];
-  let current: number[] = [];
-  const failures: number[] = [];
-  const stop = new AbortController();
-  const pinger = (async () => {
-    while (!stop.signal.aborted) {
-      const sent = performance.now();
-      // A thread held past the keep-alive timeout resets the connection: counted, not fatal.
-      const answered = await fetch(`${server.baseUrl}/pricing`)
-        .then((res) => res.arrayBuffer())
-        .then(
-          () => true,
-          () => false,
-        );
-      const took = performance.now() - sent;
-      current.push(took);
-      if (!answered) failures.push(took);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, PING_MS - took)));
-    }
-  })();
+  const pinger = new Pinger(server.baseUrl);
   try {
     const cookie = await signIn(server);
     const owner = ownerCaller(server, cookie);
-    const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-      current = [];
-      const started = performance.now();
-      const result = await work();
-      phases.push({ name, seconds: (performance.now() - started) / 1000, waits: current });
-      return result;
-    };
+    const phase = <T>(name: string, work: () => Promise<T>): Promise<T> => pinger.phase(name, work);
     const until = async (done: () => Promise<boolean>): Promise<void> => {
       while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 200));
     };
@@ -131,24 +99,9 @@ export async function benchServerWait(rows: number): Promise<void> {
         `(${rows.toLocaleString('en-US')} templated rows, ${mib(statSync(path).size)}, ` +
         `${groups} duplicate groups)`,
     );
-    console.log('| phase | took | pings | p50 wait | p99 wait | worst wait |');
-    console.log('| --- | --- | --- | --- | --- | --- |');
-    for (const { name, seconds, waits } of phases) {
-      const sorted = [...waits].sort((a, b) => a - b);
-      console.log(
-        `| ${name} | ${seconds.toFixed(1)} s | ${waits.length} | ` +
-          `${percentile(sorted, 50).toFixed(1)} ms | ${percentile(sorted, 99).toFixed(1)} ms | ` +
-          `${(sorted.at(-1) ?? 0).toFixed(1)} ms |`,
-      );
-    }
-    const worst = Math.max(...phases.flatMap((p) => p.waits));
-    console.log(`worst wait of all: ${worst.toFixed(1)} ms (goal 50 ms)`);
-    if (failures.length > 0) {
-      console.log(`pings that failed (connection reset): ${failures.length}`);
-    }
+    pinger.print(50);
   } finally {
-    stop.abort();
-    await pinger;
+    await pinger.stop();
     await stopSvc(server);
   }
 }
