@@ -9,6 +9,7 @@ import {
   type ScanFound,
   type ScanInput,
 } from './scan-compute.ts';
+import { inThread, SliceWorkers } from './scan-slices.ts';
 
 /**
  * A dataset scan's reading and computing (scan-compute.ts) on a thread of
@@ -43,6 +44,9 @@ try {
   computed = await computeScan(db, input, {
     pause,
     signatures: (rows) => port?.postMessage({ type: 'signatures', rows } satisfies ScanReply),
+    // One slice worker would only add a thread: this one reads the slices itself then.
+    runner: (matcher) =>
+      input.workers > 1 ? new SliceWorkers(file, input.workers) : inThread(db, matcher),
   });
   port?.postMessage({ type: 'done', found: foundOf(computed) } satisfies ScanReply);
 } catch (error) {

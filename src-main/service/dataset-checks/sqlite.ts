@@ -29,6 +29,8 @@ import {
   type ScanInput,
 } from './scan-compute.ts';
 import type { ScanReply, ScanRequest } from './scan-worker.ts';
+import { inThread } from './scan-slices.ts';
+import { engineWorkers } from '../runs/pool/pooled.ts';
 
 /**
  * The dataset checks of a stored dataset (the app): a scan over every row
@@ -54,6 +56,10 @@ const WRITE_CHUNK = 128;
  * let answer (at most one chunk beyond it).
  */
 const WRITE_SLICE_MS = 12;
+/** Rows per slice of a scan on its worker: a slice worker's result is one message of ~1 MB. */
+const SLICE_ROWS = 2000;
+/** Rows per slice of a scan on the main thread (an in-memory database): each holds it. */
+const MAIN_THREAD_SLICE_ROWS = 64;
 
 export interface StoredScan {
   scanned_at: string;
@@ -86,7 +92,11 @@ async function computed(
   keep: (rows: { row_index: number; sig: Buffer }[]) => void,
 ): Promise<ScanSession> {
   const onMainThread = async (): Promise<ScanSession> => {
-    const result = await computeScan(db, input, { pause: nextTick, signatures: keep });
+    const result = await computeScan(
+      db,
+      { ...input, sliceRows: Math.min(input.sliceRows, MAIN_THREAD_SLICE_ROWS) },
+      { pause: nextTick, signatures: keep, runner: (matcher) => inThread(db, matcher) },
+    );
     return {
       found: foundOf(result),
       issues: (positions) => Promise.resolve(issuesOf(result, positions)),
@@ -150,8 +160,20 @@ async function computed(
   });
 }
 
+/** How a scan's reading and hashing are split (see ScanInput). */
+export interface ScanSplit {
+  /** Slice workers: by default the engine's worker count (the setting, else one per core). */
+  workers?: number;
+  /** Rows per slice on the scan's worker. */
+  sliceRows?: number;
+}
+
 /** Scans a dataset now; resolves when its results are stored. */
-export async function scanDataset(ctx: ServiceContext, datasetId: string): Promise<void> {
+export async function scanDataset(
+  ctx: ServiceContext,
+  datasetId: string,
+  split: ScanSplit = {},
+): Promise<void> {
   const { db } = ctx;
   const settings = ctx.settings();
   const threshold = settings.dedup.threshold;
@@ -163,7 +185,13 @@ export async function scanDataset(ctx: ServiceContext, datasetId: string): Promi
   };
   const session = await computed(
     db,
-    { datasetId, threshold, benchmarks: settings.contamination.benchmarks },
+    {
+      datasetId,
+      workers: split.workers ?? engineWorkers(),
+      sliceRows: split.sliceRows ?? SLICE_ROWS,
+      threshold,
+      benchmarks: settings.contamination.benchmarks,
+    },
     keep,
   );
   try {

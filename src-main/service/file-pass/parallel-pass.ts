@@ -11,6 +11,7 @@ import { decodeError } from '../runs/pool/wire.ts';
 import { PoolUnavailable, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
 import { readLineSlices, readSliceAgain, type LineSlice } from './line-slices.ts';
 import { orderedMap } from './ordered.ts';
+import { addPreparedSlice } from './prepared-slice.ts';
 import { runFileTask } from './tasks.ts';
 import type {
   FileTask,
@@ -121,18 +122,7 @@ export async function scanInParallel(
         contamination: spec,
       }),
     (result, { slice }) => {
-      const length = result.signatureLength;
-      const matches = new Map(result.found);
-      for (let i = 0; i < result.samples; i++) {
-        scan.addPrepared(
-          {
-            signature: result.signatures.subarray(i * length, (i + 1) * length),
-            statistics: result.statistics[i] as ScanSliceResult['statistics'][number],
-          },
-          result.origins?.[i] ?? 0,
-        );
-        found.addFound(matches.get(i));
-      }
+      addPreparedSlice(scan, found, result);
       file.slices.push({ ...slice, firstPosition: file.samples, samples: result.samples });
       file.samples += result.samples;
     },
