@@ -18,6 +18,7 @@ import { addPreparedSlice } from '../file-pass/prepared-slice.ts';
 import type { MatcherSpec } from '../file-pass/task-types.ts';
 import { currentSample, type ScanRowsResult, type ScanWordsResult } from './scan-rows.ts';
 import type { SliceRunner } from './scan-slices.ts';
+import type { PackedSignatures } from './signature-writer.ts';
 
 /**
  * The reading and computing half of a dataset scan (see sqlite.ts): every
@@ -31,11 +32,6 @@ import type { SliceRunner } from './scan-slices.ts';
  * keep.
  */
 
-/**
- * Signatures handed out at most at a time: the caller writes each batch in
- * one transaction on the main thread (2,000 at once held it ~80 ms).
- */
-const SIGNATURES_HANDED = 256;
 /** The fewest rows whose words are read back at a time for near-duplicate verification. */
 const FETCH_PAGE = 250;
 /** Rows of an evaluation set read at a time. */
@@ -61,18 +57,23 @@ export interface ScanInput {
  * block of rows at a time (issuesOf).
  */
 export interface ScanFound {
-  /** Position -> the row's index. */
-  rowIndex: number[];
-  /** Position -> the row's number as the grid shows it. */
-  sourceRow: number[];
+  /** Position -> the row's index (typed arrays: moved across threads, not copied). */
+  rowIndex: Int32Array<ArrayBuffer>;
   /** Rows that had dataset-check verdicts before this scan. */
-  hadChecks: number[];
+  hadChecks: Int32Array<ArrayBuffer>;
   duplicateGroups: DuplicateResult['groups'];
   /** Positions with duplicate or contamination issues, ascending. */
-  withIssues: number[];
+  withIssues: Int32Array<ArrayBuffer>;
   statistics: DatasetStatistics;
   findings: DatasetFinding[];
 }
+
+/** The buffers of a ScanFound that move to the receiving thread. */
+export const foundBuffers = (found: ScanFound): ArrayBuffer[] => [
+  found.rowIndex.buffer,
+  found.hadChecks.buffer,
+  found.withIssues.buffer,
+];
 
 /** A position's issues: its duplicates' and its contamination's (null: none). */
 export type PositionIssues = [
@@ -83,16 +84,18 @@ export type PositionIssues = [
 
 /** The part of a scan's result that crosses threads (see ScanFound). */
 export function foundOf(computed: ScanComputed): ScanFound {
-  const { duplicates, contamination, findings, ...rest } = computed;
+  const { duplicates, contamination, findings, rowIndex, hadChecks, statistics } = computed;
   const withIssues: number[] = [];
-  for (let p = 0; p < rest.rowIndex.length; p++) {
+  for (let p = 0; p < rowIndex.length; p++) {
     if (duplicates.issues.has(p) || contamination.issues.has(p)) withIssues.push(p);
   }
   return {
-    ...rest,
+    rowIndex: Int32Array.from(rowIndex),
+    hadChecks: Int32Array.from(hadChecks),
+    statistics,
     findings: [...findings, ...contamination.findings],
     duplicateGroups: duplicates.groups,
-    withIssues,
+    withIssues: Int32Array.from(withIssues),
   };
 }
 
@@ -125,7 +128,7 @@ export interface ScanHooks {
   /** Lets the event loop turn (a timer on the main thread; a no-op cost on a worker). */
   pause: () => Promise<void>;
   /** Signatures computed for rows that had none (or a stale one): the caller stores them. */
-  signatures: (rows: { row_index: number; sig: Buffer }[]) => void;
+  signatures: (signatures: PackedSignatures) => void;
   /**
    * Where the slices run (see scan-slices.ts), made once the scan knows its
    * matcher: the scan's slice workers, or this thread with that matcher.
@@ -179,7 +182,7 @@ export async function computeScan(
           rowIndex.push(result.rowIndex[i] as number);
           sourceRow.push(result.sourceRow[i] as number);
         }
-        handOutSignatures(result, hooks.signatures);
+        hooks.signatures(freshSignatures(result));
         await hooks.pause();
       },
     );
@@ -236,18 +239,14 @@ function* sliceRanges(db: Db, datasetId: string, rows: number): Generator<[numbe
   }
 }
 
-/** A slice's fresh signatures, handed out SIGNATURES_HANDED at a time. */
-function handOutSignatures(result: ScanRowsResult, signatures: ScanHooks['signatures']): void {
+/** A slice's fresh signatures, packed in one buffer (moved, not copied, to another thread). */
+function freshSignatures(result: ScanRowsResult): PackedSignatures {
   const length = result.signatureLength;
-  for (let start = 0; start < result.fresh.length; start += SIGNATURES_HANDED) {
-    signatures(
-      result.fresh.slice(start, start + SIGNATURES_HANDED).map((i) => ({
-        row_index: result.rowIndex[i] as number,
-        // A copy with a buffer of its own: a view would carry the whole slice's across threads.
-        sig: Buffer.from(result.signatures.slice(i * length, (i + 1) * length).buffer),
-      })),
-    );
-  }
+  const words = new Uint32Array(result.fresh.length * length);
+  result.fresh.forEach((i, at) =>
+    words.set(result.signatures.subarray(i * length, (i + 1) * length), at * length),
+  );
+  return { rows: result.fresh.map((i) => result.rowIndex[i] as number), words, length };
 }
 
 /**

@@ -7,7 +7,6 @@ import { contaminationVerdict } from '../../engine/contamination/scan.ts';
 import { workerScript } from '../../engine/worker-script.ts';
 import {
   replaceDuplicateGroups,
-  saveSignatures,
   setDatasetVerdicts,
   setScan,
   verdictInputs,
@@ -30,6 +29,7 @@ import {
 } from './scan-compute.ts';
 import type { ScanReply, ScanRequest } from './scan-worker.ts';
 import { inThread } from './scan-slices.ts';
+import { SignatureWriter, type PackedSignatures } from './signature-writer.ts';
 import { engineWorkers } from '../runs/pool/pooled.ts';
 
 /**
@@ -89,7 +89,7 @@ interface ScanSession {
 async function computed(
   db: Db,
   input: ScanInput,
-  keep: (rows: { row_index: number; sig: Buffer }[]) => void,
+  keep: (signatures: PackedSignatures) => void,
 ): Promise<ScanSession> {
   const onMainThread = async (): Promise<ScanSession> => {
     const result = await computeScan(
@@ -139,12 +139,7 @@ async function computed(
     };
     worker.on('message', (reply: ScanReply) => {
       if (reply.type === 'signatures') {
-        keep(
-          reply.rows.map(({ row_index, sig }) => ({
-            row_index,
-            sig: Buffer.from(sig.buffer, sig.byteOffset, sig.byteLength),
-          })),
-        );
+        keep(reply.signatures);
       } else if (reply.type === 'issues') {
         asked.get(reply.id)?.(reply.issues);
         asked.delete(reply.id);
@@ -178,11 +173,8 @@ export async function scanDataset(
   const settings = ctx.settings();
   const threshold = settings.dedup.threshold;
   const key = contaminationKey(ctx, datasetId);
-  // A cache of the scan's (rebuilt when lost): committed without an fsync, which, just after
-  // a large import, waited 0.5 s behind the WAL's checkpoint.
-  const keep = (rows: { row_index: number; sig: Buffer }[]): void => {
-    if (db.open) bulkTransaction(db, () => saveSignatures(db, datasetId, rows));
-  };
+  const signatures = new SignatureWriter(db, datasetId);
+  const keep = (packed: PackedSignatures): void => signatures.add(packed);
   const session = await computed(
     db,
     {
@@ -198,6 +190,7 @@ export async function scanDataset(
     await writeVerdicts(db, datasetId, session);
   } finally {
     session.end();
+    await signatures.written();
   }
   const { found } = session;
   const { rowIndex } = found;
@@ -323,7 +316,7 @@ function sameVerdict(
 }
 
 /** A row's position in the scan: `rowIndex` ascends, so a binary search finds it. */
-function positionOfRow(rowIndex: readonly number[], row: number): number | undefined {
+function positionOfRow(rowIndex: ArrayLike<number>, row: number): number | undefined {
   let low = 0;
   let high = rowIndex.length - 1;
   while (low <= high) {
