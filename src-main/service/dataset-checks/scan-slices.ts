@@ -29,6 +29,29 @@ export function inThread(db: Db, matcher: ContaminationMatcher | null): SliceRun
   };
 }
 
+/**
+ * `count` threads' worth of slices: `count - 1` slice workers and the
+ * calling thread itself, which takes every `count`th slice (its own work,
+ * adding the slices in order and finishing the groups, is light). A thread
+ * fewer to start: each loads the code and the benchmarks' fingerprints
+ * again (~0.7 s of CPU from source, and its own heap).
+ */
+export function sharedWith(
+  db: Db,
+  matcher: ContaminationMatcher | null,
+  count: number,
+): SliceRunner {
+  const here = inThread(db, matcher);
+  if (count <= 1) return here;
+  const workers = new SliceWorkers(db.name, count - 1);
+  let turn = 0;
+  return {
+    window: workers.window + 1,
+    run: <R>(task: ScanTask) => (turn++ % count === 0 ? here : workers).run<R>(task),
+    close: () => workers.close(),
+  };
+}
+
 interface Pending {
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;

@@ -10,7 +10,7 @@ import {
   type ScanFound,
   type ScanInput,
 } from './scan-compute.ts';
-import { inThread, SliceWorkers } from './scan-slices.ts';
+import { sharedWith } from './scan-slices.ts';
 import type { PackedSignatures } from './signature-writer.ts';
 
 /**
@@ -49,9 +49,7 @@ try {
       port?.postMessage({ type: 'signatures', signatures } satisfies ScanReply, [
         signatures.words.buffer,
       ]),
-    // One slice worker would only add a thread: this one reads the slices itself then.
-    runner: (matcher) =>
-      input.workers > 1 ? new SliceWorkers(file, input.workers) : inThread(db, matcher),
+    runner: (matcher) => sharedWith(db, matcher, input.workers),
   });
   const found = foundOf(computed);
   port?.postMessage({ type: 'done', found } satisfies ScanReply, foundBuffers(found));

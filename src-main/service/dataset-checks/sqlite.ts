@@ -43,19 +43,21 @@ import { engineWorkers } from '../runs/pool/pooled.ts';
  *
  * A row keeps the signature the scan computed until its sample changes, so a
  * rescan after a few fixes hashes only those rows. The reading and hashing
- * run on a worker thread (scan-compute.ts, scan-worker.ts); this thread
- * keeps the signatures and writes the verdicts a slice at a time: the server
- * goes on answering meanwhile. When a scan runs is the dataset's (see
- * `datasets/scanner.ts`).
+ * run on a worker thread (scan-compute.ts, scan-worker.ts) and the slice
+ * workers it shares them with (scan-slices.ts); this thread stores the
+ * signatures (signature-writer.ts) and writes the verdicts a slice at a
+ * time: the server goes on answering meanwhile. When a scan runs is the
+ * dataset's (see `datasets/scanner.ts`).
  */
 
 /** Rows whose verdicts are read and written at a time. */
-const WRITE_CHUNK = 128;
+const WRITE_CHUNK = 64;
 /**
  * How long one transaction of verdict writes goes on before the server is
- * let answer (at most one chunk beyond it).
+ * let answer (at most one chunk beyond it: 64 rows of a benchmark's items,
+ * each with a verdict to write, take ~2.5 ms).
  */
-const WRITE_SLICE_MS = 12;
+const WRITE_SLICE_MS = 10;
 /** Rows per slice of a scan on its worker: a slice worker's result is one message of ~1 MB. */
 const SLICE_ROWS = 2000;
 /** Rows per slice of a scan on the main thread (an in-memory database): each holds it. */
