@@ -39,7 +39,7 @@ const EVAL_PAGE = 2000;
 
 export interface ScanInput {
   datasetId: string;
-  /** Slice workers to run (each a thread and a read-only connection); 1: the scan's thread only. */
+  /** Threads for the per-row work: the scan's own and `workers - 1` slice workers (scan-slices.ts). */
   workers: number;
   /** Rows per slice: large on workers (few messages), small on the main thread (each holds it). */
   sliceRows: number;

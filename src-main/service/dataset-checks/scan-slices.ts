@@ -43,7 +43,13 @@ export function sharedWith(
 ): SliceRunner {
   const here = inThread(db, matcher);
   if (count <= 1) return here;
-  const workers = new SliceWorkers(db.name, count - 1);
+  let workers: SliceWorkers;
+  try {
+    workers = new SliceWorkers(db.name, count - 1);
+  } catch (error) {
+    console.error('dataset scan: no slice workers, scanning on its own thread:', error);
+    return here;
+  }
   let turn = 0;
   return {
     window: workers.window + 1,

@@ -159,7 +159,10 @@ async function computed(
 
 /** How a scan's reading and hashing are split (see ScanInput). */
 export interface ScanSplit {
-  /** Slice workers: by default the engine's worker count (the setting, else one per core). */
+  /**
+   * Threads for the per-row work (the scan's worker and `workers - 1` slice
+   * workers): by default the engine's worker count (the setting, else one per core).
+   */
   workers?: number;
   /** Rows per slice on the scan's worker. */
   sliceRows?: number;
