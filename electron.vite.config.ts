@@ -19,6 +19,11 @@ export default defineConfig({
           'engine-worker': resolve(root, 'src-main/service/runs/pool/worker.ts'),
           // A dataset scan's reading and computing (see service/dataset-checks/sqlite.ts).
           'scan-worker': resolve(root, 'src-main/service/dataset-checks/scan-worker.ts'),
+          // A dataset scan's slice workers, started by its worker (see dataset-checks/scan-slices.ts).
+          'scan-slice-worker': resolve(
+            root,
+            'src-main/service/dataset-checks/scan-slice-worker.ts',
+          ),
           // The grid's queries and its search index's builder (see service/datasets/grid-queries.ts).
           'grid-worker': resolve(root, 'src-main/service/datasets/grid-worker.ts'),
           'search-index-worker': resolve(root, 'src-main/service/datasets/search-index-worker.ts'),

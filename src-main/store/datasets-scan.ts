@@ -22,20 +22,39 @@ export interface ScanRowRecord extends SampleSource {
   in_tree: 0 | 1;
 }
 
-/** The next `limit` rows after `afterIndex`, in order (keyset paging). */
+/** The next `limit` rows after `afterIndex` (up to `throughIndex`), in order (keyset paging). */
 export function scanPage(
   db: Db,
   datasetId: string,
   afterIndex: number,
   limit: number,
+  throughIndex = Number.MAX_SAFE_INTEGER,
 ): ScanRowRecord[] {
   return statement(
     db,
     `SELECT row_index, source_row, ${SAMPLE_SOURCE}, fixed_json, decision, dedup_sig, dropped,
          checks_json IS NOT NULL AS has_checks, source_path IS NOT NULL AS in_tree
-       FROM dataset_rows WHERE dataset_id = ? AND row_index > ?
+       FROM dataset_rows WHERE dataset_id = ? AND row_index > ? AND row_index <= ?
        ORDER BY row_index LIMIT ?`,
-  ).all(datasetId, afterIndex, limit) as ScanRowRecord[];
+  ).all(datasetId, afterIndex, throughIndex, limit) as ScanRowRecord[];
+}
+
+/**
+ * The index of the last of the next `rows` rows after `afterIndex` (fewer
+ * when the dataset ends sooner), or null when none follows: where a slice of
+ * a scan ends, found on the primary key without reading a row.
+ */
+export function scanSliceEnd(
+  db: Db,
+  datasetId: string,
+  afterIndex: number,
+  rows: number,
+): number | null {
+  return plucked(
+    db,
+    `SELECT max(row_index) FROM (SELECT row_index FROM dataset_rows
+       WHERE dataset_id = ? AND row_index > ? ORDER BY row_index LIMIT ?)`,
+  ).get(datasetId, afterIndex, rows) as number | null;
 }
 
 export type CurrentSampleRecord = Pick<

@@ -1,49 +1,48 @@
+import { randomBytes } from 'node:crypto';
 import type { DatasetFinding, DatasetStatistics } from '../../../src-shared/schemas/report.ts';
 import type { Issue } from '../../../src-shared/schemas/blocks.ts';
-import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import {
-  duplicateWords,
-  type DuplicateResult,
-  type KeptApart,
-} from '../../engine/dataset/duplicates.ts';
+import type { DuplicateResult, KeptApart } from '../../engine/dataset/duplicates.ts';
 import { DatasetScan } from '../../engine/dataset/scan.ts';
 import type { EvalItem, EvalSource } from '../../engine/contamination/build.ts';
 import { sampleAsItem } from '../../engine/contamination/fields.ts';
+import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { ContaminationScan } from '../../engine/contamination/scan.ts';
-import { currentSamples, scanPage, type ScanRowRecord } from '../../store/datasets-scan.ts';
-import type { SampleSource } from '../../store/datasets-rows.ts';
+import { scanPage, scanSliceEnd } from '../../store/datasets-scan.ts';
 import { datasetsIn } from '../../store/datasets.ts';
 import { keptPairs } from '../../store/kept-pairs.ts';
 import type { Db } from '../../store/db.ts';
 import { sampleReader } from '../datasets/row-sample.ts';
-import { benchmarkChoice, contaminationMatcher } from '../contamination/matcher.ts';
+import { benchmarkChoice, passContamination } from '../contamination/matcher.ts';
+import { orderedMap } from '../file-pass/ordered.ts';
+import { addPreparedSlice } from '../file-pass/prepared-slice.ts';
+import type { MatcherSpec } from '../file-pass/task-types.ts';
+import { currentSample, type ScanRowsResult, type ScanWordsResult } from './scan-rows.ts';
+import type { SliceRunner } from './scan-slices.ts';
+import type { PackedSignatures } from './signature-writer.ts';
 
 /**
  * The reading and computing half of a dataset scan (see sqlite.ts): every
- * row not dropped read page by page, its sample hashed for duplicates,
+ * row not dropped read a range at a time, its sample hashed for duplicates,
  * counted for the statistics and looked up for contamination, then the
  * near-duplicate candidates verified. It only reads the database, so it runs
- * on a worker thread of its own with a read-only connection (scan-worker.ts):
- * the main thread only writes what it found. Signatures it computes are
- * handed out as it goes, for the caller to keep.
+ * on a worker thread of its own with a read-only connection (scan-worker.ts),
+ * which hands the ranges' per-row work to slice workers (scan-slices.ts) and
+ * adds their results in row order: the main thread only writes what it
+ * found. Signatures it computes are handed out as it goes, for the caller to
+ * keep.
  */
 
-/** Rows read per step. */
-const PAGE = 2000;
-/** How long hashing goes on before `pause` (on the main thread: the server answers). */
-const READ_SLICE_MS = 12;
-/**
- * Signatures handed out at most at a time: the caller writes each batch in
- * one transaction on the main thread (2,000 at once held it ~80 ms).
- */
-const SIGNATURES_HANDED = 256;
-/** Rows whose words are read back at a time for near-duplicate verification. */
+/** The fewest rows whose words are read back at a time for near-duplicate verification. */
 const FETCH_PAGE = 250;
 /** Rows of an evaluation set read at a time. */
 const EVAL_PAGE = 2000;
 
 export interface ScanInput {
   datasetId: string;
+  /** Threads for the per-row work: the scan's own and `workers - 1` slice workers (scan-slices.ts). */
+  workers: number;
+  /** Rows per slice: large on workers (few messages), small on the main thread (each holds it). */
+  sliceRows: number;
   threshold: number;
   /** The settings' benchmarks, as written there (`contamination.benchmarks`). */
   benchmarks: string;
@@ -58,18 +57,23 @@ export interface ScanInput {
  * block of rows at a time (issuesOf).
  */
 export interface ScanFound {
-  /** Position -> the row's index. */
-  rowIndex: number[];
-  /** Position -> the row's number as the grid shows it. */
-  sourceRow: number[];
+  /** Position -> the row's index (typed arrays: moved across threads, not copied). */
+  rowIndex: Int32Array<ArrayBuffer>;
   /** Rows that had dataset-check verdicts before this scan. */
-  hadChecks: number[];
+  hadChecks: Int32Array<ArrayBuffer>;
   duplicateGroups: DuplicateResult['groups'];
   /** Positions with duplicate or contamination issues, ascending. */
-  withIssues: number[];
+  withIssues: Int32Array<ArrayBuffer>;
   statistics: DatasetStatistics;
   findings: DatasetFinding[];
 }
+
+/** The buffers of a ScanFound that move to the receiving thread. */
+export const foundBuffers = (found: ScanFound): ArrayBuffer[] => [
+  found.rowIndex.buffer,
+  found.hadChecks.buffer,
+  found.withIssues.buffer,
+];
 
 /** A position's issues: its duplicates' and its contamination's (null: none). */
 export type PositionIssues = [
@@ -80,16 +84,18 @@ export type PositionIssues = [
 
 /** The part of a scan's result that crosses threads (see ScanFound). */
 export function foundOf(computed: ScanComputed): ScanFound {
-  const { duplicates, contamination, findings, ...rest } = computed;
+  const { duplicates, contamination, findings, rowIndex, hadChecks, statistics } = computed;
   const withIssues: number[] = [];
-  for (let p = 0; p < rest.rowIndex.length; p++) {
+  for (let p = 0; p < rowIndex.length; p++) {
     if (duplicates.issues.has(p) || contamination.issues.has(p)) withIssues.push(p);
   }
   return {
-    ...rest,
+    rowIndex: Int32Array.from(rowIndex),
+    hadChecks: Int32Array.from(hadChecks),
+    statistics,
     findings: [...findings, ...contamination.findings],
     duplicateGroups: duplicates.groups,
-    withIssues,
+    withIssues: Int32Array.from(withIssues),
   };
 }
 
@@ -122,17 +128,20 @@ export interface ScanHooks {
   /** Lets the event loop turn (a timer on the main thread; a no-op cost on a worker). */
   pause: () => Promise<void>;
   /** Signatures computed for rows that had none (or a stale one): the caller stores them. */
-  signatures: (rows: { row_index: number; sig: Buffer }[]) => void;
+  signatures: (signatures: PackedSignatures) => void;
+  /**
+   * Where the slices run (see scan-slices.ts), made once the scan knows its
+   * matcher: the scan's slice workers, or this thread with that matcher.
+   */
+  runner: (matcher: ContaminationMatcher | null) => SliceRunner;
 }
 
-/** The sample in force: an accepted fix, else the one imported. */
-export const currentSample =
-  (imported: (row: SampleSource) => Sample) =>
-  (row: Pick<ScanRowRecord, keyof SampleSource | 'fixed_json' | 'decision'>): Sample =>
-    row.decision === 'accepted' && row.fixed_json !== null
-      ? (JSON.parse(row.fixed_json) as Sample)
-      : imported(row);
-
+/**
+ * The scan: slices of rows prepared (read, parsed, hashed, counted, looked
+ * up) where `hooks.runner` says, added here in row order as the CLI's file
+ * pass adds its slices (addPreparedSlice), then the near-duplicate
+ * candidates' words fetched the same way and the groups finished here.
+ */
 export async function computeScan(
   db: Db,
   input: ScanInput,
@@ -140,88 +149,104 @@ export async function computeScan(
 ): Promise<ScanComputed> {
   const { datasetId } = input;
   const scan = new DatasetScan(input.threshold);
-  const contamination = new ContaminationScan(
-    contaminationMatcher({
-      benchmarks: benchmarkChoice(input.benchmarks, 'contamination.benchmarks'),
-      against: await evaluationSets(db, datasetId, hooks.pause),
-    }),
-  );
-  const sampleOf = currentSample(sampleReader(db, datasetId));
+  const pass = passContamination({
+    benchmarks: benchmarkChoice(input.benchmarks, 'contamination.benchmarks'),
+    against: await evaluationSets(db, datasetId, hooks.pause),
+  });
+  const contamination = new ContaminationScan(pass.matcher);
+  // What a slice worker makes the same matcher from (the evaluation sets fingerprinted once).
+  const spec: MatcherSpec | null = pass.matcher
+    ? { key: randomBytes(8).toString('hex'), benchmarks: pass.benchmarks, against: pass.against }
+    : null;
+  const runner = hooks.runner(pass.matcher);
   const rowIndex: number[] = [];
   const sourceRow: number[] = [];
   const hadChecks: number[] = [];
-  for (let after = -1; ;) {
-    const page = scanPage(db, datasetId, after, PAGE);
-    if (page.length === 0) break;
-    let signatures: { row_index: number; sig: Buffer }[] = [];
-    const handOut = (): void => {
-      if (signatures.length > 0) hooks.signatures(signatures);
-      signatures = [];
+  try {
+    await orderedMap(
+      sliceRanges(db, datasetId, input.sliceRows),
+      runner.window,
+      ([after, through]) =>
+        runner.run<ScanRowsResult>({
+          kind: 'rows',
+          datasetId,
+          after,
+          through,
+          threshold: input.threshold,
+          contamination: spec,
+        }),
+      async (result) => {
+        addPreparedSlice(scan, contamination, result);
+        for (const row of result.hadChecks) hadChecks.push(row);
+        for (let i = 0; i < result.samples; i++) {
+          rowIndex.push(result.rowIndex[i] as number);
+          sourceRow.push(result.sourceRow[i] as number);
+        }
+        hooks.signatures(freshSignatures(result));
+        await hooks.pause();
+      },
+    );
+    const wordsRows = Math.max(FETCH_PAGE, input.sliceRows / 4);
+    const result = await scan.finish(
+      async (positions, deliver) => {
+        // Positions ascend with rows: their words read in chunks, where the slices run.
+        const chunks: number[][] = [];
+        for (let start = 0; start < positions.length; start += wordsRows) {
+          chunks.push(positions.slice(start, start + wordsRows));
+        }
+        await orderedMap(
+          chunks,
+          runner.window,
+          (chunk) =>
+            runner.run<ScanWordsResult>({
+              kind: 'words',
+              datasetId,
+              rows: chunk.map((p) => rowIndex[p] as number),
+            }),
+          async (words, chunk) => {
+            const positionOf = new Map(chunk.map((p) => [rowIndex[p] as number, p]));
+            for (const [row, list] of words) deliver(positionOf.get(row) as number, list);
+            await hooks.pause();
+          },
+        );
+      },
+      (p) => `row ${sourceRow[p]}`,
+      hooks.pause,
+      keptApart(db, datasetId, rowIndex),
+    );
+    const contaminated = contamination.finish();
+    return {
+      rowIndex,
+      sourceRow,
+      hadChecks,
+      duplicates: result.duplicates,
+      statistics: result.statistics,
+      findings: result.findings,
+      contamination: { issues: contaminated.issues, findings: contaminated.findings },
     };
-    let deadline = performance.now() + READ_SLICE_MS;
-    for (const row of page) {
-      if (performance.now() > deadline) {
-        handOut();
-        await hooks.pause();
-        deadline = performance.now() + READ_SLICE_MS;
-      }
-      if (row.has_checks) hadChecks.push(row.row_index);
-      if (row.dropped === 1) continue;
-      rowIndex.push(row.row_index);
-      sourceRow.push(row.source_row);
-      const stored =
-        row.dedup_sig === null
-          ? null
-          : new Uint32Array(
-              row.dedup_sig.buffer,
-              row.dedup_sig.byteOffset,
-              row.dedup_sig.length / 4,
-            );
-      const origin = row.in_tree ? row.source_row : 0;
-      const sample = sampleOf(row);
-      contamination.add(sample);
-      const fresh = scan.add(
-        sample,
-        stored === null ? undefined : Uint32Array.from(stored),
-        origin,
-      );
-      if (fresh) signatures.push({ row_index: row.row_index, sig: Buffer.from(fresh.buffer) });
-      if (signatures.length >= SIGNATURES_HANDED) handOut();
-    }
-    handOut();
-    after = page[page.length - 1]?.row_index ?? after;
-    await hooks.pause();
+  } finally {
+    runner.close();
   }
+}
 
-  const result = await scan.finish(
-    async (positions, deliver) => {
-      // Positions ascend with rows: read back in chunks, each row's words handed on at once.
-      const positionOf = new Map<number, number>();
-      for (let start = 0; start < positions.length; start += FETCH_PAGE) {
-        positionOf.clear();
-        for (const p of positions.slice(start, start + FETCH_PAGE)) {
-          positionOf.set(rowIndex[p] as number, p);
-        }
-        for (const row of currentSamples(db, datasetId, [...positionOf.keys()])) {
-          deliver(positionOf.get(row.row_index) as number, duplicateWords(sampleOf(row)));
-        }
-        await hooks.pause();
-      }
-    },
-    (p) => `row ${sourceRow[p]}`,
-    hooks.pause,
-    keptApart(db, datasetId, rowIndex),
+/** The ranges (after, through] of `rows` rows each, in order, read as they are asked for. */
+function* sliceRanges(db: Db, datasetId: string, rows: number): Generator<[number, number]> {
+  for (let after = -1; ;) {
+    const through = scanSliceEnd(db, datasetId, after, rows);
+    if (through === null) return;
+    yield [after, through];
+    after = through;
+  }
+}
+
+/** A slice's fresh signatures, packed in one buffer (moved, not copied, to another thread). */
+function freshSignatures(result: ScanRowsResult): PackedSignatures {
+  const length = result.signatureLength;
+  const words = new Uint32Array(result.fresh.length * length);
+  result.fresh.forEach((i, at) =>
+    words.set(result.signatures.subarray(i * length, (i + 1) * length), at * length),
   );
-  const contaminated = contamination.finish();
-  return {
-    rowIndex,
-    sourceRow,
-    hadChecks,
-    duplicates: result.duplicates,
-    statistics: result.statistics,
-    findings: result.findings,
-    contamination: { issues: contaminated.issues, findings: contaminated.findings },
-  };
+  return { rows: result.fresh.map((i) => result.rowIndex[i] as number), words, length };
 }
 
 /**

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openReadOnly } from '../../store/db.ts';
 import {
   computeScan,
+  foundBuffers,
   foundOf,
   issuesOf,
   type PositionIssues,
@@ -9,6 +10,8 @@ import {
   type ScanFound,
   type ScanInput,
 } from './scan-compute.ts';
+import { sharedWith } from './scan-slices.ts';
+import type { PackedSignatures } from './signature-writer.ts';
 
 /**
  * A dataset scan's reading and computing (scan-compute.ts) on a thread of
@@ -21,7 +24,7 @@ import {
 export type ScanRequest = { type: 'issues'; id: number; positions: number[] };
 
 export type ScanReply =
-  | { type: 'signatures'; rows: { row_index: number; sig: Uint8Array }[] }
+  | { type: 'signatures'; signatures: PackedSignatures }
   | { type: 'done'; found: ScanFound }
   | { type: 'failed'; message: string }
   | { type: 'issues'; id: number; issues: PositionIssues[] };
@@ -42,9 +45,14 @@ port?.on('message', (request: ScanRequest) => {
 try {
   computed = await computeScan(db, input, {
     pause,
-    signatures: (rows) => port?.postMessage({ type: 'signatures', rows } satisfies ScanReply),
+    signatures: (signatures) =>
+      port?.postMessage({ type: 'signatures', signatures } satisfies ScanReply, [
+        signatures.words.buffer,
+      ]),
+    runner: (matcher) => sharedWith(db, matcher, input.workers),
   });
-  port?.postMessage({ type: 'done', found: foundOf(computed) } satisfies ScanReply);
+  const found = foundOf(computed);
+  port?.postMessage({ type: 'done', found } satisfies ScanReply, foundBuffers(found));
 } catch (error) {
   port?.postMessage({ type: 'failed', message: (error as Error).message } satisfies ScanReply);
 } finally {

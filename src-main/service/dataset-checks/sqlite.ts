@@ -7,7 +7,6 @@ import { contaminationVerdict } from '../../engine/contamination/scan.ts';
 import { workerScript } from '../../engine/worker-script.ts';
 import {
   replaceDuplicateGroups,
-  saveSignatures,
   setDatasetVerdicts,
   setScan,
   verdictInputs,
@@ -29,6 +28,9 @@ import {
   type ScanInput,
 } from './scan-compute.ts';
 import type { ScanReply, ScanRequest } from './scan-worker.ts';
+import { inThread } from './scan-slices.ts';
+import { SignatureWriter, type PackedSignatures } from './signature-writer.ts';
+import { engineWorkers } from '../runs/pool/pooled.ts';
 
 /**
  * The dataset checks of a stored dataset (the app): a scan over every row
@@ -41,19 +43,25 @@ import type { ScanReply, ScanRequest } from './scan-worker.ts';
  *
  * A row keeps the signature the scan computed until its sample changes, so a
  * rescan after a few fixes hashes only those rows. The reading and hashing
- * run on a worker thread (scan-compute.ts, scan-worker.ts); this thread
- * keeps the signatures and writes the verdicts a slice at a time: the server
- * goes on answering meanwhile. When a scan runs is the dataset's (see
- * `datasets/scanner.ts`).
+ * run on a worker thread (scan-compute.ts, scan-worker.ts) and the slice
+ * workers it shares them with (scan-slices.ts); this thread stores the
+ * signatures (signature-writer.ts) and writes the verdicts a slice at a
+ * time: the server goes on answering meanwhile. When a scan runs is the
+ * dataset's (see `datasets/scanner.ts`).
  */
 
 /** Rows whose verdicts are read and written at a time. */
-const WRITE_CHUNK = 128;
+const WRITE_CHUNK = 64;
 /**
  * How long one transaction of verdict writes goes on before the server is
- * let answer (at most one chunk beyond it).
+ * let answer (at most one chunk beyond it: 64 rows of a benchmark's items,
+ * each with a verdict to write, take ~2.5 ms).
  */
-const WRITE_SLICE_MS = 12;
+const WRITE_SLICE_MS = 10;
+/** Rows per slice of a scan on its worker: a slice worker's result is one message of ~1 MB. */
+const SLICE_ROWS = 2000;
+/** Rows per slice of a scan on the main thread (an in-memory database): each holds it. */
+const MAIN_THREAD_SLICE_ROWS = 64;
 
 export interface StoredScan {
   scanned_at: string;
@@ -83,10 +91,14 @@ interface ScanSession {
 async function computed(
   db: Db,
   input: ScanInput,
-  keep: (rows: { row_index: number; sig: Buffer }[]) => void,
+  keep: (signatures: PackedSignatures) => void,
 ): Promise<ScanSession> {
   const onMainThread = async (): Promise<ScanSession> => {
-    const result = await computeScan(db, input, { pause: nextTick, signatures: keep });
+    const result = await computeScan(
+      db,
+      { ...input, sliceRows: Math.min(input.sliceRows, MAIN_THREAD_SLICE_ROWS) },
+      { pause: nextTick, signatures: keep, runner: (matcher) => inThread(db, matcher) },
+    );
     return {
       found: foundOf(result),
       issues: (positions) => Promise.resolve(issuesOf(result, positions)),
@@ -129,12 +141,7 @@ async function computed(
     };
     worker.on('message', (reply: ScanReply) => {
       if (reply.type === 'signatures') {
-        keep(
-          reply.rows.map(({ row_index, sig }) => ({
-            row_index,
-            sig: Buffer.from(sig.buffer, sig.byteOffset, sig.byteLength),
-          })),
-        );
+        keep(reply.signatures);
       } else if (reply.type === 'issues') {
         asked.get(reply.id)?.(reply.issues);
         asked.delete(reply.id);
@@ -150,26 +157,45 @@ async function computed(
   });
 }
 
+/** How a scan's reading and hashing are split (see ScanInput). */
+export interface ScanSplit {
+  /**
+   * Threads for the per-row work (the scan's worker and `workers - 1` slice
+   * workers): by default the engine's worker count (the setting, else one per core).
+   */
+  workers?: number;
+  /** Rows per slice on the scan's worker. */
+  sliceRows?: number;
+}
+
 /** Scans a dataset now; resolves when its results are stored. */
-export async function scanDataset(ctx: ServiceContext, datasetId: string): Promise<void> {
+export async function scanDataset(
+  ctx: ServiceContext,
+  datasetId: string,
+  split: ScanSplit = {},
+): Promise<void> {
   const { db } = ctx;
   const settings = ctx.settings();
   const threshold = settings.dedup.threshold;
   const key = contaminationKey(ctx, datasetId);
-  // A cache of the scan's (rebuilt when lost): committed without an fsync, which, just after
-  // a large import, waited 0.5 s behind the WAL's checkpoint.
-  const keep = (rows: { row_index: number; sig: Buffer }[]): void => {
-    if (db.open) bulkTransaction(db, () => saveSignatures(db, datasetId, rows));
-  };
+  const signatures = new SignatureWriter(db, datasetId);
+  const keep = (packed: PackedSignatures): void => signatures.add(packed);
   const session = await computed(
     db,
-    { datasetId, threshold, benchmarks: settings.contamination.benchmarks },
+    {
+      datasetId,
+      workers: split.workers ?? engineWorkers(),
+      sliceRows: split.sliceRows ?? SLICE_ROWS,
+      threshold,
+      benchmarks: settings.contamination.benchmarks,
+    },
     keep,
   );
   try {
     await writeVerdicts(db, datasetId, session);
   } finally {
     session.end();
+    await signatures.written();
   }
   const { found } = session;
   const { rowIndex } = found;
@@ -295,7 +321,7 @@ function sameVerdict(
 }
 
 /** A row's position in the scan: `rowIndex` ascends, so a binary search finds it. */
-function positionOfRow(rowIndex: readonly number[], row: number): number | undefined {
+function positionOfRow(rowIndex: ArrayLike<number>, row: number): number | undefined {
   let low = 0;
   let high = rowIndex.length - 1;
   while (low <= high) {

@@ -11,6 +11,7 @@ import { PoolUnavailable, SliceFailed, type EnginePool } from '../runs/pool/pool
 import { lineSlices, type LineSlice } from './line-slices.ts';
 import { orderedMap } from './ordered.ts';
 import { OutputBuffers } from './output-buffers.ts';
+import { addPreparedSlice } from './prepared-slice.ts';
 import { runFileTask } from './tasks.ts';
 import type {
   FileTask,
@@ -122,18 +123,7 @@ export async function scanInParallel(
         contamination: spec,
       }),
     (result, slice) => {
-      const length = result.signatureLength;
-      const matches = new Map(result.found);
-      for (let i = 0; i < result.samples; i++) {
-        scan.addPrepared(
-          {
-            signature: result.signatures.subarray(i * length, (i + 1) * length),
-            statistics: result.statistics[i] as ScanSliceResult['statistics'][number],
-          },
-          result.origins?.[i] ?? 0,
-        );
-        found.addFound(matches.get(i));
-      }
+      addPreparedSlice(scan, found, result);
       file.slices.push({ ...slice, firstPosition: file.samples, samples: result.samples });
       file.samples += result.samples;
     },

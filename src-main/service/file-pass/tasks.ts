@@ -1,5 +1,4 @@
 import { ContaminationMatcher } from '../../engine/contamination/match.ts';
-import { matchesOf } from '../../engine/contamination/scan.ts';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
 import {
   DuplicateIndex,
@@ -7,8 +6,7 @@ import {
   verifyWords,
   type VerifyWords,
 } from '../../engine/dataset/duplicates.ts';
-import { prepareSample, VerdictTally } from '../../engine/dataset/scan.ts';
-import type { StatisticsRecord } from '../../engine/dataset/statistics.ts';
+import { VerdictTally } from '../../engine/dataset/scan.ts';
 import {
   rowMappingOf,
   samplesOfRows,
@@ -30,6 +28,7 @@ import {
 } from '../dataset-checks/core.ts';
 import { readSlice } from './line-slices.ts';
 import { checkPartRow } from './part-rows.ts';
+import { SlicePreparer } from './prepared-slice.ts';
 import type { OperationRequest } from '../runs/contract.ts';
 import { runOperationInThread } from '../runs/operation.ts';
 import type {
@@ -92,7 +91,15 @@ export function sliceSamples(source: SliceSource): SampleRow[] {
 const indexes = new Map<number, DuplicateIndex>();
 let matcherCache: { key: string; matcher: ContaminationMatcher | null } | undefined;
 
-function matcherOf(spec: MatcherSpec): ContaminationMatcher | null {
+/** A worker's DuplicateIndex of a threshold, kept for its hashing (prepareSample). */
+export function duplicateIndexOf(threshold: number): DuplicateIndex {
+  let index = indexes.get(threshold);
+  if (!index) indexes.set(threshold, (index = new DuplicateIndex(threshold)));
+  return index;
+}
+
+/** The matcher a spec names, made once per run in each worker. */
+export function matcherOf(spec: MatcherSpec): ContaminationMatcher | null {
   if (matcherCache?.key !== spec.key) {
     const matcher =
       spec.against.length === 0
@@ -104,40 +111,14 @@ function matcherOf(spec: MatcherSpec): ContaminationMatcher | null {
 }
 
 export function scanSlice(task: ScanSliceTask): ScanSliceResult {
-  let index = indexes.get(task.threshold);
-  if (!index) indexes.set(task.threshold, (index = new DuplicateIndex(task.threshold)));
   const matcher = task.contamination ? matcherOf(task.contamination) : null;
-  const items = sliceSamples(task.source);
-  const signatures: Uint32Array[] = [];
-  const statistics: StatisticsRecord[] = [];
-  const origins: number[] = [];
-  let anyOrigin = false;
-  const found: ScanSliceResult['found'] = [];
-  for (const item of items) {
+  const slice = new SlicePreparer(duplicateIndexOf(task.threshold), matcher);
+  for (const item of sliceSamples(task.source)) {
     if (!('sample' in item)) continue;
-    const prepared = prepareSample(item.sample, index);
-    signatures.push(prepared.signature);
-    statistics.push(prepared.statistics);
     // The paths of one tree come from one row: never near duplicates of each other.
-    const origin = item.path ? item.row : 0;
-    anyOrigin ||= origin !== 0;
-    origins.push(origin);
-    if (matcher) {
-      const matches = matchesOf(matcher, item.sample);
-      if (matches.length > 0) found.push([statistics.length - 1, matches]);
-    }
+    slice.add(item.sample, item.path ? item.row : 0);
   }
-  const signatureLength = signatures[0]?.length ?? 0;
-  const packed = new Uint32Array(signatures.length * signatureLength);
-  signatures.forEach((signature, i) => packed.set(signature, i * signatureLength));
-  return {
-    samples: statistics.length,
-    signatures: packed,
-    signatureLength,
-    statistics,
-    origins: anyOrigin ? origins : null,
-    found,
-  };
+  return slice.result();
 }
 
 export function wordsSlice(task: WordsSliceTask): WordsSliceResult {

@@ -1,0 +1,113 @@
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
+import { duplicateWords, verifyWords, type VerifyWords } from '../../engine/dataset/duplicates.ts';
+import { currentSamples, scanPage, type ScanRowRecord } from '../../store/datasets-scan.ts';
+import type { SampleSource } from '../../store/datasets-rows.ts';
+import type { Db } from '../../store/db.ts';
+import { sampleReader } from '../datasets/row-sample.ts';
+import { SlicePreparer } from '../file-pass/prepared-slice.ts';
+import { duplicateIndexOf } from '../file-pass/tasks.ts';
+import type { MatcherSpec, ScanSliceResult } from '../file-pass/task-types.ts';
+
+/**
+ * The per-row work of a dataset scan, a range of stored rows at a time, as
+ * a scan's slice worker runs it (scan-slice-worker.ts, a read-only
+ * connection each) or the scan's own thread: each row not dropped read, its
+ * current sample made, hashed for duplicates (unless its stored signature
+ * is current), recorded for the statistics and looked up for
+ * contamination (SlicePreparer, the CLI's file pass shares it). Then, for
+ * near-duplicate verification, the words of the rows asked for.
+ */
+
+/** Rows read per query. */
+const PAGE = 2000;
+
+/** The rows (after, through] of a dataset, in row order. */
+export interface ScanRowsTask {
+  kind: 'rows';
+  datasetId: string;
+  after: number;
+  through: number;
+  threshold: number;
+  contamination: MatcherSpec | null;
+}
+
+/** A range's prepared samples (ScanSliceResult, one per row not dropped) and its rows. */
+export interface ScanRowsResult extends ScanSliceResult {
+  /** Each sample's row index and its row's number as the grid shows it. */
+  rowIndex: number[];
+  sourceRow: number[];
+  /** Rows of the range (dropped ones too) that had dataset-check verdicts before. */
+  hadChecks: number[];
+  /** The samples (by index in the range) whose signatures were computed: to be stored. */
+  fresh: number[];
+}
+
+/** The words near-duplicate verification compares, of some rows (ascending). */
+export interface ScanWordsTask {
+  kind: 'words';
+  datasetId: string;
+  rows: number[];
+}
+
+/** Each row's words: [row index, words]. */
+/** Delivered in this order (content names are each given once, by the first row that has them). */
+export type ScanWordsResult = [number, VerifyWords][];
+
+export type ScanTask = ScanRowsTask | ScanWordsTask;
+
+/** The sample in force: an accepted fix, else the one imported. */
+export const currentSample =
+  (imported: (row: SampleSource) => Sample) =>
+  (row: Pick<ScanRowRecord, keyof SampleSource | 'fixed_json' | 'decision'>): Sample =>
+    row.decision === 'accepted' && row.fixed_json !== null
+      ? (JSON.parse(row.fixed_json) as Sample)
+      : imported(row);
+
+export function scanRows(
+  db: Db,
+  task: ScanRowsTask,
+  matcher: ContaminationMatcher | null,
+): ScanRowsResult {
+  const slice = new SlicePreparer(duplicateIndexOf(task.threshold), matcher);
+  const sampleOf = currentSample(sampleReader(db, task.datasetId));
+  const rowIndex: number[] = [];
+  const sourceRow: number[] = [];
+  const hadChecks: number[] = [];
+  const fresh: number[] = [];
+  for (let after = task.after; after < task.through;) {
+    const page = scanPage(db, task.datasetId, after, PAGE, task.through);
+    if (page.length === 0) break;
+    for (const row of page) {
+      if (row.has_checks) hadChecks.push(row.row_index);
+      if (row.dropped === 1) continue;
+      const stored =
+        row.dedup_sig === null
+          ? undefined
+          : Uint32Array.from(
+              new Uint32Array(
+                row.dedup_sig.buffer,
+                row.dedup_sig.byteOffset,
+                row.dedup_sig.length / 4,
+              ),
+            );
+      // The paths of one tree come from one row: never near duplicates of each other.
+      const origin = row.in_tree ? row.source_row : 0;
+      if (slice.add(sampleOf(row), origin, stored)) fresh.push(rowIndex.length);
+      rowIndex.push(row.row_index);
+      sourceRow.push(row.source_row);
+    }
+    after = (page.at(-1) as { row_index: number }).row_index;
+  }
+  return { ...slice.result(), rowIndex, sourceRow, hadChecks, fresh };
+}
+
+/** What verification compares of the rows, made here (a slice worker), in the order given. */
+export function scanWords(db: Db, task: ScanWordsTask): ScanWordsResult {
+  const sampleOf = currentSample(sampleReader(db, task.datasetId));
+  const seen = new Set<number>();
+  return currentSamples(db, task.datasetId, task.rows).map((row) => [
+    row.row_index,
+    verifyWords(duplicateWords(sampleOf(row)), seen),
+  ]);
+}

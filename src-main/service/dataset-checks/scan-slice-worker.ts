@@ -1,0 +1,32 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openReadOnly } from '../../store/db.ts';
+import { matcherOf, transferablesOf } from '../file-pass/tasks.ts';
+import { scanRows, scanWords, type ScanTask } from './scan-rows.ts';
+
+/**
+ * One of a dataset scan's slice workers (started by scan-slices.ts, in the
+ * scan's own worker): a read-only connection to the app's database, and
+ * the per-row work of one range of rows (or one list of rows' words) per
+ * message, answered in turn. WAL lets it read beside the main connection's
+ * writes.
+ */
+
+export type SliceRequest = { id: number; task: ScanTask };
+export type SliceReply = { id: number; result: unknown } | { id: number; failed: string };
+
+const { file } = workerData as { file: string };
+const port = parentPort;
+const db = openReadOnly(file);
+
+port?.on('message', ({ id, task }: SliceRequest) => {
+  try {
+    const result =
+      task.kind === 'rows'
+        ? scanRows(db, task, task.contamination ? matcherOf(task.contamination) : null)
+        : scanWords(db, task);
+    port.postMessage({ id, result } satisfies SliceReply, transferablesOf(result));
+  } catch (error) {
+    port.postMessage({ id, failed: (error as Error).message } satisfies SliceReply);
+  }
+});
+port?.on('close', () => db.close());
