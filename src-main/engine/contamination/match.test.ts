@@ -1,6 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildFingerprints, type EvalItem } from './build.ts';
-import { ContaminationMatcher, type TextField } from './match.ts';
+import { buildFingerprints, LONG_N, type EvalItem } from './build.ts';
+import { forEachEntry } from './fingerprints.ts';
+import { grams } from './grams.ts';
+import { bucketBits, ContaminationMatcher, type TextField } from './match.ts';
+import { tokenize } from './tokens.ts';
 
 /** Items written in the benchmarks' styles: a word problem, a short quiz question, code. */
 const ITEMS: EvalItem[] = [
@@ -107,5 +111,60 @@ describe('ContaminationMatcher', () => {
       'A baker makes bread each morning and sells most of it before noon. How many loaves are ' +
       'left at the end of the day depends on the weather.';
     expect(matcher.match([{ path: '/text', text }]).filter((m) => m.grams >= 3)).toEqual([]);
+  });
+});
+
+describe('the merged index', () => {
+  it('sizes its bucket table to about one bucket per entry, within bounds', () => {
+    expect(bucketBits(0)).toBe(10);
+    expect(bucketBits(550_000)).toBe(20);
+    expect(bucketBits(1 << 20)).toBe(20);
+    expect(bucketBits((1 << 20) + 1)).toBe(21);
+    expect(bucketBits(1e9)).toBe(22);
+  });
+
+  // A few words, so items share n-grams and many keys share a bucket: every entry of a key must
+  // be found, across sets, as one binary search per set finds them.
+  const WORDS = ['red', 'blue', 'cat', 'dog', 'runs', 'sits', 'on', 'the', 'mat', 'fast', '7', '+'];
+  const text = (min: number, max: number): fc.Arbitrary<string> =>
+    fc.array(fc.constantFrom(...WORDS), { minLength: min, maxLength: max }).map((w) => w.join(' '));
+  const item = fc.record({ question: text(20, 40), answer: text(20, 30) });
+  const set = fc.array(item, { minLength: 1, maxLength: 25 });
+
+  it('finds, for each item it reports, as many n-grams as a lookup per set does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(set, { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        text(0, 30),
+        text(0, 30),
+        (sets, pick, before, after) => {
+          // The row holds some item's question and answer between other words.
+          const all = sets.flat();
+          const held = all[pick % all.length] as EvalItem;
+          const row = [before, held.question, held.answer, after].join(' ');
+          const fingerprints = buildFingerprints(
+            sets.map((items, s) => ({ name: `s${s}`, items })),
+          );
+          const found = new Map<string, Set<number>>();
+          const keys = grams(tokenize(row), LONG_N);
+          fingerprints.forEach((fp) => {
+            for (let g = 0; g < keys.hi.length; g++) {
+              forEachEntry(fp, keys.hi[g] as number, keys.lo[g] as number, (entry) => {
+                const key = `${fp.name}:${(fp.refs[entry] as number) >>> 1}`;
+                found.set(key, (found.get(key) ?? new Set()).add(entry));
+              });
+            }
+          });
+          const matches = new ContaminationMatcher(fingerprints).match([{ path: '/t', text: row }]);
+          expect(new Set(matches.map((m) => m.set))).toEqual(
+            new Set([...found.keys()].map((key) => key.split(':')[0])),
+          );
+          expect(matches.length).toBeGreaterThan(0);
+          for (const m of matches) expect(m.grams).toBe(found.get(`${m.set}:${m.item}`)?.size);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { LONG_N, MIN_WHOLE, SHORT_N } from './build.ts';
-import { ANSWER, lowerBound, QUESTION, type FingerprintSet } from './fingerprints.ts';
+import { ANSWER, QUESTION, type FingerprintSet } from './fingerprints.ts';
 import { gramsInto } from './grams.ts';
 import { tokenize, type Tokens } from './tokens.ts';
 
@@ -66,8 +66,12 @@ const MAX_SETS = 255;
 const MAX_ITEMS = 1 << 23;
 const ITEM_MASK = MAX_ITEMS - 1;
 
-/** Key bits the pre-filter looks at: 2^25 bits, 4 MiB. */
+/** Key bits the pre-filter looks at: 2^25 bits, 4 MiB (a row's n-gram is rarely in it: 1-2%). */
 const FILTER_BITS = 25;
+
+/** Bounds of the bucket table's size: 2^10 to 2^22 buckets (4 KiB to 16 MiB). */
+const MIN_BUCKET_BITS = 10;
+const MAX_BUCKET_BITS = 22;
 
 interface Hit {
   entries: Set<number>;
@@ -78,23 +82,55 @@ interface Hit {
   item: number;
 }
 
-/** Every set's entries in one sorted index, so a key is one binary search, not one per set. */
+/**
+ * Every set's entries in one sorted index, with a table of where each key
+ * prefix's entries start: a key is found by two reads of the table and a
+ * short scan, not a binary search per set (a binary search's ~20 reads land
+ * far apart in an index of megabytes: they were most of a match's time).
+ */
 interface MergedIndex {
   keys: Uint32Array;
   /** Per entry: `set << 24 | item << 1 | part`. */
   refs: Uint32Array;
-  /** One bit per key prefix present in any set: most of a row's n-grams stop here. */
+  /**
+   * Entries with the prefix `p` (the key's top `32 - shift` bits) are
+   * `[starts[p], starts[p + 1])`.
+   */
+  starts: Uint32Array;
+  shift: number;
+  /**
+   * One bit per key prefix of FILTER_BITS present in any set: most of a
+   * row's n-grams stop here (the bucket table, with fewer bits, has about
+   * half its buckets full).
+   */
   filter: Uint32Array;
+}
+
+/** About one bucket per entry: half the buckets are empty and a full one holds one or two. */
+export function bucketBits(entries: number): number {
+  const bits = Math.ceil(Math.log2(Math.max(1, entries)));
+  return Math.min(MAX_BUCKET_BITS, Math.max(MIN_BUCKET_BITS, bits));
 }
 
 function mergedIndex(sets: readonly FingerprintSet[]): MergedIndex {
   const [keys, refs] = mergeSets(sets);
+  const bits = bucketBits(refs.length);
+  const shift = 32 - bits;
+  const buckets = 2 ** bits;
+  const starts = new Uint32Array(buckets + 1);
+  // Counts per prefix, then each prefix's start (the keys are sorted, so its entries follow).
+  for (let e = 0; e < refs.length; e++) {
+    const prefix = (keys[2 * e] as number) >>> shift;
+    starts[prefix + 1] = (starts[prefix + 1] as number) + 1;
+  }
+  for (let p = 0; p < buckets; p++)
+    starts[p + 1] = (starts[p + 1] as number) + (starts[p] as number);
   const filter = new Uint32Array(1 << (FILTER_BITS - 5));
   for (let e = 0; e < keys.length; e += 2) {
     const bit = (keys[e] as number) >>> (32 - FILTER_BITS);
     filter[bit >>> 5] = (filter[bit >>> 5] as number) | (1 << (bit & 31));
   }
-  return { keys, refs, filter };
+  return { keys, refs, starts, shift, filter };
 }
 
 export class ContaminationMatcher {
@@ -131,11 +167,15 @@ export class ContaminationMatcher {
     const read = readFields(fields);
     const hits = new Map<number, Hit>();
     this.#index ??= mergedIndex(this.#sets);
-    const { filter, keys, refs } = this.#index;
-    const entries = refs.length;
+    const { starts, shift, keys, refs, filter } = this.#index;
     const look = (hi: number, lo: number, start: number, end: number, whole: boolean): void => {
-      for (let e = lowerBound(keys, hi, lo); e < entries; e++) {
-        if (keys[2 * e] !== hi || keys[2 * e + 1] !== lo) return;
+      const prefix = hi >>> shift;
+      const last = starts[prefix + 1] as number;
+      for (let e = starts[prefix] as number; e < last; e++) {
+        const h = keys[2 * e] as number;
+        // Sorted: past the key, nothing more of it.
+        if (h > hi) return;
+        if (h !== hi || keys[2 * e + 1] !== lo) continue;
         const ref = refs[e] as number;
         // Set and item together: the map's key.
         const key = ref >>> 1;
@@ -272,6 +312,10 @@ interface ReadFields {
 /** The fields' tokens, one after the other. */
 function readFields(fields: readonly TextField[]): ReadFields {
   const parts = fields.map((field) => tokenize(field.text));
+  if (parts.length === 1) {
+    const [tokens] = parts as [Tokens];
+    return { tokens, fieldStarts: [0], fieldOf: new Uint16Array(tokens.length) };
+  }
   const length = parts.reduce((sum, part) => sum + part.length, 0);
   const a = new Uint32Array(length);
   const b = new Uint32Array(length);
@@ -313,11 +357,13 @@ function spanOf(
   for (let r = 0; r < ranges.length; r += 2) {
     covered.fill(1, ranges[r], ranges[r + 1]);
   }
+  // Plain loops: this runs for every row that holds anything.
   const perField = new Map<number, number>();
-  covered.forEach((on, t) => {
-    if (on)
-      perField.set(read.fieldOf[t] as number, (perField.get(read.fieldOf[t] as number) ?? 0) + 1);
-  });
+  for (let t = 0; t < covered.length; t++) {
+    if (covered[t] === 0) continue;
+    const f = read.fieldOf[t] as number;
+    perField.set(f, (perField.get(f) ?? 0) + 1);
+  }
   let field = 0;
   let most = -1;
   for (const [f, count] of perField) {
@@ -325,11 +371,11 @@ function spanOf(
   }
   let start = Infinity;
   let end = 0;
-  covered.forEach((on, t) => {
-    if (!on || read.fieldOf[t] !== field) return;
+  for (let t = 0; t < covered.length; t++) {
+    if (covered[t] === 0 || read.fieldOf[t] !== field) continue;
     start = Math.min(start, read.tokens.starts[t] as number);
     end = Math.max(end, read.tokens.ends[t] as number);
-  });
+  }
   return {
     path: fields[field]?.path ?? '',
     span: [Number.isFinite(start) ? start : 0, end],
