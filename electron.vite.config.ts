@@ -32,6 +32,8 @@ export default defineConfig({
             root,
             'src-main/service/datasets/wal-checkpoint-worker.ts',
           ),
+          // The app database's WAL checkpointed off the main thread (see datasets/wal-keeper.ts).
+          'wal-keeper-worker': resolve(root, 'src-main/service/datasets/wal-keeper-worker.ts'),
         },
       },
     },

@@ -1,6 +1,7 @@
 import { openDatabase } from '../store/db.ts';
 import { describeEngines, resolveEngines } from '../service/runs/backend-select.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
+import { WalKeeper } from '../service/datasets/wal-keeper.ts';
 import { isWildcardHost, machineHostNames } from '../http/security.ts';
 import { isLoopback, startServer } from '../http/server.ts';
 import { parseCommandArgs, parsePort } from './args.ts';
@@ -34,6 +35,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     );
   }
   const db = openDatabase(dataDir);
+  // The WAL is copied into the database off the main thread (see service/datasets/wal-keeper.ts).
+  const walKeeper = WalKeeper.start(db);
   const ctx = createServiceContext(db, dataDir, packageVersion());
   const keepAlive = env.SVC_KEEPALIVE_MS === undefined ? undefined : Number(env.SVC_KEEPALIVE_MS);
   const server = await startServer({
@@ -59,6 +62,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const stop = (): void => {
     server
       .close()
+      .catch((error: unknown) => console.error('error while closing:', error))
+      .then(() => walKeeper?.stop())
       .catch((error: unknown) => console.error('error while closing:', error))
       .finally(() => {
         db.close();

@@ -7,6 +7,7 @@ import { startServer } from '../http/server.ts';
 import { Transfers } from '../http/transfers.ts';
 import { selectBackend } from '../service/runs/backend-select.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
+import { WalKeeper } from '../service/datasets/wal-keeper.ts';
 import { OwnerEvents } from '../service/owner/events.ts';
 import { openDatabase } from '../store/db.ts';
 import { EmbeddedServer } from './embedded-server.ts';
@@ -32,6 +33,8 @@ async function launch(): Promise<void> {
   useSafeStorageForSecrets();
   const dataDir = app.getPath('userData');
   const db = openDatabase(dataDir);
+  // The WAL is copied into the database off the main thread (see service/datasets/wal-keeper.ts).
+  const walKeeper = WalKeeper.start(db);
   const ctx = createServiceContext(db, dataDir, app.getVersion());
   // One event stream and one transfer folder for both transports (IPC and the server).
   const events = new OwnerEvents();
@@ -78,6 +81,7 @@ async function launch(): Promise<void> {
 
   app.on('before-quit', () => {
     void server?.close().finally(() => transfers.dispose());
+    void walKeeper?.stop();
     db.close();
   });
 }

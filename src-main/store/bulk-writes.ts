@@ -24,6 +24,23 @@ import type { Db } from './db.ts';
  */
 const running = new WeakMap<Db, { imports: number; autocheckpoint: number; begun: number }>();
 
+/**
+ * Told when a connection's bulk writes begin (the first import) and end (the
+ * last import's checkpoint done): a thread that checkpoints the WAL beside
+ * the connection (service/datasets/wal-keeper.ts) waits meanwhile, as the
+ * connection's own automatic checkpoints do.
+ */
+export interface BulkListener {
+  begin(): void;
+  end(): void;
+}
+const listeners = new WeakMap<Db, BulkListener>();
+
+export function listenToBulk(db: Db, listener: BulkListener | null): void {
+  if (listener) listeners.set(db, listener);
+  else listeners.delete(db);
+}
+
 export function beginBulk(db: Db): void {
   const state = running.get(db);
   // Also while the last import's checkpoint runs: the setting saved then is the one to restore.
@@ -35,6 +52,7 @@ export function beginBulk(db: Db): void {
   const autocheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
   running.set(db, { imports: 1, autocheckpoint, begun: 1 });
   db.pragma('wal_autocheckpoint = 0');
+  listeners.get(db)?.begin();
 }
 
 /** Runs `write` in one transaction committed without an fsync. */
@@ -62,6 +80,7 @@ export function endBulk(db: Db, checkpoint?: (db: Db) => Promise<boolean>): void
   if (--state.imports > 0) return;
   if (!db.open) {
     running.delete(db);
+    listeners.get(db)?.end();
     return;
   }
   const begun = state.begun;
@@ -70,6 +89,7 @@ export function endBulk(db: Db, checkpoint?: (db: Db) => Promise<boolean>): void
     if (running.get(db) !== state || state.begun !== begun || !db.open) return;
     running.delete(db);
     db.pragma(`wal_autocheckpoint = ${state.autocheckpoint}`);
+    listeners.get(db)?.end();
   };
   const here = (): void => {
     if (db.open) checkpointWal(db);

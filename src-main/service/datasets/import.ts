@@ -28,11 +28,12 @@ import { Throttle } from './throttle.ts';
 
 /**
  * Rows (and row errors) written per transaction: each holds the main thread
- * while it is written (5,000 rows: ~45 ms; 2,000: 18-22 ms of CPU, over the
- * 20 ms a hold may take; the commits of an import are not fsync'd, so more of
- * them cost little).
+ * while it is written (5,000 rows: ~45 ms; 2,000: 18-22 ms of CPU; 1,000 left
+ * the import's longest hold at 20.3 ms with the garbage collector's share,
+ * over the 20 ms a hold may take; the commits of an import are not fsync'd,
+ * so more of them cost little).
  */
-export const IMPORT_BATCH_ROWS = 1000;
+export const IMPORT_BATCH_ROWS = 500;
 /**
  * The first transaction is smaller: its rows are on screen while the rest
  * imports (the grid reads a dataset still importing), whatever the file's size.
