@@ -39,8 +39,11 @@ export const IMPORT_BATCH_ROWS = 500;
  * imports (the grid reads a dataset still importing), whatever the file's size.
  */
 export const FIRST_BATCH_ROWS = 500;
-/** How long the reading and mapping of chunks goes on before the server answers. */
-const TURN_MS = 8;
+/**
+ * How long the reading and mapping of chunks goes on before the server
+ * answers (checked after each chunk: a turn is this plus at most one).
+ */
+const TURN_MS = 6;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
