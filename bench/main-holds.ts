@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createHarness } from '../src-main/service/datasets/testing/harness.ts';
 import { gridQueries } from '../src-main/service/datasets/grid-queries.ts';
+import { WalKeeper } from '../src-main/service/datasets/wal-keeper.ts';
 import { templatedFile } from './server-wait.ts';
 import { percentile } from './stats.ts';
 
@@ -18,6 +19,8 @@ const TICK_MS = 1;
 
 export async function benchMainHolds(rows: number): Promise<void> {
   const h = createHarness({ onDisk: true });
+  // As `svc serve` and the desktop app run it: the WAL is checkpointed off the main thread.
+  const walKeeper = WalKeeper.start(h.db);
   const path = await templatedFile(h.dir, rows);
   let phase = 'import';
   const holds = new Map<string, number[]>();
@@ -53,6 +56,7 @@ export async function benchMainHolds(rows: number): Promise<void> {
     });
   } finally {
     clearInterval(timer);
+    await walKeeper?.stop();
     await gridQueries(h.db).close();
   }
   console.log(

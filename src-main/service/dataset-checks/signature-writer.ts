@@ -10,17 +10,20 @@ export interface PackedSignatures {
 }
 
 /**
- * Rows whose signatures are stored per transaction: each is a turn of the
- * main thread (2,000 at once held it ~80 ms).
+ * Rows whose signatures are stored at a time, and how long a transaction of
+ * them goes on before the server may answer (at most one chunk beyond it):
+ * an update's cost grows with the table, and 256 rows a turn, ~10 ms at 50k
+ * rows, held the main thread ~30 ms at 200k.
  */
-const ROWS_PER_TURN = 256;
+const ROWS_PER_CHUNK = 32;
+const TURN_MS = 5;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Stores the signatures a scan computed (a cache of the scan's, rebuilt when
- * lost: committed without an fsync), on the main connection, ROWS_PER_TURN
- * rows a turn. A scan's slice workers hand them out faster than one
+ * lost: committed without an fsync), on the main connection, a few ms a
+ * turn. A scan's slice workers hand them out faster than one
  * transaction a message would let the server answer: messages that arrive
  * together are taken in one turn, so they are queued here and written at
  * the main thread's pace.
@@ -53,17 +56,20 @@ export class SignatureWriter {
     await nextTurn();
     for (let next = this.#queue.shift(); next; next = this.#queue.shift()) {
       const { rows, words, length } = next;
-      for (let start = 0; start < rows.length; start += ROWS_PER_TURN) {
-        const batch = rows.slice(start, start + ROWS_PER_TURN).map((row_index, i) => {
+      const chunk = (start: number): { row_index: number; sig: Buffer }[] =>
+        rows.slice(start, start + ROWS_PER_CHUNK).map((row_index, i) => {
           const at = (start + i) * length * 4;
-          return {
-            row_index,
-            sig: Buffer.from(words.buffer, words.byteOffset + at, length * 4),
-          };
+          return { row_index, sig: Buffer.from(words.buffer, words.byteOffset + at, length * 4) };
         });
-        if (this.#db.open) {
-          bulkTransaction(this.#db, () => saveSignatures(this.#db, this.#datasetId, batch));
-        }
+      for (let start = 0; start < rows.length;) {
+        if (!this.#db.open) return;
+        const deadline = performance.now() + TURN_MS;
+        bulkTransaction(this.#db, () => {
+          do {
+            saveSignatures(this.#db, this.#datasetId, chunk(start));
+            start += ROWS_PER_CHUNK;
+          } while (start < rows.length && performance.now() < deadline);
+        });
         await nextTurn();
       }
     }

@@ -51,13 +51,14 @@ import { engineWorkers } from '../runs/pool/pooled.ts';
  */
 
 /** Rows whose verdicts are read and written at a time. */
-const WRITE_CHUNK = 64;
+const WRITE_CHUNK = 16;
 /**
  * How long one transaction of verdict writes goes on before the server is
- * let answer (at most one chunk beyond it: 64 rows of a benchmark's items,
- * each with a verdict to write, take ~2.5 ms).
+ * let answer (at most one chunk beyond it). The updates slow as the dataset
+ * grows (larger indexes): at 200k rows 64 rows took up to ~15 ms and a turn
+ * of 10 ms held the main thread 28 ms; a chunk of 16 rows is a few ms.
  */
-const WRITE_SLICE_MS = 10;
+const WRITE_SLICE_MS = 5;
 /** Rows per slice of a scan on its worker: a slice worker's result is one message of ~1 MB. */
 const SLICE_ROWS = 2000;
 /** Rows per slice of a scan on the main thread (an in-memory database): each holds it. */

@@ -18,6 +18,7 @@ import type { ServiceContext } from '../context/service-context.ts';
 import { readLayout } from '../../files/index.ts';
 import type { RowMapping } from '../../engine/rows/index.ts';
 import { checkpointOffThread } from './wal-checkpoint.ts';
+import { syncWalOffThread } from './wal-sync.ts';
 import { gridQueries } from './grid-queries.ts';
 import { newId } from './ids.ts';
 import { readSampleBatches } from '../samples/read-samples.ts';
@@ -204,6 +205,8 @@ export async function importDataset(
               `${request.mapping ? 'mapped' : request.shape} (first: ${firstError(ctx, id)})`,
       );
     }
+    // The rows reach the disk off the main thread; the commit below then fsyncs little.
+    await syncWalOffThread(ctx.db);
     finishImport(ctx.db, id, {
       row_count: counts.rows,
       error_count: counts.errors,

@@ -107,6 +107,8 @@ export class WalKeeper {
     if (this.#stopped) return;
     this.#stopped = true;
     const exited = new Promise((resolve) => this.#worker.once('exit', resolve));
+    // Waited for: an unref'd thread would let the process end before it closed its connection.
+    this.#worker.ref();
     this.#worker.postMessage('stop' satisfies KeeperMessage);
     await exited;
     this.#giveBack();
