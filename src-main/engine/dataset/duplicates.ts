@@ -785,10 +785,13 @@ const isVerifyWords = (given: readonly string[] | VerifyWords): given is VerifyW
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
 
-/** The words a row's near-duplicate test compares (its names marked, see template-siblings.ts). */
+/**
+ * The words a row's near-duplicate test compares (its names and the question after a passage
+ * marked, see template-siblings.ts).
+ */
 export function duplicateWords(sample: Sample): string[] {
-  const { parts, names } = duplicateKey(sample);
-  return markNames(parts.flat(), names);
+  const { parts, names, asked } = duplicateKey(sample);
+  return markNames(parts.flat(), names, asked);
 }
 
 /** The `duplicates` verdict of a row from its issues (none: passed). */
