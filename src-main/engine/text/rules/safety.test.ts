@@ -102,6 +102,27 @@ describe('profanity in context', () => {
     }
   });
 
+  it('reads an ordinary word of the language a text is written in as no profanity', () => {
+    // Multilingual sets (Aya, xP3, OASST's other languages, translated Alpacas).
+    for (const text of [
+      'El perro negro corre por el parque y el gato negro duerme en la casa.',
+      'O gato negro dorme no sofá da casa.',
+      'Filmen är slut nu och vi går hem.',
+      'Matematikk er et viktig fag på skolen, og jeg liker det.',
+      'Tak for i dag, nu er det slut med det.',
+    ]) {
+      expect(profanityRule.detect(text), text).toBeNull();
+    }
+    // The same words in English text still are reported, as is English slang in any text.
+    for (const text of [
+      'He called his neighbour a negro and a fag in the street.',
+      'She was called a slut by the other girls at the party.',
+      'El perro es muy bonito, but what the fuck is this?',
+    ]) {
+      expect(profanityRule.detect(text), text).not.toBeNull();
+    }
+  });
+
   it('reads neither a part of a hyphenated name nor a word named in quotes as profanity', () => {
     for (const text of [
       'Der Shite-Thaung-Tempel ist ein buddhistischer Tempel in Mrauk U.',

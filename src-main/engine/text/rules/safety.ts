@@ -1,5 +1,6 @@
 import { findPhoneNumbersInText } from 'libphonenumber-js';
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
+import { readsAs, type Language } from './language-words.ts';
 import validator from 'validator';
 import { plural, type Finding, type TextRule, spanOf } from '../rule.ts';
 
@@ -346,6 +347,17 @@ const FIELD: Record<string, RegExp> = {
 FIELD.dykes = FIELD.dyke as RegExp;
 FIELD.orgies = FIELD.orgy as RegExp;
 
+/**
+ * Words in obscenity's (English) list that are ordinary words of another
+ * language, not reported in a text written in it: "el gato negro", "filmen är
+ * slut", "et viktig fag". The same word in an English text still is.
+ */
+const IN_LANGUAGE: Record<string, readonly Language[]> = {
+  negro: ['spanish', 'portuguese'],
+  slut: ['swedish', 'danish'],
+  fag: ['norwegian', 'danish'],
+};
+
 /** Math markup: LaTeX commands, `\[` or `\(`, or `$...$` spans. */
 const MATH_MARKUP = /\\(?:[a-z]+|[[(])|\$[^$\n]+\$/i;
 
@@ -382,7 +394,8 @@ function mentioned(lower: string, start: number, end: number): boolean {
 
 /**
  * Whether a word that reads as profanity is something else where it stands:
- * the vocabulary of the text's field (FIELD), a part of a hyphenated proper
+ * the vocabulary of the text's field (FIELD), an ordinary word of the language
+ * the text is written in (IN_LANGUAGE), a part of a hyphenated proper
  * name, a word named in quotes rather than used, or, in a text of
  * mathematics, a formula's symbols read as leetspeak ("pi$$", "$3xy") or a
  * figure's points in capitals ("[ABO]").
@@ -391,6 +404,7 @@ function ordinaryWhere(text: string, lower: string, start: number, end: number):
   const word = lower.slice(start, end);
   const field = FIELD[word];
   if (field?.test(lower)) return true;
+  if (IN_LANGUAGE[word]?.some((language) => readsAs(lower, language))) return true;
   if (text.length === lower.length && partOfHyphenatedName(text, start, end)) return true;
   if (mentioned(lower, start, end)) return true;
   if (!MATH_MARKUP.test(text)) return false;
