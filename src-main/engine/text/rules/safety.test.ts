@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailRule, profanityRule, secretRule } from './safety.ts';
+import { emailRule, phoneRule, profanityRule, secretRule } from './safety.ts';
 
 describe('secret', () => {
   it('reports keys, which look generated', () => {
@@ -51,6 +51,24 @@ describe('pii_email', () => {
   it('reports real-looking addresses', () => {
     for (const address of ['maria.lopez@gmail.com', 'me@examples.com', 'j.doe@acme-corp.co.uk']) {
       expect(emailRule.detect(`Write to ${address} today.`), address).not.toBeNull();
+    }
+  });
+});
+
+describe('pii_phone', () => {
+  it('does not report the toll-free lines of organisations (hotlines in chat replies)', () => {
+    for (const text of [
+      'For poison control, call 1-800-222-1222 right away.',
+      'You can reach the lifeline at 1-800-273-8255, day or night.',
+      'Customer service: +1 (888) 555-0100 is toll-free.',
+    ]) {
+      expect(phoneRule.detect(text), text).toBeNull();
+    }
+  });
+
+  it('still reports the numbers a person answers', () => {
+    for (const text of ['Call me at (415) 555-2671 tonight.', 'My cell is +44 7911 123456.']) {
+      expect(phoneRule.detect(text), text).not.toBeNull();
     }
   });
 });

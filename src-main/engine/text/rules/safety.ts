@@ -1,4 +1,5 @@
 import { findPhoneNumbersInText } from 'libphonenumber-js';
+import { parsePhoneNumberFromString as parseWithTypes } from 'libphonenumber-js/max';
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import { readsAs, type Language } from './language-words.ts';
 import validator from 'validator';
@@ -88,12 +89,27 @@ function phonesIn(window: string): [number, number][] {
   if (ranges === undefined) {
     ranges = [];
     for (const phone of findPhoneNumbersInText(window, { defaultCountry: 'US' })) {
-      if (phone.number.isValid()) ranges.push([phone.startsAt, phone.endsAt]);
+      if (phone.number.isValid() && !isOrganisationLine(phone.number.number)) {
+        ranges.push([phone.startsAt, phone.endsAt]);
+      }
     }
     if (windowPhones.size >= MAX_CACHED_WINDOWS) windowPhones.clear();
     windowPhones.set(window, ranges);
   }
   return ranges;
+}
+
+/**
+ * Lines that belong to an organisation, never to a person: toll-free (a
+ * poison-control or crisis line, 1-800-222-1222), shared-cost, premium-rate
+ * and universal-access numbers, as libphonenumber's full metadata types them
+ * (the minimal metadata that finds numbers has no types). Asked only of a
+ * valid number found, which is rare.
+ */
+const ORGANISATION_LINES = new Set(['TOLL_FREE', 'SHARED_COST', 'PREMIUM_RATE', 'UAN']);
+function isOrganisationLine(e164: string): boolean {
+  const type = parseWithTypes(e164)?.getType();
+  return type !== undefined && ORGANISATION_LINES.has(type);
 }
 
 /** Seven ASCII digits anywhere (a phone candidate has seven): most fields stop here. */
