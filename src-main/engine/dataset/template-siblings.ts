@@ -199,6 +199,12 @@ export function compareWords(a: Uint32Array, b: Uint32Array): WordDifference {
   while (i < a.length || j < b.length) {
     const x = a[i];
     const y = b[j];
+    // Equal entries (word and kind) always match first: most of two similar rows, in one step.
+    if (x !== undefined && x === y) {
+      i++;
+      j++;
+      continue;
+    }
     const next = x === undefined ? (y as number) : y === undefined ? x : Math.min(x, y);
     const word = wordOf(next);
     const isPair = (next & 15) === CONTENT_PAIR;
