@@ -23,8 +23,9 @@ import { formatRow } from './stats.ts';
  * repair applies; and the false
  * alarms of the real datasets as they are (share of samples failing, per
  * check). Alpaca is CC BY-NC: it is read from shared/ and never copied.
- * BENCH_DEBUG=<family name> prints the family's inexact repairs (the sample
- * with the defect, what the fix gave, what it makes of the host).
+ * BENCH_DEBUG=<family name> prints the family's misses (the samples with the
+ * defect no check flagged) and inexact repairs (the sample with the defect,
+ * what the fix gave, what it makes of the host).
  *
  * Repaired exactly means: the fix of the sample with the defect equals the fix
  * of the host without it. Real hosts carry defects of their own (41 of 400
@@ -330,6 +331,11 @@ async function benchFamilies(): Promise<void> {
       if (dirty.length === 0) continue;
       const blocks = await auditAll(dirty);
       const found = blocks.filter((b) => flaggedBy(b, family.checks)).length;
+      if (process.env.BENCH_DEBUG === family.name) {
+        blocks.forEach((b, i) => {
+          if (!flaggedBy(b, family.checks)) console.log('MISSED', JSON.stringify(dirty[i]));
+        });
+      }
       let exact = '-';
       let asIs = '-';
       if (family.repairs) {

@@ -28,6 +28,14 @@ export const ContentKind = {
   order: 7,
   pronoun: 8,
   colour: 9,
+  /**
+   * A prose word of the sentence that asks ("… the cumulated age of the
+   * giraffes?"), in a row where a passage comes before it: the same passage
+   * with another question asked of it is another item (reading
+   * comprehension, a shared table or story), not a copy. Set by
+   * template-siblings.ts from the mark safe-words.ts gives.
+   */
+  asked: 10,
 } as const;
 export type ContentKind = (typeof ContentKind)[keyof typeof ContentKind];
 
@@ -67,7 +75,9 @@ const VOCABULARY = new Map<string, ContentKind>([
       'first second third fourth fifth sixth seventh last next previous ' +
       'leftmost rightmost oldest youngest tallest heaviest lightest cheapest fastest slowest ' +
       'earliest latest older younger taller heavier lighter cheaper faster slower ' +
-      'earlier later newest newer',
+      'earlier later newest newer ' +
+      // Directions of movement: "Turn around" is not "Turn left".
+      'forward forwards backward backwards around clockwise counterclockwise anticlockwise',
   ).map((w) => [w, ContentKind.order] as const),
   ...words('he she him her his hers they them their we us our you your').map(
     (w) => [w, ContentKind.pronoun] as const,
@@ -87,6 +97,14 @@ const VOCABULARY = new Map<string, ContentKind>([
       'secs seconds minute minutes hour hours day days week weeks month months year years',
   ).map((w) => [w, ContentKind.unit] as const),
 ]);
+
+/**
+ * Connectives that are operators where logic stands beside them ("not True
+ * and False", "p or q", "( True ) or"): "and" for "or" there is another
+ * expression; in prose they stay prose.
+ */
+const CONNECTIVES = new Set(['and', 'or', 'xor', 'nand', 'nor', 'implies', 'iff']);
+const LOGIC_OPERANDS = new Set(['true', 'false', 'not']);
 
 /** Articles and pronouns that are single letters: prose unless they stand by a symbol. */
 const PROSE_LETTERS = new Set(['a', 'i']);
@@ -115,6 +133,9 @@ export function contentKind(words: readonly string[], at: number): ContentKind {
       : ContentKind.prose;
   }
   if (/^[\d.]+$/.test(word)) return ContentKind.number;
+  if (CONNECTIVES.has(word) && (isLogicOperand(words[at - 1]) || isLogicOperand(words[at + 1]))) {
+    return ContentKind.math;
+  }
   // What "how many" counts is the unit of the count: "how many penguins" is not "how many giraffes".
   if (
     at >= 2 &&
@@ -130,6 +151,13 @@ export function contentKind(words: readonly string[], at: number): ContentKind {
   return word.length === 2 && /^\p{L}+$/u.test(word) && !TWO_LETTER_WORDS.has(word)
     ? ContentKind.variable
     : ContentKind.prose;
+}
+
+/** A truth value, a negation, a bracket or a lone letter other than "a" and "i" (a variable). */
+function isLogicOperand(word: string | undefined): boolean {
+  if (word === undefined) return false;
+  if (LOGIC_OPERANDS.has(word) || word === '(' || word === ')') return true;
+  return word.length === 1 && /\p{L}/u.test(word) && !PROSE_LETTERS.has(word);
 }
 
 /** Whether `words[at]` is a content token at all. */

@@ -218,6 +218,36 @@ function sortRowsBy(
   return { rows: order, keys };
 }
 
+/**
+ * Pairs of rows one word apart with their labels flipped that make a dataset
+ * one of minimal pairs, at least, in number and as a share of its rows: a
+ * Winograd schema ("because it was too big" / "too small"), a contrast set,
+ * counterfactual data, NLI hypotheses of one premise ("playing a piano" /
+ * "playing a song"). There the flip is the design; a pair or two in a dataset
+ * of other rows is a copy with conflicting labels.
+ */
+const MINIMAL_PAIRS = 20;
+const MINIMAL_PAIR_SHARE = 0.005;
+
+function isMinimalPairSet(pairs: number, rows: number): boolean {
+  return pairs >= MINIMAL_PAIRS && pairs >= rows * MINIMAL_PAIR_SHARE;
+}
+
+/** A difference of no content token, for sibling pairs found by their labels. */
+const NO_CONTENT: WordDifference = {
+  contentA: 0,
+  kindsA: 0,
+  proseA: 1,
+  contentB: 0,
+  kindsB: 0,
+  proseB: 1,
+  symbolsA: 0,
+  symbolsB: 0,
+  content: [],
+  pairsA: 0,
+  pairsB: 0,
+};
+
 /** Words changed on a side that, with labels that differ, make two questions. */
 const ASKED_APART = 2;
 
@@ -384,6 +414,8 @@ export class DuplicateIndex {
     // `near`: copies (the groups); `same`: rows asking the same question (label conflicts).
     const near = new UnionFind(n);
     const same = new UnionFind(n);
+    /** Pairs of rows one word apart whose labels differ, as (a, b) in turn. */
+    const swaps = new U32();
     let verified = 0;
     for (const pair of pairs) {
       // Jaccard of a few hundred thousand pairs is seconds of work: the caller's loop turns.
@@ -403,8 +435,24 @@ export class DuplicateIndex {
         siblings.add(a, b, diff);
         continue;
       }
+      if (kin === 'same' && this.oneWordApart(a, b, diff)) {
+        swaps.push(a);
+        swaps.push(b);
+        continue;
+      }
       near.union(a, b);
       if (kin === 'same') same.union(a, b);
+    }
+    // One word swapped with the label flipped: by design where a dataset holds many such pairs
+    // (minimal pairs), else a copy of a question whose labels conflict.
+    const designed = isMinimalPairSet(swaps.length / 2, n);
+    for (let k = 0; k < swaps.length; k += 2) {
+      const [a, b] = [swaps.data[k] as number, swaps.data[k + 1] as number];
+      if (designed) siblings.add(a, b, NO_CONTENT);
+      else {
+        near.union(a, b);
+        same.union(a, b);
+      }
     }
 
     /** The question a row asks: its set of the same question, by its first row. */
@@ -613,6 +661,11 @@ export class DuplicateIndex {
     return this.labelsDiffer(a, b) && Math.max(diff.proseA, diff.proseB) >= ASKED_APART;
   }
 
+  /** Two rows asking the same question but for one word of prose each, labelled differently. */
+  private oneWordApart(a: number, b: number, diff: WordDifference): boolean {
+    return this.labelsDiffer(a, b) && Math.max(diff.proseA, diff.proseB) === 1;
+  }
+
   /** Whether labelled members of a group asking the same question (one `question`) disagree. */
   private conflicting(rows: readonly number[], question: (row: number) => number): boolean {
     const labels = new Map<number, number>();
@@ -785,10 +838,13 @@ const isVerifyWords = (given: readonly string[] | VerifyWords): given is VerifyW
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
 
-/** The words a row's near-duplicate test compares (its names marked, see template-siblings.ts). */
+/**
+ * The words a row's near-duplicate test compares (its names and the question after a passage
+ * marked, see template-siblings.ts).
+ */
 export function duplicateWords(sample: Sample): string[] {
-  const { parts, names } = duplicateKey(sample);
-  return markNames(parts.flat(), names);
+  const { parts, names, asked } = duplicateKey(sample);
+  return markNames(parts.flat(), names, asked);
 }
 
 /** The `duplicates` verdict of a row from its issues (none: passed). */

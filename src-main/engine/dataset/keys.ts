@@ -38,6 +38,8 @@ export interface DuplicateKey {
    * question about Alice is not one about Bob.
    */
   names: number[];
+  /** Positions in the flattened parts of the words of a question asked after a passage (safe-words.ts). */
+  asked: number[];
 }
 
 /**
@@ -88,7 +90,7 @@ export function normalizeLabel(text: string): string {
 export function duplicateKey(sample: Sample): DuplicateKey {
   switch (sample.task_type) {
     case 'text':
-      return { parts: [wordsForDuplicates(sample.text)], label: null, names: [] };
+      return { parts: [wordsForDuplicates(sample.text)], label: null, names: [], asked: [] };
     case 'multiple_choice': {
       const context = safeWords(sample.context, true);
       const sorted = sample.choices
@@ -102,6 +104,7 @@ export function duplicateKey(sample: Sample): DuplicateKey {
         parts: [context.words, ...sorted.map((c) => c.words)],
         label: labelled === undefined ? null : normalizeLabel(labelled),
         names: context.names,
+        asked: context.asked,
       };
     }
     case 'question_answer': {
@@ -110,6 +113,7 @@ export function duplicateKey(sample: Sample): DuplicateKey {
         parts: [question.words],
         label: answerLabel(sample.answer),
         names: question.names,
+        asked: question.asked,
       };
     }
     case 'conversation':
@@ -120,6 +124,7 @@ export function duplicateKey(sample: Sample): DuplicateKey {
         ]),
         label: null,
         names: [],
+        asked: [],
       };
   }
 }

@@ -8,7 +8,9 @@
  * ("\frac") and identifiers ("max_len").
  *
  * It also finds the names a text uses (capitalised words within a sentence:
- * "Alice", "Ulysses", "NINE"): a question about Alice is not one about Bob.
+ * "Alice", "Ulysses", "NINE"): a question about Alice is not one about Bob;
+ * and, after a passage, the words of the sentences that ask: the same
+ * passage asked about otherwise is another question.
  */
 
 /** A number read whole: "1,000" (thousands separators), "3.5", ".5". */
@@ -55,7 +57,24 @@ export interface SafeWords {
   words: string[];
   /** Positions in `words` of names (only when asked for). */
   names: number[];
+  /**
+   * Positions in `words` of the sentences that end in "?" (only when names
+   * are asked for, and only after a passage: see PASSAGE_WORDS).
+   */
+  asked: number[];
 }
+
+/**
+ * Words outside the asking sentences that make a passage, at least, and at
+ * least twice the asking words: a question read against a text, a table or a
+ * story (SQuAD, RACE, BoolQ, a medical vignette). A row that is its question
+ * alone ("What is the capitol of France?") keeps a changed word a copy.
+ */
+const PASSAGE_WORDS = 60;
+
+/** Characters that end a sentence for the asking sentences: . ! ? ; : and a line break. */
+const ENDS_SENTENCE = new Set([46, 33, 63, 59, 58, 10]);
+const QUESTION_MARK = 63;
 
 /** The words of a text as duplicates compare them. A text of punctuation alone is one word. */
 export function wordsForDuplicates(text: string): string[] {
@@ -83,6 +102,9 @@ export function safeWords(text: string, findNames: boolean): SafeWords {
   const startCapital: number[] = [];
   /** Capitalised words in capitals throughout ("the word THAT"): emphasised, names whatever they are. */
   const shouted = new Set<number>();
+  const asked: number[] = [];
+  /** The first word of the sentence being read. */
+  let sentenceFrom = 0;
   let sentenceStart = true;
   const n = source.length;
   let i = 0;
@@ -91,6 +113,11 @@ export function safeWords(text: string, findNames: boolean): SafeWords {
     // ASCII by a table (most training text): a string per character only where one is kept.
     const kind = code < 128 ? (ASCII[code] as number) : OTHER;
     if (kind & SENTENCE_END) sentenceStart = true;
+    if (findNames && ENDS_SENTENCE.has(code)) {
+      if (code === QUESTION_MARK)
+        for (let at = sentenceFrom; at < words.length; at++) asked.push(at);
+      sentenceFrom = words.length;
+    }
     if (kind & SPACE || (kind === OTHER && /\s/.test(source[i] as string))) {
       i++;
       continue;
@@ -148,11 +175,13 @@ export function safeWords(text: string, findNames: boolean): SafeWords {
   }
   if (words.length === 0 && source.trim() !== '') {
     // Nothing but punctuation ("..."): it is not every other such text.
-    return { words: [source.toLowerCase().replace(/\s+/gu, ' ').trim()], names: [] };
+    return { words: [source.toLowerCase().replace(/\s+/gu, ' ').trim()], names: [], asked: [] };
   }
+  const passage = words.length - asked.length;
   return {
     words,
     names: capitalised.length > 0 ? namesOf(words, capitalised, startCapital, shouted) : [],
+    asked: passage >= PASSAGE_WORDS && passage >= 2 * asked.length ? asked : [],
   };
 }
 

@@ -17,9 +17,19 @@ import { UnionFind } from './union-find.ts';
  * mark before the word: the one channel near-duplicate verification reads.
  */
 const NAME_MARK = '\u0001';
+/** Likewise for the words of a question asked after a passage (ContentKind.asked). */
+const ASKED_MARK = '\u0002';
 
-/** The words with the names at `names` marked. */
-export function markNames(words: string[], names: readonly number[]): string[] {
+/**
+ * The words with the names at `names` marked, and the words of the question
+ * after a passage at `asked` (a word may carry both marks, the name's first).
+ */
+export function markNames(
+  words: string[],
+  names: readonly number[],
+  asked: readonly number[] = [],
+): string[] {
+  for (const at of asked) words[at] = ASKED_MARK + (words[at] as string);
   for (const at of names) words[at] = NAME_MARK + (words[at] as string);
   return words;
 }
@@ -33,18 +43,29 @@ export interface RowWords {
 const LOGIC_WORDS = new Set(['true', 'false', 'not']);
 
 export function readRowWords(marked: readonly string[]): RowWords {
-  const words = marked.map((word) => (word.startsWith(NAME_MARK) ? word.slice(1) : word));
+  const words = marked.map(unmarked);
   const kinds = new Uint8Array(words.length);
   for (let i = 0; i < words.length; i++) {
+    const word = marked[i] as string;
     // "True", "False" and "Not" capitalised (as Python writes them) are logic, not names;
     // other words in capitals ("NINE", "PARABOLA", "THAT") stay names.
-    kinds[i] =
-      (marked[i] as string).startsWith(NAME_MARK) && !LOGIC_WORDS.has(words[i] as string)
-        ? ContentKind.name
-        : contentKind(words, i);
+    // After a passage, any word of the question is the question's ("the last penguin", "the
+    // fist penguin", "the Norse", "the raiders"): what is asked changed, whatever the word.
+    if (isAsked(word)) kinds[i] = ContentKind.asked;
+    else if (word.startsWith(NAME_MARK) && !LOGIC_WORDS.has(words[i] as string)) {
+      kinds[i] = ContentKind.name;
+    } else kinds[i] = contentKind(words, i);
   }
   return { words, kinds };
 }
+
+const unmarked = (word: string): string => {
+  let from = 0;
+  while (word[from] === NAME_MARK || word[from] === ASKED_MARK) from++;
+  return from === 0 ? word : word.slice(from);
+};
+const isAsked = (word: string): boolean =>
+  word.startsWith(ASKED_MARK) || word.startsWith(NAME_MARK + ASKED_MARK);
 
 /** A content token as examples name it: its tagged hash and its text. */
 export type ContentName = [tagged: number, word: string];
@@ -77,13 +98,48 @@ const wordOf = (tagged: number): number => tagged >>> 4;
  * The kinds a substitution compares, as bits: numbers, symbols and variables
  * stand in for each other in formulas ("{n}{0}" and "{n}{n}") and are one.
  */
-const KIND_GROUP = [0, 1, 1, 1, 2, 4, 8, 16, 32, 64];
+const KIND_GROUP = [0, 1, 1, 1, 2, 4, 8, 16, 32, 64, 128];
 
-/** The sorted tagged word hashes of a row: the multiset two rows are compared on. */
+/**
+ * The kind (lowest four bits) of the entries that stand for two content
+ * tokens one after the other: where the content tokens stand, which the
+ * multiset of words alone does not see ("Take 10 steps left. Take 7 steps
+ * right." and "Take 7 steps left. Take 10 steps right.").
+ */
+const CONTENT_PAIR = 15;
+
+/**
+ * The sorted tagged word hashes of a row: the multiset two rows are compared
+ * on, with one CONTENT_PAIR entry for each two content tokens in a row.
+ */
 export function taggedWords({ words, kinds }: RowWords): Uint32Array {
-  const tagged = new Uint32Array(words.length);
-  for (let i = 0; i < words.length; i++) tagged[i] = tag(words[i] as string, kinds[i] as number);
+  let content = 0;
+  for (const kind of kinds) if (kind !== ContentKind.prose) content++;
+  const tagged = new Uint32Array(words.length + Math.max(0, content - 1));
+  let at = 0;
+  let previous = -1;
+  for (let i = 0; i < words.length; i++) {
+    const kind = kinds[i] as number;
+    const value = tag(words[i] as string, kind);
+    tagged[at++] = value;
+    if (kind === ContentKind.prose) continue;
+    if (previous >= 0) tagged[at++] = pairOf(previous, value);
+    previous = value;
+  }
   return tagged.sort();
+}
+
+const pairOf = (first: number, second: number): number =>
+  ((fmix(Math.imul(first, 0x01000193) ^ second) & ~15) | CONTENT_PAIR) >>> 0;
+
+/** Murmur3's finaliser: the pair's hash spread over all bits. */
+function fmix(value: number): number {
+  let h = value;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** The words only one side has: prose counted, content by kind, and the content ones themselves. */
@@ -100,6 +156,9 @@ export interface WordDifference {
   symbolsB: number;
   /** The tagged hashes of the content tokens that differ (A's, then B's). */
   content: number[];
+  /** Pairs of content tokens in a row only one side has (where the content tokens stand). */
+  pairsA: number;
+  pairsB: number;
 }
 
 /** The multiset difference of two tagged word lists, both ways. */
@@ -114,9 +173,15 @@ export function compareWords(a: Uint32Array, b: Uint32Array): WordDifference {
     symbolsA: 0,
     symbolsB: 0,
     content: [],
+    pairsA: 0,
+    pairsB: 0,
   };
   const onlyIn = (value: number, side: 'A' | 'B'): void => {
     const kind = value & 15;
+    if (kind === CONTENT_PAIR) {
+      diff[`pairs${side}`]++;
+      return;
+    }
     if (kind === ContentKind.prose) {
       diff[`prose${side}`]++;
       return;
@@ -126,24 +191,78 @@ export function compareWords(a: Uint32Array, b: Uint32Array): WordDifference {
     if (kind === ContentKind.symbol) diff[`symbols${side}`]++;
     diff.content.push(value);
   };
+  // Runs of one word (its entries sort together, by kind): the same kind matches first, then
+  // the same word whatever its kind (an "a" beside a symbol in one row only); a pair of content
+  // tokens only matches a pair.
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
     const x = a[i];
     const y = b[j];
-    // The same word, whatever its kind (an "a" beside a symbol in one row only).
-    if (x !== undefined && y !== undefined && wordOf(x) === wordOf(y)) {
+    // Equal entries (word and kind) always match first: most of two similar rows, in one step.
+    if (x !== undefined && x === y) {
+      i++;
+      j++;
+      continue;
+    }
+    const next = x === undefined ? (y as number) : y === undefined ? x : Math.min(x, y);
+    const word = wordOf(next);
+    const isPair = (next & 15) === CONTENT_PAIR;
+    const endA = runEnd(a, i, word, isPair);
+    const endB = runEnd(b, j, word, isPair);
+    if (endA - i !== 1 || endB - j !== 1) matchRun(a, i, endA, b, j, endB, onlyIn);
+    i = endA;
+    j = endB;
+  }
+  return diff;
+}
+
+/** Where the run of entries of `word` (pairs or not) starting at `from` ends. */
+function runEnd(list: Uint32Array, from: number, word: number, isPair: boolean): number {
+  let end = from;
+  while (
+    end < list.length &&
+    wordOf(list[end] as number) === word &&
+    (((list[end] as number) & 15) === CONTENT_PAIR) === isPair
+  ) {
+    end++;
+  }
+  return end;
+}
+
+/**
+ * Gives `onlyIn` the entries of one word's runs (`a[i, endA)`, `b[j, endB)`)
+ * that the other side lacks: equal entries (word and kind) match first, then
+ * what is left of each side matches the other's whatever its kind.
+ */
+function matchRun(
+  a: Uint32Array,
+  i: number,
+  endA: number,
+  b: Uint32Array,
+  j: number,
+  endB: number,
+  onlyIn: (value: number, side: 'A' | 'B') => void,
+): void {
+  const leftA: number[] = [];
+  const leftB: number[] = [];
+  while (i < endA || j < endB) {
+    const x = i < endA ? (a[i] as number) : undefined;
+    const y = j < endB ? (b[j] as number) : undefined;
+    if (x !== undefined && x === y) {
       i++;
       j++;
     } else if (y === undefined || (x !== undefined && x < y)) {
-      onlyIn(x as number, 'A');
+      leftA.push(x as number);
       i++;
     } else {
-      onlyIn(y, 'B');
+      leftB.push(y);
       j++;
     }
   }
-  return diff;
+  const matched = Math.min(leftA.length, leftB.length);
+  for (let k = matched; k < leftA.length; k++) onlyIn(leftA[k] as number, 'A');
+  for (let k = matched; k < leftB.length; k++) onlyIn(leftB[k] as number, 'B');
 }
 
 /**
@@ -190,6 +309,7 @@ export function kinship(diff: WordDifference, questions = false): Kinship {
   ) {
     return 'siblings';
   }
+  if (questions && contentMoved(diff)) return 'siblings';
   // The very same words in another order: who did what to whom changed ("The guard called the
   // cleaner", "The cleaner called the guard"), or where the content tokens stand did.
   if (content === 0) return prose > 0 ? 'same' : 'siblings';
@@ -204,6 +324,19 @@ export function kinship(diff: WordDifference, questions = false): Kinship {
   const wordsB = diff.contentB - diff.symbolsB + diff.proseB;
   const added = Math.abs(wordsA - wordsB);
   return added >= MIN_CLAUSE_WORDS && added <= MAX_CLAUSE_WORDS ? 'siblings' : 'copy';
+}
+
+/**
+ * Whether content tokens stand in another order ("Alice and Claire trade",
+ * "Claire and Alice trade"; a step moved in a route), beyond what the tokens
+ * only one side has explain: a token put in, taken out or replaced changes
+ * at most two pairs on its own side and bridges one on the other.
+ */
+export function contentMoved(diff: WordDifference): boolean {
+  return (
+    diff.pairsA > 2 * diff.contentA + diff.contentB ||
+    diff.pairsB > 2 * diff.contentB + diff.contentA
+  );
 }
 
 /** Sibling pairs as they are found: their sets, and the first few as examples. */

@@ -144,9 +144,27 @@ describe('whitespace', () => {
     }
   });
 
-  it('takes a lone double space after a sentence among single ones as a slip', () => {
-    expect(fixWhitespace('One. Two. Three.  Four.')).toBe('One. Two. Three. Four.');
-    expect(fixWhitespace('One.  Two.  Three. Four.')).toBe('One.  Two.  Three. Four.');
+  it('keeps a lone double space after a sentence among single ones (texts of many hands mix them)', () => {
+    // MATH's solutions: "at $p=16$.  Since the coefficient..." among single-spaced sentences.
+    for (const text of ['One. Two. Three.  Four.', 'at $p=16$.  Since the coefficient is 4. So']) {
+      expect(whitespaceRule.detect(text), text).toBeNull();
+      expect(fixWhitespace(text), text).toBe(text);
+    }
+    // Three spaces, or two inside a sentence, are still debris.
+    expect(fixWhitespace('One. Two.   Three and  four.')).toBe('One. Two. Three and four.');
+  });
+
+  it('keeps CRLF line endings used throughout, and reports a stray CR or mixed endings', () => {
+    const windows = 'def f(x):\r\n    return x\r\n\r\nprint(f(1))';
+    expect(whitespaceRule.detect(windows)).toBeNull();
+    expect(fixWhitespace(windows)).toBe(windows);
+    for (const [text, fixed] of [
+      ['one line\r\nanother\nthird', 'one line\nanother\nthird'],
+      ['a carriage\rreturn alone', 'a carriage\nreturn alone'],
+    ] as const) {
+      expect(whitespaceRule.detect(text)?.example, text).toContain('carriage returns');
+      expect(fixWhitespace(text), text).toBe(fixed);
+    }
   });
 
   it('does not report two spaces after a sentence end', () => {

@@ -94,12 +94,12 @@ export const wikiMarkupRule: TextRule = {
  * tab), a line's leading indentation, columns aligned with spaces (a run that
  * ends where a run of the line above or below ends), table rows (pipes, or
  * tabs between cells on neighbouring lines), and two
- * spaces after a sentence end where the text types its sentences that way (a
- * single such gap among single-spaced sentences is a slip).
+ * spaces after a sentence end: a typing convention, kept whether a text types
+ * it throughout or once (texts written by many hands, MATH's solutions, mix
+ * both; no reader sees the difference).
  */
 const SPACE_RUN = /(?<=\S) {2,}(?=\S)/g;
 /** A sentence end: its mark, then closing quotes, brackets or the `$` closing inline maths (".$"). */
-const SENTENCE_GAP = /[.!?]["'”’)\]$]*( {1,2})(?=\S)/g;
 const ENDS_SENTENCE = /[.!?]["'”’)\]$]*$/;
 const PIPE_ROW = /^\s*\|.*\|\s*$/;
 /** A tab between two characters of a line (not indentation): a column, or debris. */
@@ -170,23 +170,11 @@ function runEnds(line: string): Set<number> {
   return ends;
 }
 
-/** Whether two spaces after a sentence end are this text's convention (kept) or a slip. */
-function doubleSpacedSentences(prose: string): boolean {
-  let single = 0;
-  let double = 0;
-  for (const m of prose.matchAll(SENTENCE_GAP)) {
-    if ((m[1] ?? '').length === 2) double++;
-    else single++;
-  }
-  return double >= 2 || single < 2;
-}
-
 /** Normalises the whitespace of prose whose code is masked (CODE_FILLER keeps offsets). */
 function scanWhitespace(prose: string): WhitespaceScan {
   const kinds = new Set<string>();
   let count = 0;
   const lines = prose.split('\n');
-  const keepDoubles = prose.includes('  ') && doubleSpacedSentences(prose);
   let ends: (Set<number> | undefined)[] | undefined;
   const endsAt = (i: number): Set<number> | undefined => {
     ends ??= [];
@@ -219,7 +207,7 @@ function scanWhitespace(prose: string): WhitespaceScan {
         const end = at + run.length;
         if (aligned(i, end) || LIST_MARKER_END.test(line.slice(0, at))) return run;
         if (DISPLAY_MATH_START.test(line.slice(end, end + 8))) return run;
-        if (run.length === 2 && keepDoubles && ENDS_SENTENCE.test(line.slice(0, at))) {
+        if (run.length === 2 && ENDS_SENTENCE.test(line.slice(0, at))) {
           return run;
         }
         count++;
@@ -267,6 +255,27 @@ function scanWhitespace(prose: string): WhitespaceScan {
   return { count, kinds: [...kinds], fixed: trimmed };
 }
 
+/**
+ * Whether a text's carriage returns are debris: one standing alone (not
+ * before a line feed), or line endings mixed (CRLF and LF). A text that ends
+ * every line with CRLF is written on Windows (MBPP's code): a convention of
+ * its source, the same on every row, not a defect of one.
+ */
+function strayCarriageReturns(text: string): boolean {
+  if (!text.includes('\r')) return false;
+  let crlf = 0;
+  let lf = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 13) {
+      if (text.charCodeAt(i + 1) !== 10) return true;
+      crlf++;
+      i++;
+    } else if (code === 10) lf++;
+  }
+  return crlf > 0 && lf > 0;
+}
+
 /** Anything the scan could change: the cheap test every field takes first. */
 const MAYBE_WHITESPACE = / {2}|[ \t]\n|\n\n\n\n|\r|^\s|\s$|\S[ \t]*\t/;
 
@@ -279,13 +288,19 @@ export const whitespaceRule: TextRule = {
     if (!MAYBE_WHITESPACE.test(text)) return null;
     // Spacing inside code is the code's own: only the prose is judged.
     const scan = scanWhitespace(blankCode(text, CODE_FILLER));
-    const kinds = text.includes('\r') ? [...scan.kinds, 'carriage returns'] : scan.kinds;
-    const count = scan.count + (text.includes('\r') ? 1 : 0);
+    const stray = strayCarriageReturns(text);
+    const kinds = stray ? [...scan.kinds, 'carriage returns'] : scan.kinds;
+    const count = scan.count + (stray ? 1 : 0);
     return count > 0 ? { count, example: kinds.join(', ') } : null;
   },
-  // Line endings are not content, so CRLF becomes LF everywhere (code too, or a
-  // text would end up with mixed endings); everything else changes only in prose.
-  fix: (text) => rewriteProse(text.replace(/\r\n?/g, '\n'), (prose) => scanWhitespace(prose).fixed),
+  // Stray or mixed line endings become LF everywhere (code too, or a text would keep mixed
+  // endings); a text that ends every line with CRLF keeps them (its source's convention);
+  // everything else changes only in prose.
+  fix: (text) =>
+    rewriteProse(
+      strayCarriageReturns(text) ? text.replace(/\r\n?/g, '\n') : text,
+      (prose) => scanWhitespace(prose).fixed,
+    ),
 };
 
 /** Zero-width space, BOM, word joiner and Mongolian vowel separator; not ZWJ/ZWNJ, which scripts and emoji need. */

@@ -39,6 +39,26 @@ describe('repeated_sentences: a repeat back to back is a defect at any length', 
     );
   });
 
+  it('finds the clause after a title or a label said again as a sentence of its own', () => {
+    // Alpaca, Dolly and ShareGPT replies: a title or a quoted term, then its clause twice.
+    for (const [text, kept] of [
+      [
+        'Apple Inc.: Designing, Developing and Selling Consumer Electronics. Designing, Developing and Selling Consumer Electronics.',
+        'Apple Inc.: Designing, Developing and Selling Consumer Electronics.',
+      ],
+      [
+        '3. "Head over heels" - This phrase means someone is deeply in love. This phrase means someone is deeply in love.\n4. Next.',
+        '3. "Head over heels" - This phrase means someone is deeply in love.\n4. Next.',
+      ],
+    ] as const) {
+      expect(backToBackRule.detect(text), text).not.toBeNull();
+      expect(dropBackToBackRepeats(text), text).toBe(kept);
+    }
+    // A clause that only ends like the next sentence, with no label before it, is no repeat.
+    const apart = 'We went home because it rained all day. It rained all day.';
+    expect(backToBackRule.detect(apart)).toBeNull();
+  });
+
   it('leaves alone what is not a repeat: short exclamations, rules, code, repeats apart', () => {
     for (const text of [
       'No. No. No.',
@@ -154,6 +174,19 @@ describe('Gopher repetition', () => {
     expect(repeatedNgramsRule.detect(text)?.example).toMatch(/repeated|click/);
     const quiet = replies.filter((r) => repeatedNgramsRule.detect(r) !== null);
     expect(quiet.length).toBeLessThan(replies.length * 0.05);
+  });
+
+  it('lets a reply restate its opening in its conclusion, but not say it three times or paste itself twice', () => {
+    const opening =
+      'Quantum gravity is a field of theoretical physics that aims to unify quantum mechanics ' +
+      'and general relativity into a single theory of everything.';
+    const body = (replies.find((r) => r.length > 1200) ?? '').slice(0, 1100);
+    // An essay (Dolly, ShareGPT, OASST, Alpaca replies): "In conclusion," and the first sentence.
+    const essay = `${opening} ${body}\n\nIn conclusion, ${opening.toLowerCase()}`;
+    expect(repeatedNgramsRule.detect(essay)).toBeNull();
+    expect(repeatedNgramsRule.detect(`${essay} To repeat: ${opening}`)).not.toBeNull();
+    const pasted = `${opening} ${body.slice(0, 400)}`;
+    expect(repeatedNgramsRule.detect(`${pasted}\n\n${pasted}`)).not.toBeNull();
   });
 });
 

@@ -103,6 +103,27 @@ function sameSentence(masked: string, a: Sentence | undefined, b: Sentence | und
   return true;
 }
 
+/** What sets a title, a label or a quoted term before the clause it introduces ("Apple Inc.: ", "\"Love is blind\" - "). */
+const CLAUSE_MARK = /(?:[:\-–—]|["”'’])\s+$/;
+
+/**
+ * Whether sentence `b` says again the clause that ends sentence `a`, after a
+ * title or a label ("Apple Inc.: Designing … Services. Designing … Services."):
+ * the same repeat back to back, with the label kept once.
+ */
+function repeatsTail(masked: string, a: Sentence | undefined, b: Sentence | undefined): boolean {
+  if (!a || !b) return false;
+  const length = b.end - b.start;
+  const tailStart = a.end - length;
+  if (tailStart <= a.start) return false;
+  for (let k = 0; k < length; k++) {
+    if (masked.charCodeAt(tailStart + k) !== masked.charCodeAt(b.start + k)) return false;
+  }
+  return (
+    CLAUSE_MARK.test(masked.slice(a.start, tailStart)) && comparable(masked.slice(b.start, b.end))
+  );
+}
+
 /**
  * Runs of sentences on one line, separated by spaces only. Sentences are cut
  * at their end marks in one linear pass (a sentence regex backtracks on long
@@ -177,6 +198,7 @@ function repeatedSentences(masked: string): Range[] {
           .join(' ');
         if (comparable(unit) && !(steps && isCountedStep(unit))) found = k;
       }
+      if (found === 0 && !steps && repeatsTail(masked, run[i], run[i + 1])) found = 1;
       if (found === 0) {
         i++;
         continue;

@@ -186,6 +186,12 @@ export const repeatedWordsRule: TextRule = {
  */
 const TOP_LIMITS = [0.2, 0.18, 0.16] as const;
 const DUPLICATE_LIMITS = [0.15, 0.14, 0.13, 0.12, 0.11, 0.1] as const;
+/**
+ * The share of words in 10-word phrases said exactly twice that a reply may
+ * have: writing restates (Gopher's 0.10 was set for web pages, where a
+ * repeated passage is boilerplate).
+ */
+const RESTATED_LIMIT = 0.3;
 
 /**
  * Occurrences of each 32-bit n-gram hash, in an open-addressing table reused
@@ -276,6 +282,10 @@ function ngramRepetition(words: WordIds): string | null {
       // a text is judged by both ends of the range, its 5-grams and its 10-grams.
       if (share <= (DUPLICATE_LIMITS[Math.max(0, n - 5)] ?? 1)) return null;
       if (n === 10) {
+        // Every long phrase said just twice, over less than a third of the text: a conclusion
+        // that restates the opening, parallel clauses of an essay. A loop says a phrase three
+        // times or more; a reply pasted twice covers half of itself or more.
+        if (top <= 2 && share <= RESTATED_LIMIT) return null;
         return `${Math.round(share * 100)}% of the words are in repeated 10-word phrases`;
       }
     }
@@ -521,10 +531,12 @@ function wordStartAt(text: string, i: number): boolean {
  * In one pass over the char codes: the runs of non-space chars, those holding
  * a letter (the matches of "non-spaces, a letter, non-spaces", one per such
  * run), and the matches of "#", "..." or "…" (non-overlapping, left to
- * right). Three regex matches built three arrays of strings for this. A
+ * right). A word may hold a figure instead of a letter ("1.0", ".654"). Three regex matches built three arrays of strings for this. A
  * hashtag (`#` opening a word: `#climate`, `#2024`) is a word of a tweet, not
  * a symbol; a bare or doubled `#` (`##`, a heading's) still is.
  */
+const isDigitCode = (code: number): boolean => code >= 48 && code <= 57;
+
 function tokenCounts(text: string): { tokens: number; withLetters: number; symbols: number } {
   let tokens = 0;
   let withLetters = 0;
@@ -555,7 +567,8 @@ function tokenCounts(text: string): { tokens: number; withLetters: number; symbo
     }
     if (hasLetter) continue;
     if (code < 128) {
-      hasLetter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+      // A figure makes a word too: a table's or a calculation's numbers are data, not noise.
+      hasLetter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || isDigitCode(code);
     } else if (code >= 0xd800 && code <= 0xdbff) {
       const low = text.charCodeAt(i + 1);
       hasLetter =
@@ -568,6 +581,27 @@ function tokenCounts(text: string): { tokens: number; withLetters: number; symbo
   return { tokens, withLetters, symbols };
 }
 
+/** A row of a table: it starts with a bar, or bars or tabs part its cells. */
+const TABLE_ROW = /^\s*\||\|[^|\n]*\||\t\S*\t/;
+/** What a table row or a line of code holds at least (CODE_LINE's marks, or a tab). */
+const TABLE_OR_CODE = new RegExp(`[|\\t]|${CODE_LINE.source}`, 'im');
+/** A letter: code names things ("i := i + 1"), noise of marks ("<<< ;;; }}") names nothing. */
+const IDENTIFIER = /[\p{L}_]/u;
+
+/**
+ * The lines of a text that are meant as prose: not a table's rows (figures
+ * in cells) nor lines of code outside a fence (a reply whose fences were
+ * lost, "def merge(a, lo) :=", `code += "…"`), which Gopher's ratios, made
+ * for web pages, would read as noise.
+ */
+function proseLines(text: string): string {
+  if (!TABLE_OR_CODE.test(text)) return text;
+  return text
+    .split('\n')
+    .filter((line) => !TABLE_ROW.test(line) && !(CODE_LINE.test(line) && IDENTIFIER.test(line)))
+    .join('\n');
+}
+
 /** Gopher: too many symbols per word, or too few words with letters, is not natural language. */
 export const wordSaladRule: TextRule = {
   code: 'not_natural_language',
@@ -577,11 +611,16 @@ export const wordSaladRule: TextRule = {
   describe: (f) => `the text reads as symbols or noise more than language (${f.example ?? ''})`,
   detect: (text) => {
     if (text.length < 200 || text.includes('```')) return null;
-    const { tokens, withLetters, symbols: marks } = tokenCounts(text);
+    const prose = proseLines(text);
+    if (prose.length < 200) return null;
+    const { tokens, withLetters, symbols: marks } = tokenCounts(prose);
     if (tokens < 50) return null;
     const alphabetic = withLetters / tokens;
     if (alphabetic < 0.8)
-      return { count: 1, example: `${Math.round(alphabetic * 100)}% of words have letters` };
+      return {
+        count: 1,
+        example: `${Math.round(alphabetic * 100)}% of words have letters or figures`,
+      };
     const symbols = marks / tokens;
     if (symbols > 0.1) return { count: 1, example: `${symbols.toFixed(2)} symbols per word` };
     return null;

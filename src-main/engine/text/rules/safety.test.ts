@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailRule, profanityRule, secretRule } from './safety.ts';
+import { emailRule, phoneRule, profanityRule, secretRule } from './safety.ts';
 
 describe('secret', () => {
   it('reports keys, which look generated', () => {
@@ -55,6 +55,24 @@ describe('pii_email', () => {
   });
 });
 
+describe('pii_phone', () => {
+  it('does not report the toll-free lines of organisations (hotlines in chat replies)', () => {
+    for (const text of [
+      'For poison control, call 1-800-222-1222 right away.',
+      'You can reach the lifeline at 1-800-273-8255, day or night.',
+      'Customer service: +1 (888) 555-0100 is toll-free.',
+    ]) {
+      expect(phoneRule.detect(text), text).toBeNull();
+    }
+  });
+
+  it('still reports the numbers a person answers', () => {
+    for (const text of ['Call me at (415) 555-2671 tonight.', 'My cell is +44 7911 123456.']) {
+      expect(phoneRule.detect(text), text).not.toBeNull();
+    }
+  });
+});
+
 describe('profanity in context', () => {
   it('does not read clinical, anatomical or ordinary senses as profanity', () => {
     for (const text of [
@@ -99,6 +117,27 @@ describe('profanity in context', () => {
       'Then \\[[ABC] = [ABO] + [BCO] - [ACO].\\]',
     ]) {
       expect(profanityRule.detect(text), text).toBeNull();
+    }
+  });
+
+  it('reads an ordinary word of the language a text is written in as no profanity', () => {
+    // Multilingual sets (Aya, xP3, OASST's other languages, translated Alpacas).
+    for (const text of [
+      'El perro negro corre por el parque y el gato negro duerme en la casa.',
+      'O gato negro dorme no sofá da casa.',
+      'Filmen är slut nu och vi går hem.',
+      'Matematikk er et viktig fag på skolen, og jeg liker det.',
+      'Tak for i dag, nu er det slut med det.',
+    ]) {
+      expect(profanityRule.detect(text), text).toBeNull();
+    }
+    // The same words in English text still are reported, as is English slang in any text.
+    for (const text of [
+      'He called his neighbour a negro and a fag in the street.',
+      'She was called a slut by the other girls at the party.',
+      'El perro es muy bonito, but what the fuck is this?',
+    ]) {
+      expect(profanityRule.detect(text), text).not.toBeNull();
     }
   });
 

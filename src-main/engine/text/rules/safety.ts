@@ -1,5 +1,7 @@
 import { findPhoneNumbersInText } from 'libphonenumber-js';
+import { parsePhoneNumberFromString as parseWithTypes } from 'libphonenumber-js/max';
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
+import { readsAs, type Language } from './language-words.ts';
 import validator from 'validator';
 import { plural, type Finding, type TextRule, spanOf } from '../rule.ts';
 
@@ -87,12 +89,27 @@ function phonesIn(window: string): [number, number][] {
   if (ranges === undefined) {
     ranges = [];
     for (const phone of findPhoneNumbersInText(window, { defaultCountry: 'US' })) {
-      if (phone.number.isValid()) ranges.push([phone.startsAt, phone.endsAt]);
+      if (phone.number.isValid() && !isOrganisationLine(phone.number.number)) {
+        ranges.push([phone.startsAt, phone.endsAt]);
+      }
     }
     if (windowPhones.size >= MAX_CACHED_WINDOWS) windowPhones.clear();
     windowPhones.set(window, ranges);
   }
   return ranges;
+}
+
+/**
+ * Lines that belong to an organisation, never to a person: toll-free (a
+ * poison-control or crisis line, 1-800-222-1222), shared-cost, premium-rate
+ * and universal-access numbers, as libphonenumber's full metadata types them
+ * (the minimal metadata that finds numbers has no types). Asked only of a
+ * valid number found, which is rare.
+ */
+const ORGANISATION_LINES = new Set(['TOLL_FREE', 'SHARED_COST', 'PREMIUM_RATE', 'UAN']);
+function isOrganisationLine(e164: string): boolean {
+  const type = parseWithTypes(e164)?.getType();
+  return type !== undefined && ORGANISATION_LINES.has(type);
 }
 
 /** Seven ASCII digits anywhere (a phone candidate has seven): most fields stop here. */
@@ -346,6 +363,17 @@ const FIELD: Record<string, RegExp> = {
 FIELD.dykes = FIELD.dyke as RegExp;
 FIELD.orgies = FIELD.orgy as RegExp;
 
+/**
+ * Words in obscenity's (English) list that are ordinary words of another
+ * language, not reported in a text written in it: "el gato negro", "filmen är
+ * slut", "et viktig fag". The same word in an English text still is.
+ */
+const IN_LANGUAGE: Record<string, readonly Language[]> = {
+  negro: ['spanish', 'portuguese'],
+  slut: ['swedish', 'danish'],
+  fag: ['norwegian', 'danish'],
+};
+
 /** Math markup: LaTeX commands, `\[` or `\(`, or `$...$` spans. */
 const MATH_MARKUP = /\\(?:[a-z]+|[[(])|\$[^$\n]+\$/i;
 
@@ -382,7 +410,8 @@ function mentioned(lower: string, start: number, end: number): boolean {
 
 /**
  * Whether a word that reads as profanity is something else where it stands:
- * the vocabulary of the text's field (FIELD), a part of a hyphenated proper
+ * the vocabulary of the text's field (FIELD), an ordinary word of the language
+ * the text is written in (IN_LANGUAGE), a part of a hyphenated proper
  * name, a word named in quotes rather than used, or, in a text of
  * mathematics, a formula's symbols read as leetspeak ("pi$$", "$3xy") or a
  * figure's points in capitals ("[ABO]").
@@ -391,6 +420,7 @@ function ordinaryWhere(text: string, lower: string, start: number, end: number):
   const word = lower.slice(start, end);
   const field = FIELD[word];
   if (field?.test(lower)) return true;
+  if (IN_LANGUAGE[word]?.some((language) => readsAs(lower, language))) return true;
   if (text.length === lower.length && partOfHyphenatedName(text, start, end)) return true;
   if (mentioned(lower, start, end)) return true;
   if (!MATH_MARKUP.test(text)) return false;
