@@ -7,7 +7,8 @@ import { importThroughPicker, REVIEW_VIEWPORTS, sizedScreenshot } from './suppor
  * height, the tabs staying on top; keeping the first of each group shows the
  * groups resolved at once, before any rescan. And the estimate (item 6): a
  * run of several seconds is estimated with a bound within 3x of what it
- * uses. At 1280x720 and 1440x900.
+ * uses, and a short one is not estimated further, which the panel says. At
+ * 1280x720 and 1440x900.
  */
 
 const dir = workDir();
@@ -100,6 +101,23 @@ for (const viewport of REVIEW_VIEWPORTS) {
       expect(actual / expected).toBeGreaterThan(0.5);
       expect(actual / expected).toBeLessThan(2);
       await page.screenshot({ path: sizedScreenshot('estimate-run-done', page) });
+    });
+
+    test('a short run is not estimated further, and the panel says so', async ({ page, svc }) => {
+      // GSM8K's first 60 rows: far under the size a short run is known by.
+      const rows = readRows('gsm8k_test_first300.jsonl').slice(0, 60);
+      const path = await writeDataset(dir, `gsm8k_60_${viewport.width}`, 'jsonl', rows);
+      await importThroughPicker(page, svc.baseUrl, path, 60);
+      await page.getByLabel('Operation').selectOption({ label: 'Refine' });
+      await page.getByRole('button', { name: 'Estimate' }).click();
+      const estimate = page.getByTestId('estimate');
+      await expect(estimate).toContainText(
+        '60 samples, a short run (about a second): not estimated further, start it. ' +
+          'A first look at 6 rows: usage about $',
+      );
+      await expect(estimate).not.toContainText('at most');
+      await expect(estimate).toBeInViewport();
+      await page.screenshot({ path: sizedScreenshot('estimate-short-run', page) });
     });
   });
 }

@@ -344,6 +344,14 @@ for (const viewport of REVIEW_VIEWPORTS) {
         .filter(Boolean)
         .map((line) => Object.keys(JSON.parse(line) as Record<string, unknown>));
       expect(exported).toEqual(rows.map((row) => Object.keys(row)));
+      // The line it leaves names its format: picking CSV next does not make it the CSV's size.
+      const result = page.getByTestId('export-result');
+      await expect(result).toHaveText(
+        new RegExp(`^JSONL exported: ${rows.length} rows, \\d+ KiB$`),
+      );
+      await format.selectOption('csv');
+      await expect(result).toContainText('JSONL exported:');
+      await page.screenshot({ path: sizedScreenshot('export-result-named', page) });
     });
 
     test('a file read by its shape lists its own fields, not the keys inside them', async ({

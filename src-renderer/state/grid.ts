@@ -25,15 +25,9 @@ interface GridState {
   filter: RowFilter;
   sort: SortState;
   total: number;
-  /** Bumped whenever cached pages become stale (filter, sort, a run wrote rows). */
+  /** Bumped whenever cached pages are replaced (filter, sort, a refresh that landed). */
   generation: number;
   pages: Map<number, GridRow[]>;
-  /**
-   * Pages shown while their fresh copy is on its way (after a refresh: the
-   * same view, rows changed), so the grid never blinks to "loading…" under
-   * the pointer.
-   */
-  stale: Set<number>;
   selection: Set<number>;
   detailIndex: number | null;
   run: RunStatus | null;
@@ -52,6 +46,10 @@ interface GridState {
   setFilter: (filter: RowFilter) => void;
   setSort: (sort: SortState) => void;
   ensurePages: (first: number, last: number) => Promise<void>;
+  /**
+   * Reads the dataset list and the grid's shown rows again (a run, a
+   * decision or a scan changed them), and shows both at once.
+   */
   refresh: () => void;
   toggleSelected: (index: number) => void;
   clearSelection: () => void;
@@ -62,7 +60,39 @@ interface GridState {
 const inFlight = new Set<string>();
 
 /** No page loaded: a new view (another dataset, filter or sort) starts from nothing. */
-const noPages = () => ({ pages: new Map<number, GridRow[]>(), stale: new Set<number>() });
+const noPages = () => ({ pages: new Map<number, GridRow[]>() });
+
+/** The positions the grid last asked for: what a refresh reads again. */
+let shown = { first: 0, last: 0 };
+/** Refreshes asked for so far: only the latest one reads again when another landed first. */
+let refreshes = 0;
+
+/** The pages of the positions from `first` to `last` in one view, with the view's row count. */
+async function readPages(
+  query: { datasetId: string; filter: RowFilter; sort: SortState },
+  first: number,
+  last: number,
+): Promise<{ pages: Map<number, GridRow[]>; total: number }> {
+  const numbers: number[] = [];
+  for (let page = Math.floor(first / PAGE_SIZE); page <= Math.floor(last / PAGE_SIZE); page++) {
+    numbers.push(page);
+  }
+  const results = await Promise.all(
+    numbers.map((page) =>
+      api.datasetRows({
+        dataset_id: query.datasetId,
+        offset: page * PAGE_SIZE,
+        limit: PAGE_SIZE,
+        filter: query.filter,
+        sort: query.sort,
+      }),
+    ),
+  );
+  return {
+    pages: new Map(numbers.map((page, i) => [page, results[i]?.rows ?? []])),
+    total: results.at(-1)?.total ?? 0,
+  };
+}
 
 export const useGrid = create<GridState>()((set, get) => ({
   datasets: [],
@@ -72,7 +102,6 @@ export const useGrid = create<GridState>()((set, get) => ({
   total: 0,
   generation: 0,
   pages: new Map(),
-  stale: new Set(),
   selection: new Set(),
   detailIndex: null,
   run: null,
@@ -148,19 +177,41 @@ export const useGrid = create<GridState>()((set, get) => ({
     void get().ensurePages(0, 0);
   },
   refresh: () => {
-    set((s) => ({ stale: new Set(s.pages.keys()), generation: s.generation + 1 }));
-    void get().ensurePages(0, 0);
-    void get().loadDatasets();
+    // The list and the rows are read together and land in one update: the list showed a
+    // rescan's counts ("2 rows dropped") while the grid still showed the rows before it. Until
+    // then the rows shown stay, so the grid never blinks to "loading…" under the pointer.
+    const ticket = ++refreshes;
+    const { datasetId, generation, filter, sort } = get();
+    const { first, last } = shown;
+    Promise.all([
+      api.listDatasets({}),
+      datasetId ? readPages({ datasetId, filter, sort }, first, last) : null,
+    ]).then(
+      ([datasets, read]) => {
+        if (get().generation !== generation) {
+          // Another view or refresh landed meanwhile; the latest refresh reads again.
+          if (ticket === refreshes) get().refresh();
+          return;
+        }
+        set((s) => ({
+          datasets,
+          ...(read ? { pages: read.pages, total: read.total } : {}),
+          generation: s.generation + 1,
+        }));
+      },
+      (error: unknown) => console.error('could not read the datasets again:', error),
+    );
   },
   ensurePages: async (first, last) => {
     const { datasetId } = get();
     if (!datasetId) return;
+    shown = { first, last };
     const firstPage = Math.floor(first / PAGE_SIZE);
     const lastPage = Math.floor(last / PAGE_SIZE);
     for (let page = firstPage; page <= lastPage; page++) {
-      const { pages, stale, generation, filter, sort } = get();
+      const { pages, generation, filter, sort } = get();
       const key = `${datasetId}:${generation}:${page}`;
-      if ((pages.has(page) && !stale.has(page)) || inFlight.has(key)) continue;
+      if (pages.has(page) || inFlight.has(key)) continue;
       inFlight.add(key);
       try {
         const result = await api.datasetRows({
@@ -174,14 +225,12 @@ export const useGrid = create<GridState>()((set, get) => ({
         const next = new Map(get().pages);
         next.delete(page); // re-inserted: the most recently used page goes last
         next.set(page, result.rows);
-        const fresh = new Set(get().stale);
-        fresh.delete(page);
         while (next.size > MAX_PAGES) {
           const oldest = next.keys().next().value;
           if (oldest === undefined) break;
           next.delete(oldest);
         }
-        set({ pages: next, stale: fresh, total: result.total });
+        set({ pages: next, total: result.total });
       } finally {
         inFlight.delete(key);
       }

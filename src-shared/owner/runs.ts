@@ -61,7 +61,8 @@ export const RunEstimate = z.object({
     }),
   short_run: z.boolean().meta({
     description:
-      'The run takes under a second: the trial stopped after two slices (no bound); starting ' +
+      'The run takes about a second or less (its scope is at most 1 MiB as stored, or the ' +
+      'trial’s first slices say so): the trial stopped after two slices (no bound); starting ' +
       'the run answers sooner than a full estimate.',
   }),
   trial_rows: z.int().meta({ description: 'Rows the trial ran (0: no trial, an upstream).' }),

@@ -8,9 +8,10 @@ import { createHarness, dataset, type Harness } from './testing/harness.ts';
 /**
  * A run's estimate on real datasets: on the builtin engine a trial on a few
  * percent of the rows whose expected usage comes within 2x of the
- * run's and whose bound is above it by at most 3x; a short run stops after the
- * trial's first two slices, with no bound; an upstream is not tried at all.
- * Which runs count as short is passed in: nothing here is timed.
+ * run's and whose bound is above it by at most 3x; a short run (a small
+ * scope, or one the first slices say is short) stops after the trial's
+ * first two slices, with no bound; an upstream is not tried at all. Which runs count as short
+ * is passed in: nothing here is timed.
  */
 
 const refineAll = (datasetId: string) =>
@@ -39,6 +40,7 @@ describe('the run estimate', () => {
       const ds = await h.importFile(dataset(file), shape);
       const estimate = await estimateRun(h.ctx, refineAll(ds.id), builtinBackend, {
         shortRunMs: 0,
+        shortRunChars: 0,
       });
       expect(estimate).toMatchObject({ samples: rows, short_run: false, trial_rows: tried });
       const actual = await actualCost(h, ds.id);
@@ -51,16 +53,42 @@ describe('the run estimate', () => {
     },
   );
 
-  it('a short run stops after two slices of the trial and gives no bound', async () => {
+  it('a run the first slices say is short stops after two and gives no bound', async () => {
     const h = createHarness();
     const ds = await h.importFile(dataset('gsm8k_test_first300.jsonl'), 'gsm8k');
     const estimate = await estimateRun(h.ctx, refineAll(ds.id), builtinBackend, {
       shortRunMs: Number.POSITIVE_INFINITY,
+      shortRunChars: 0,
     });
     // 24 trial rows in eight slices of three: the first two decide.
     expect(estimate).toMatchObject({ samples: 300, short_run: true, trial_rows: 6 });
     expect(estimate.max_cost_usd).toBeNull();
     expect(estimate.expected_cost_usd).toBeGreaterThan(0);
+  });
+
+  it('a small scope is short by its size, whatever its slices take', async () => {
+    const h = createHarness();
+    const ds = await h.importFile(dataset('hellaswag_val_sample200.jsonl'), 'hellaswag');
+    const estimate = await estimateRun(h.ctx, refineAll(ds.id), builtinBackend, {
+      shortRunMs: 0,
+    });
+    expect(estimate).toMatchObject({ samples: 200, short_run: true, trial_rows: 6 });
+    expect(estimate.max_cost_usd).toBeNull();
+    // The rough figure of six rows, still in the run's range.
+    const actual = await actualCost(h, ds.id);
+    expect(actual / estimate.expected_cost_usd).toBeGreaterThan(0.5);
+    expect(actual / estimate.expected_cost_usd).toBeLessThan(2);
+  });
+
+  it('a scope larger than the size limit is tried in full when its slices are slow', async () => {
+    const h = createHarness();
+    const ds = await h.importFile(dataset('hellaswag_val_sample200.jsonl'), 'hellaswag');
+    const estimate = await estimateRun(h.ctx, refineAll(ds.id), builtinBackend, {
+      shortRunMs: 0,
+      shortRunChars: 1000,
+    });
+    expect(estimate).toMatchObject({ short_run: false, trial_rows: 24 });
+    expect(estimate.max_cost_usd).not.toBeNull();
   });
 
   it('an upstream is not tried: its every row is counted, and the bound is both figures', async () => {

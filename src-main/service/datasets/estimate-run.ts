@@ -30,17 +30,33 @@ export const MAX_TRIAL_ROWS = 120;
 /** The trial runs in this many slices, each spread over the scope; the bound is from their spread. */
 export const TRIAL_SLICES = 8;
 /**
- * A run the trial's first two slices say takes less than this is not
- * estimated further: starting it answers sooner than an estimate would.
+ * A run the trial's first slice (or, when that one was slow, its second)
+ * says takes less than this is not estimated further: starting it answers
+ * sooner than an estimate would.
  */
 export const SHORT_RUN_MS = 1000;
 /**
- * A run's time per unit of the engine's time on its rows: the run also
- * writes every row's blocks, verdicts and history, and shares the rows out
- * to threads. The bench's estimate part measured 2.7 to 4 on two cores (a
- * run of 6,000 TruthfulQA rows took 2.7 s for 0.9 s of engine time).
+ * A scope of at most this many characters as stored is short without
+ * timing anything: a refine of 0.94 M characters (Alpaca, the slowest of the
+ * shared datasets per character, four times over) took 0.3 s on two cores
+ * busy with other work, 100 OASST trees (0.98 M) 0.07 s, so a machine a few
+ * times slower still runs it in about a second. Its trial is two slices, for
+ * the rough figure. Timing slices alone decided this before, and on a busy machine
+ * (a collection, a thread switched out) a run of 0.1 s was taken for one of
+ * over a second and tried in full: 40% of the run's time.
  */
-const RUN_PER_ENGINE_TIME = 4;
+export const SHORT_RUN_CHARS = 1024 * 1024;
+/**
+ * A short run's time per unit of the engine's time on its rows, a little
+ * over what was measured: the run also writes every row's blocks, verdicts
+ * and history, but shares the rows out to the engine's threads. On two cores
+ * runs of 100 to 300 rows of the shared datasets took 0.6 to 1.4 times the
+ * engine's time on one thread (4 was once measured on a run of 6,000 rows,
+ * but a run that long is not short whichever is used; with 4, a run of 100
+ * OASST trees that took 0.1-0.3 s was taken for one of over a second and
+ * its estimate took 40% of its time).
+ */
+const RUN_PER_ENGINE_TIME = 2;
 /** The seed of the trial's draw. */
 const TRIAL_SEED = 0x5eed;
 
@@ -71,6 +87,8 @@ interface Slice {
 export interface EstimateOptions {
   /** See SHORT_RUN_MS (tests choose either outcome without timing anything). */
   shortRunMs?: number;
+  /** See SHORT_RUN_CHARS. */
+  shortRunChars?: number;
 }
 
 /**
@@ -84,10 +102,10 @@ export interface EstimateOptions {
  * its rows, whichever the slices agree on more. The engine is deterministic,
  * so this is what the run does, within what the trial's rows stand for. At
  * most: the slices' mean rate three standard errors up, by whichever way of
- * scaling gives more. A run
- * the first two slices say is shorter than SHORT_RUN_MS stops there
- * (`short_run`, no bound): the run itself answers sooner than a full
- * estimate. No row outside the trial is read: counting every row's tokens
+ * scaling gives more. A short run (a scope of at most SHORT_RUN_CHARS, or
+ * one the faster of the first two slices says is shorter than
+ * SHORT_RUN_MS) stops after those two (`short_run`, no bound): the run
+ * itself answers sooner than a full estimate. No row outside the trial is read: counting every row's tokens
  * had taken longer than the run.
  *
  * On an upstream, no trial (it would spend the upstream's tokens): the input
@@ -125,9 +143,10 @@ async function trialEstimate(
   request: ParsedRunRequest,
   indices: readonly number[],
   backend: EngineBackend,
-  { shortRunMs = SHORT_RUN_MS }: EstimateOptions,
+  { shortRunMs = SHORT_RUN_MS, shortRunChars = SHORT_RUN_CHARS }: EstimateOptions,
 ): Promise<Pick<RunEstimate, 'expected_cost_usd' | 'max_cost_usd' | 'short_run' | 'trial_rows'>> {
   const { db } = ctx;
+  const size = rowsSize(db, request.dataset_id, indices);
   const rates = ctx.settings().rates;
   const sampleOf = sampleReader(db, request.dataset_id);
   const trialSize = Math.min(
@@ -137,7 +156,7 @@ async function trialEstimate(
   const trial = spread(indices, trialSize);
   const slices: Slice[] = [];
   let tried = 0;
-  let shortRun = false;
+  let shortRun = size <= shortRunChars;
   let fastest = Number.POSITIVE_INFINITY;
   for (let s = 0; s < Math.min(TRIAL_SLICES, trial.length); s++) {
     // Slice s: every TRIAL_SLICES-th trial row from the s-th, so each slice spans the scope.
@@ -152,17 +171,17 @@ async function trialEstimate(
       rows: rows.length,
     });
     tried += samples.length;
-    // The second slice decides (the first also pays for the engine's first calls on this shape).
+    // The faster of the first two slices decides (the first also pays for the engine's first
+    // calls in this thread: its tokenizer's tables, 0.3 s). Two, not one, for the rough figure:
+    // one slice cannot tell whether rows or characters scale it (three OASST rows, by their
+    // characters, said a third of the usage).
     fastest = Math.min(fastest, ms / samples.length);
-    if (s === 1 && fastest * indices.length * RUN_PER_ENGINE_TIME < shortRunMs) {
-      shortRun = true;
-      break;
-    }
+    shortRun ||= fastest * indices.length * RUN_PER_ENGINE_TIME < shortRunMs;
+    if (shortRun && s >= 1) break;
     await nextTick();
   }
   // Scaled by characters or by rows, whichever the slices agree on more: long rows cost more
   // (GSM8K), but rows of a few turns each cost much the same whatever their length (OASST).
-  const size = rowsSize(db, request.dataset_id, indices);
   const scales = [
     { total: size, of: (slice: Slice) => slice.size },
     { total: indices.length, of: (slice: Slice) => slice.rows },

@@ -80,12 +80,13 @@ describe('a refine run over GSM8K with injected defects', () => {
   it('stores every row’s blocks, bills the owner per batch, keeps history, emits progress', async () => {
     const h = createHarness();
     const ds = await importDefects(h);
-    // The whole trial (a run of 300 rows may take under a second: its estimate would stop short).
+    // The whole trial (a run of 300 rows is short by its size and may take under a second: its
+    // estimate would stop short).
     const estimate = await estimateRun(
       h.ctx,
       RunRequest.parse({ dataset_id: ds.id, operation: 'refine', scope: { kind: 'all' } }),
       builtinBackend,
-      { shortRunMs: 0 },
+      { shortRunMs: 0, shortRunChars: 0 },
     );
     expect(estimate).toMatchObject({ samples: 300, available_usd: 5, short_run: false });
 

@@ -44,6 +44,14 @@ function AddedColumns({ dataset, format }: { dataset: DatasetSummary; format: Fo
   );
 }
 
+const FORMAT_LABELS: Record<Format, string> = {
+  jsonl: 'JSONL',
+  csv: 'CSV',
+  parquet: 'Parquet',
+  json: 'JSON',
+};
+const FORMATS = Object.keys(FORMAT_LABELS) as Format[];
+
 /** Export in the original schema with accepted fixes applied; optionally with verdicts, without flagged rows. */
 export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
   const [format, setFormat] = useState<Format>(dataset.format);
@@ -73,8 +81,10 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
         link.click();
         link.remove();
       }
+      // Named by its format: the line stays while another format is picked, and "63 rows, 13 KiB"
+      // beside "CSV" read as the CSV's size when it was the JSON Lines export's.
       setResult(
-        `${exported.rows.toLocaleString('en-US')} rows, ${(exported.bytes / 1024).toFixed(0)} KiB${exported.path ? ` to ${exported.path}` : ''}`,
+        `${FORMAT_LABELS[format]} exported: ${exported.rows.toLocaleString('en-US')} rows, ${(exported.bytes / 1024).toFixed(0)} KiB${exported.path ? ` to ${exported.path}` : ''}`,
       );
     } catch (e) {
       setError(e as AppError);
@@ -88,10 +98,11 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
         value={format}
         onChange={(e) => setFormat(e.target.value as Format)}
       >
-        <option value="jsonl">JSONL</option>
-        <option value="csv">CSV</option>
-        <option value="parquet">Parquet</option>
-        <option value="json">JSON</option>
+        {FORMATS.map((value) => (
+          <option key={value} value={value}>
+            {FORMAT_LABELS[value]}
+          </option>
+        ))}
       </select>
       <label className="chip">
         <input

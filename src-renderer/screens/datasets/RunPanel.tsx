@@ -129,9 +129,9 @@ export function RunPanel({ datasetId }: { datasetId: string }) {
           {estimate.samples.toLocaleString('en-US')} samples,{' '}
           {estimate.max_cost_usd === null ? (
             <>
-              under a second to run: start it rather than estimate it (a trial of{' '}
+              a short run (about a second): not estimated further, start it. A first look at{' '}
               {count(estimate.trial_rows, 'row')}: usage about $
-              {estimate.expected_cost_usd.toFixed(2)}, not charged)
+              {estimate.expected_cost_usd.toFixed(2)} at the rates, not charged
             </>
           ) : (
             <>
