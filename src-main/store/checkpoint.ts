@@ -23,3 +23,17 @@ export function checkpointWalOfFile(file: string): unknown {
     db.close();
   }
 }
+
+/** The WAL pages after which a commit of `db` checkpoints (0: never, someone else does). */
+export function autocheckpointPages(db: Db): number {
+  return db.pragma('wal_autocheckpoint', { simple: true }) as number;
+}
+
+export function setAutocheckpointPages(db: Db, pages: number): void {
+  db.pragma(`wal_autocheckpoint = ${Math.max(0, Math.floor(pages))}`);
+}
+
+/** A connection of its own to the database in `file`, for a thread that only checkpoints. */
+export function openCheckpointer(file: string): Db {
+  return new Database(file, { fileMustExist: true });
+}

@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkpointWal } from '../../store/checkpoint.ts';
+import { checkpointWal, openCheckpointer } from '../../store/checkpoint.ts';
 import type { KeeperMessage, KeeperReport, KeeperOptions } from './wal-keeper.ts';
 
 /**
@@ -14,7 +13,7 @@ const { file, minMs, maxMs } = workerData as KeeperOptions;
 const port = parentPort;
 if (!port) throw new Error('wal-keeper-worker runs as a worker thread');
 
-const db = new Database(file, { fileMustExist: true });
+const db = openCheckpointer(file);
 let wait = minMs;
 let timer: NodeJS.Timeout | undefined;
 let last = { log: -1, checkpointed: -1 };

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../../engine/worker-script.ts';
 import { listenToBulk } from '../../store/bulk-writes.ts';
+import { autocheckpointPages, setAutocheckpointPages } from '../../store/checkpoint.ts';
 import type { Db } from '../../store/db.ts';
 
 /**
@@ -71,13 +72,13 @@ export class WalKeeper {
   /** A keeper for `db`, or null for a database that has no WAL file (in memory). */
   static start(db: Db, options: Partial<Omit<KeeperOptions, 'file'>> = {}): WalKeeper | null {
     if (db.memory || !db.open) return null;
-    const restore = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    const restore = autocheckpointPages(db);
     const script = workerScript(import.meta.url, 'wal-keeper-worker.ts', 'wal-keeper-worker.js');
     const worker = new Worker(script, {
       workerData: { file: db.name, ...DEFAULTS, ...options } satisfies KeeperOptions,
       name: 'svc-wal-keeper',
     });
-    db.pragma('wal_autocheckpoint = 0');
+    setAutocheckpointPages(db, 0);
     const keeper = new WalKeeper(db, worker, restore);
     // An import's pages are copied once, after it (store/bulk-writes.ts), not while it writes.
     listenToBulk(db, {
@@ -123,6 +124,6 @@ export class WalKeeper {
 
   #giveBack(): void {
     listenToBulk(this.#db, null);
-    if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${this.#restore}`);
+    if (this.#db.open) setAutocheckpointPages(this.#db, this.#restore);
   }
 }
