@@ -2,6 +2,7 @@ import { openDatabase } from '../store/db.ts';
 import { describeEngines, resolveEngines } from '../service/runs/backend-select.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
 import { WalKeeper } from '../service/datasets/wal-keeper.ts';
+import { loadTokenizer } from '../engine/tokens.ts';
 import { isWildcardHost, machineHostNames } from '../http/security.ts';
 import { isLoopback, startServer } from '../http/server.ts';
 import { parseCommandArgs, parsePort } from './args.ts';
@@ -34,6 +35,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
         'anyone who can reach it and holds a key can spend your credit',
     );
   }
+  // Before the server listens, so no request waits for its tables (see engine/tokens.ts).
+  loadTokenizer();
   const db = openDatabase(dataDir);
   // The WAL is copied into the database off the main thread (see service/datasets/wal-keeper.ts).
   const walKeeper = WalKeeper.start(db);

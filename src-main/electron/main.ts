@@ -9,6 +9,7 @@ import { selectBackend } from '../service/runs/backend-select.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
 import { WalKeeper } from '../service/datasets/wal-keeper.ts';
 import { OwnerEvents } from '../service/owner/events.ts';
+import { loadTokenizer } from '../engine/tokens.ts';
 import { openDatabase } from '../store/db.ts';
 import { EmbeddedServer } from './embedded-server.ts';
 import { registerOwnerIpc, registerShellIpc } from './ipc.ts';
@@ -32,6 +33,8 @@ async function launch(): Promise<void> {
   // safeStorage is usable once the app is ready, and must be in place before any key is read.
   useSafeStorageForSecrets();
   const dataDir = app.getPath('userData');
+  // Before the server starts, so no request waits for its tables (see engine/tokens.ts).
+  loadTokenizer();
   const db = openDatabase(dataDir);
   // The WAL is copied into the database off the main thread (see service/datasets/wal-keeper.ts).
   const walKeeper = WalKeeper.start(db);
