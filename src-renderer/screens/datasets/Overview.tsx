@@ -56,7 +56,7 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
         {overview.scan
           ? ` · dataset checks of ${toMinute(overview.scan.scanned_at)}, near duplicates at ${Math.round(overview.scan.threshold * 100)}% similar`
           : ' · not scanned yet'}
-        {overview.scanning && <span className="badge info"> scanning…</span>}
+        {overview.scanning && <span className="badge info">scanning…</span>}
       </p>
       {overview.findings.length > 0 && (
         <ul className="findings" aria-label="Findings" data-testid="findings">
