@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { duplicateWords, findDuplicates, verifyWords } from './duplicates.ts';
 import { compareWords, contentMoved, kinship } from './template-siblings.ts';
+import { mc, qa } from './testing/samples.ts';
 
 /**
  * Two things the multiset of words does not see, and that templated
@@ -12,19 +13,6 @@ import { compareWords, contentMoved, kinship } from './template-siblings.ts';
  * boolean expression). Both are siblings, never duplicates; copies of such
  * rows are still found.
  */
-
-const qa = (question: string, answer: string): Sample => ({
-  task_type: 'question_answer',
-  question,
-  answer,
-});
-const mc = (context: string, choices: string[], answer_index: number): Sample => ({
-  task_type: 'multiple_choice',
-  context,
-  choices,
-  answer_index,
-  style: 'qa',
-});
 
 async function codes(samples: Sample[]): Promise<string[]> {
   const { issues } = await findDuplicates(samples);

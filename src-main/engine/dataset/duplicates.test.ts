@@ -15,20 +15,7 @@ import { DuplicateIndex, duplicatesVerdict, duplicateWords, findDuplicates } fro
 import { normalizeForDuplicates } from './keys.ts';
 import { bandingFor, jaccard, shingleSet } from './minhash.ts';
 import { INJECTED_KINDS, injectDuplicates, type InjectedKind } from './testing/inject.ts';
-
-const text = (t: string): Sample => ({ task_type: 'text', text: t });
-const mc = (context: string, choices: string[], answer_index: number): Sample => ({
-  task_type: 'multiple_choice',
-  context,
-  choices,
-  answer_index,
-  style: 'qa',
-});
-const qa = (question: string, answer: string): Sample => ({
-  task_type: 'question_answer',
-  question,
-  answer,
-});
+import { mc, qa, text } from './testing/samples.ts';
 
 const SIXTY_WORDS =
   'The committee met on Tuesday morning to review the annual budget and discuss the proposed ' +

@@ -5,6 +5,7 @@ import { findDuplicates } from './duplicates.ts';
 import { normalizeForDuplicates } from './keys.ts';
 import { DatasetScan } from './scan.ts';
 import { duplicateWords } from './duplicates.ts';
+import { qa } from './testing/samples.ts';
 
 /** MMLU-style items: a question and four choices, answered by index. */
 const mmlu = (question: string, choices: string[], answer_index: number): Sample => ({
@@ -13,11 +14,6 @@ const mmlu = (question: string, choices: string[], answer_index: number): Sample
   choices,
   answer_index,
   style: 'qa',
-});
-const qa = (question: string, answer: string): Sample => ({
-  task_type: 'question_answer',
-  question,
-  answer,
 });
 
 const FIELD_CHOICES = ['0', '4', '2', '6'];
