@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { RunRequest } from '../../../src-shared/owner/runs.ts';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
+import { closeEnginePool, configureEngineWorkers, enginePoolSlices } from '../runs/pool/pooled.ts';
 import { estimateRun } from './estimate-run.ts';
 import { createHarness, dataset, type Harness } from './testing/harness.ts';
 
@@ -27,6 +28,13 @@ async function actualCost(h: Harness, datasetId: string): Promise<number> {
   );
   return run.cost_usd;
 }
+
+const poolSlices = (): number => [...enginePoolSlices().values()].reduce((a, b) => a + b, 0);
+
+afterAll(async () => {
+  configureEngineWorkers(null);
+  await closeEnginePool();
+});
 
 describe('the run estimate', () => {
   it.each([
@@ -89,6 +97,25 @@ describe('the run estimate', () => {
     });
     expect(estimate).toMatchObject({ short_run: false, trial_rows: 24 });
     expect(estimate.max_cost_usd).not.toBeNull();
+  });
+
+  it('the last six slices of a trial run side by side on the engine threads when these are up, in this thread when not', async () => {
+    configureEngineWorkers(2);
+    await closeEnginePool();
+    const h = createHarness();
+    const ds = await h.importFile(dataset('hellaswag_val_sample200.jsonl'), 'hellaswag');
+    const long = { shortRunMs: 0, shortRunChars: 1000 };
+    const cold = poolSlices();
+    const first = await estimateRun(h.ctx, refineAll(ds.id), builtinBackend, long);
+    // A cold pool is not started by an estimate: it would pay each thread's start.
+    expect(poolSlices()).toBe(cold);
+    await actualCost(h, ds.id);
+    const warm = poolSlices();
+    expect(warm).toBeGreaterThan(cold);
+    const second = await estimateRun(h.ctx, refineAll(ds.id), builtinBackend, long);
+    expect(poolSlices()).toBe(warm + 6);
+    // The same figures wherever the slices ran: the engine is deterministic.
+    expect(second).toEqual(first);
   });
 
   it('an upstream is not tried: its every row is counted, and the bound is both figures', async () => {

@@ -102,6 +102,11 @@ export class EnginePool {
     return this.#unavailable;
   }
 
+  /** Workers started and not yet retired (0: the next slice waits for a thread to start). */
+  get live(): number {
+    return this.#workers.size;
+  }
+
   get slicesByThread(): ReadonlyMap<number, number> {
     return this.#slicesByThread;
   }
