@@ -292,6 +292,39 @@ describe('cancelling and failing runs', () => {
     });
   });
 
+  it('writes a batch a few rows a transaction, other requests answered between them', async () => {
+    const h = createHarness();
+    const ds = await importDefects(h);
+    const audited = (): number =>
+      h.db
+        .prepare(
+          'SELECT count(*) FROM dataset_rows WHERE dataset_id = ? AND audit_json IS NOT NULL',
+        )
+        .pluck()
+        .get(ds.id) as number;
+    // What other requests see between the run's transactions.
+    const seen = new Set<number>();
+    let watching = true;
+    const watch = (): void => {
+      seen.add(audited());
+      if (watching) setImmediate(watch);
+    };
+    watch();
+    const run = await h.finished(
+      await h.call('startRun', { dataset_id: ds.id, operation: 'audit', scope: { kind: 'all' } }),
+    );
+    watching = false;
+    expect(run).toMatchObject({ status: 'done', done: 300 });
+    // One transaction per batch would only ever show 0, 200 and 300 rows stored.
+    expect([...seen].filter((n) => n % 100 !== 0).length).toBeGreaterThan(3);
+    expect(Math.max(...seen)).toBe(300);
+    const lines = h.db
+      .prepare('SELECT samples FROM owner_usage WHERE run_id = ? ORDER BY id')
+      .pluck()
+      .all(run.id);
+    expect(lines).toEqual([200, 100]);
+  });
+
   it('runs with no credit left, and charges nothing', async () => {
     const h = createHarness();
     const ds = await importDefects(h);
