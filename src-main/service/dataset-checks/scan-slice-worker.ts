@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openReadOnly } from '../../store/db.ts';
 import { matcherOf, transferablesOf } from '../file-pass/tasks.ts';
 import { scanRows, scanWords, type ScanTask } from './scan-rows.ts';
+import { lowerThisThread } from '../threads/background-priority.ts';
 
 /**
  * One of a dataset scan's slice workers (started by scan-slices.ts, in the
@@ -14,6 +15,8 @@ import { scanRows, scanWords, type ScanTask } from './scan-rows.ts';
 export type SliceRequest = { id: number; task: ScanTask };
 export type SliceReply = { id: number; result: unknown } | { id: number; failed: string };
 
+// Background work: the server's own thread and the grid's queries go first (threads/background-priority.ts).
+lowerThisThread();
 const { file } = workerData as { file: string };
 const port = parentPort;
 const db = openReadOnly(file);

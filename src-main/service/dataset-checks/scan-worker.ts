@@ -12,6 +12,7 @@ import {
 } from './scan-compute.ts';
 import { sharedWith } from './scan-slices.ts';
 import type { PackedSignatures } from './signature-writer.ts';
+import { lowerThisThread } from '../threads/background-priority.ts';
 
 /**
  * A dataset scan's reading and computing (scan-compute.ts) on a thread of
@@ -29,6 +30,8 @@ export type ScanReply =
   | { type: 'failed'; message: string }
   | { type: 'issues'; id: number; issues: PositionIssues[] };
 
+// Background work: the server's own thread and the grid's queries go first (threads/background-priority.ts).
+lowerThisThread();
 const { file, input } = workerData as { file: string; input: ScanInput };
 const port = parentPort;
 const db = openReadOnly(file);

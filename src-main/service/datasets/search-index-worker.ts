@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openReadOnly } from '../../store/db.ts';
 import { SearchIndexBuilder, type IndexProgress } from '../../store/search-index.ts';
 import { leanSearchText } from './search-text.ts';
+import { lowerThisThread } from '../threads/background-priority.ts';
 
 /**
  * The search index's builder on a thread of its own (see
@@ -18,6 +19,8 @@ export type IndexReply = { type: 'progress'; progress: IndexProgress };
 /** While a dataset still imports, how often its new rows are looked for (no one says). */
 const IMPORTING_POLL_MS = 100;
 
+// Background work: the server's own thread and the grid's queries go first (threads/background-priority.ts).
+lowerThisThread();
 const { file } = workerData as { file: string };
 const db = openReadOnly(file);
 const port = parentPort;

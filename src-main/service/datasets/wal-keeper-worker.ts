@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkpointWal, openCheckpointer } from '../../store/checkpoint.ts';
 import type { KeeperMessage, KeeperReport, KeeperOptions } from './wal-keeper.ts';
+import { lowerThisThread } from '../threads/background-priority.ts';
 
 /**
  * Copies the app database's WAL into the database, on a thread of its own,
@@ -9,6 +10,8 @@ import type { KeeperMessage, KeeperReport, KeeperOptions } from './wal-keeper.ts
  * there are none.
  */
 
+// Background work: the server's own thread and the grid's queries go first (threads/background-priority.ts).
+lowerThisThread();
 const { file, minMs, maxMs } = workerData as KeeperOptions;
 const port = parentPort;
 if (!port) throw new Error('wal-keeper-worker runs as a worker thread');

@@ -4,6 +4,7 @@ import { builtinBackend } from '../../../engine/builtin/backend.ts';
 import { runOperationInThread } from '../operation.ts';
 import { runFileTask, transferablesOf } from '../../file-pass/tasks.ts';
 import { encodeError, encodeResult, type FromWorker, type ToWorker } from './wire.ts';
+import { lowerThisThread } from '../../threads/background-priority.ts';
 
 /**
  * An engine worker of the pool (pool.ts): runs the slices it is given with
@@ -15,6 +16,8 @@ import { encodeError, encodeResult, type FromWorker, type ToWorker } from './wir
  * slice cancelled before it started is answered as failed at once.
  */
 
+// Batches of rows: the server's own thread goes first (threads/background-priority.ts).
+lowerThisThread();
 const port = parentPort;
 if (!port) throw new Error('the engine worker runs in a worker thread of the engine pool');
 

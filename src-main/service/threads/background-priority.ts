@@ -1,0 +1,43 @@
+import { readlinkSync } from 'node:fs';
+import { constants, getPriority, setPriority } from 'node:os';
+
+/**
+ * Work that may take its time (a dataset's scan, its search index, the WAL's
+ * checkpoints, the engine's batches) runs on threads whose scheduling
+ * priority is lowered, so that on a machine with fewer cores than busy
+ * threads the threads a person waits on (the server's main thread answering
+ * requests, the grid's queries) get a core as soon as they want one. Alone on
+ * the machine, a lowered thread runs as fast as before: a priority only
+ * decides who goes first when threads compete.
+ *
+ * Linux only: there a thread has a nice value of its own, and setpriority()
+ * given a thread id changes that thread alone. Node names no thread ids, but
+ * `/proc/thread-self` is the calling thread's entry (`<pid>/task/<tid>`).
+ * Elsewhere the same call would lower the whole process, so it is not made.
+ * Lowering needs no privilege; failing to (a sandbox without /proc) changes
+ * nothing but the order threads run in, so it is reported once, not thrown.
+ */
+export const BACKGROUND_NICE = constants.priority.PRIORITY_BELOW_NORMAL;
+
+let warned = false;
+
+/** Lowers the calling thread's priority; returns the thread id lowered, or undefined. */
+export function lowerThisThread(
+  platform: NodeJS.Platform = process.platform,
+  nice: number = BACKGROUND_NICE,
+): number | undefined {
+  if (platform !== 'linux') return undefined;
+  try {
+    const tid = Number(/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
+    if (!Number.isInteger(tid) || tid <= 0) return undefined;
+    // Never raised: a process started with `nice` stays at least that nice.
+    if (getPriority(tid) < nice) setPriority(tid, nice);
+    return tid;
+  } catch (error) {
+    if (!warned) {
+      warned = true;
+      console.error(`background threads keep their priority: ${(error as Error).message}`);
+    }
+    return undefined;
+  }
+}
