@@ -2,6 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRows } from '../../files/index.ts';
+import { AppError } from '../../../src-shared/errors.ts';
+import { writeExport } from './export.ts';
 import { createHarness, dataset, type Harness } from './testing/harness.ts';
 
 type Row = Record<string, unknown>;
@@ -244,6 +246,49 @@ describe('exportDataset', () => {
     expect(result.rows).toBe(60 - summary!.flagged);
     const kept = await readBack(dropped);
     expect(kept.some((row) => String(row.question) === String(rows[3]!.question))).toBe(false);
+  });
+
+  it('on a database file, writes on a thread of its own what it would write here, from its own connection', async () => {
+    const h = createHarness({ onDisk: true });
+    const { path } = csqaWithDuplicate(h);
+    const ds = await h.importFile(path, 'commonsenseqa');
+    await refineAll(h, ds.id);
+    await h.call('decide', { dataset_id: ds.id, indices: [2], decision: 'accepted' });
+    for (const format of ['jsonl', 'csv', 'parquet'] as const) {
+      const there = join(h.dir, `there.${format}`);
+      const here = join(h.dir, `here.${format}`);
+      const result = await h.call('exportDataset', { dataset_id: ds.id, format, path: there });
+      const job = { datasetId: ds.id, format, includeVerdicts: false, dropFlagged: false };
+      const written = await writeExport(h.db, { ...job, path: here });
+      expect(readFileSync(there)).toEqual(readFileSync(here));
+      expect(result).toMatchObject({
+        rows: written.rows,
+        bytes: written.bytes,
+        kept: written.kept,
+      });
+    }
+    // Its own connection: what this one has not committed is not in the file.
+    const original = JSON.stringify(await readBack(join(h.dir, 'here.jsonl')));
+    h.db.exec('BEGIN');
+    try {
+      h.db.prepare('UPDATE dataset_rows SET decision = NULL WHERE dataset_id = ?').run(ds.id);
+      const during = join(h.dir, 'during.jsonl');
+      await h.call('exportDataset', { dataset_id: ds.id, format: 'jsonl', path: during });
+      expect(JSON.stringify(await readBack(during))).toBe(original);
+    } finally {
+      h.db.exec('ROLLBACK');
+    }
+    // Its errors are those of an export here.
+    const nowhere = join(h.dir, 'no such folder', 'out.jsonl');
+    const failure = h.call('exportDataset', { dataset_id: ds.id, format: 'jsonl', path: nowhere });
+    await expect(failure).rejects.toBeInstanceOf(AppError);
+    await expect(failure).rejects.toMatchObject({ code: 'invalid_request' });
+    const job = { datasetId: ds.id, format: 'jsonl' as const, includeVerdicts: false };
+    const here = writeExport(h.db, { ...job, dropFlagged: false, path: nowhere });
+    const [a, b] = await Promise.allSettled([failure, here]);
+    expect(((a as PromiseRejectedResult).reason as Error).message).toBe(
+      ((b as PromiseRejectedResult).reason as Error).message,
+    );
   });
 
   it('writes into the temporary folder and registers a download without a path', async () => {

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
-import type { ExportRequest, ExportResult } from '../../../src-shared/owner/datasets.ts';
+import type { ExportRequest } from '../../../src-shared/owner/datasets.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { writeOasstPaths } from '../../engine/shapes/oasst-paths.ts';
 import type { Db } from '../../store/db.ts';
@@ -168,47 +167,51 @@ async function* exportedRows(
   if (done) yield done;
 }
 
-const safeName = (name: string): string =>
+/** A dataset's name as a file name. */
+export const safeName = (name: string): string =>
   name.replace(/\.(jsonl|ndjson|json|csv|parquet)$/i, '').replace(/[^\w.-]+/g, '_') || 'dataset';
 
+/** What an export wrote: its rows, its bytes, the rows kept as they were (listed up to KEPT_LISTED). */
+export interface WrittenExport {
+  rows: number;
+  bytes: number;
+  kept: { row: number; message: string }[];
+}
+
+/** An export's job, as it crosses to the thread that writes it (export-thread.ts). */
+export interface ExportJob {
+  datasetId: string;
+  path: string;
+  format: z.output<typeof ExportRequest>['format'];
+  includeVerdicts: boolean;
+  dropFlagged: boolean;
+}
+
 /**
- * Writes a dataset in its original schema: accepted fixes written into the
- * fields they came from, every other row as imported. In the source's own
- * format an unchanged row is its source text byte for byte (a JSON Lines
- * line, a CSV record; Parquet keeps the source's column types); see
- * `writeRowsLike`. Options: the verdict columns `svc_passed`,
- * `svc_failed_checks` (comma-separated), `svc_flagged`, `svc_decision`; and
- * leaving out rows whose latest fix is flagged. Streamed from SQLite; written
- * to `path`, or to a temporary file offered as a download.
+ * Writes a dataset in its original schema to `path`, in the calling thread:
+ * accepted fixes written into the fields they came from, every other row as
+ * imported. In the source's own format an unchanged row is its source text
+ * byte for byte (a JSON Lines line, a CSV record; Parquet keeps the source's
+ * column types); see `writeRowsLike`. Options: the verdict columns
+ * `svc_passed`, `svc_failed_checks` (comma-separated), `svc_flagged`,
+ * `svc_decision`; and leaving out rows whose latest fix is flagged. Streamed
+ * from SQLite.
  */
-export async function exportDataset(
-  db: Db,
-  deps: ExportDeps,
-  request: z.output<typeof ExportRequest>,
-): Promise<z.output<typeof ExportResult>> {
-  const dataset = readyDataset(db, request.dataset_id);
-  const fileName = `${safeName(dataset.name)}.clean.${request.format}`;
-  const path =
-    request.path ?? join(deps.tempDir, `${dataset.id}-${Date.now().toString(36)}-${fileName}`);
+export async function writeExport(db: Db, job: ExportJob): Promise<WrittenExport> {
+  const dataset = readyDataset(db, job.datasetId);
   const options: ExportOptions = {
     format: dataset.format,
-    includeVerdicts: request.include_verdicts,
-    dropFlagged: request.drop_flagged,
+    includeVerdicts: job.includeVerdicts,
+    dropFlagged: job.dropFlagged,
     kept: [],
   };
   const layout =
     dataset.layout_json === null ? null : (JSON.parse(dataset.layout_json) as SourceLayout);
   const written = await writeRowsLike(
-    path,
-    request.format,
+    job.path,
+    job.format,
     exportedRows(db, dataset, options),
     layout,
   );
-  return {
-    rows: written.rows,
-    kept: options.kept,
-    bytes: written.bytes,
-    path: request.path ?? null,
-    download_url: request.path === undefined ? deps.downloads.register(path, fileName) : null,
-  };
+  return { rows: written.rows, bytes: written.bytes, kept: options.kept };
 }

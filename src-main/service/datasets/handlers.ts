@@ -7,7 +7,7 @@ import { decide } from './decide.ts';
 import { editRow } from './edit.ts';
 import { keepBoth } from './keep-both.ts';
 import { estimateRun } from './estimate-run.ts';
-import { exportDataset } from './export.ts';
+import { exportDataset } from './export-dataset.ts';
 import { exportColumns } from './export-columns.ts';
 import { importDataset } from './import.ts';
 import { importPreview } from './preview.ts';
