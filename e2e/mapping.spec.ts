@@ -439,6 +439,43 @@ test.describe('field mapping', () => {
     await expect(dialog).toBeHidden();
   });
 
+  test('a file with no text (ids, scores, one-word labels): nothing guessed, the text asked for', async ({
+    page,
+    svc,
+  }) => {
+    // The shape of ../shared's alpaca_pairs_index.jsonl: which rows of two files match.
+    const rows = Array.from({ length: 12 }, (_, line) => ({
+      line,
+      original_index: 2479 - line * 17,
+      cleaned_index: line * 3,
+      match: line % 3 === 0 ? 'fuzzy' : 'exact',
+      similarity: line % 3 === 0 ? 0.655 : 1,
+    }));
+    const dialog = await dropOnDatasets(
+      page,
+      svc.baseUrl,
+      writeJsonl(dir, 'pairs_index.jsonl', rows),
+    );
+    const importButton = dialog.getByRole('button', { name: 'Import', exact: true });
+    // No field taken for the text: the box is empty, and Import says what it waits for.
+    await expect(roleInput(dialog, 'text')).toHaveValue('');
+    await expect(dialog.getByTestId('mapping')).not.toContainText('guessed from the field names');
+    await expect(dialog.getByTestId('mapping-incomplete')).toHaveText(
+      'Not mapped yet: the field that holds the text',
+    );
+    await expect(importButton).toBeDisabled();
+    await expect(dialog.getByTestId('import-blocked')).toContainText(
+      'The mapping is not complete: the field that holds the text.',
+    );
+    await page.screenshot({ path: join(screenshots, 'mapping-no-text.png') });
+    // The person may still choose a label as the text: then it imports.
+    await setRole(dialog, 'text', 'match');
+    await expect(importButton).toBeEnabled();
+    await expect(previewRows(dialog).first()).toContainText('fuzzy');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+  });
+
   test('export round trip of ftfy: untouched lines byte for byte, fixes only in `original`', async ({
     page,
     svc,

@@ -157,6 +157,13 @@ export const SourceField = z.object({
 });
 export type SourceField = z.infer<typeof SourceField>;
 
+/**
+ * Whether a field's sample reads as text (two words at least) rather than a
+ * label or an id: only such a field is offered as a text without a name
+ * that says so (a file of ids, scores and `"match": "exact"` holds no text).
+ */
+export const readsAsWords = (sample: string): boolean => /\S\s+\S/u.test(sample);
+
 /** How OpenAssistant message trees become rows. */
 export const OASST_PATHS = ['best', 'all'] as const;
 export const OasstPaths = z.enum(OASST_PATHS).meta({

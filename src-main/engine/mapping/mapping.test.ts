@@ -951,6 +951,21 @@ describe('guessMapping', () => {
     expect(usable(rows)).toEqual({ task_type: 'text', fields: { text: 'original' } });
   });
 
+  it('guesses nothing for a file of ids, scores and one-word labels (no text in it)', () => {
+    // The shape of ../shared's alpaca_pairs_index.jsonl: which rows of two files match.
+    const rows = [0, 1, 2, 3].map((line) => ({
+      line,
+      original_index: 2479 - line * 17,
+      cleaned_index: line * 3,
+      match: line % 2 === 0 ? 'exact' : 'fuzzy',
+      similarity: line % 2 === 0 ? 1 : 0.655,
+    }));
+    expect(guess(rows)).toBeNull();
+    // A field of sentences among them is taken.
+    const withNote = rows.map((row) => ({ ...row, note: 'matched by the instruction text' }));
+    expect(usable(withNote)).toEqual({ task_type: 'text', fields: { text: 'note' } });
+  });
+
   it('takes the A-D columns of an MMLU CSV as the choices', () => {
     const rows = [
       { question: 'Q1?', A: 'a', B: 'b', C: 'c', D: 'd', answer: 'C' },

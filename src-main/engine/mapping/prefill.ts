@@ -1,7 +1,8 @@
-import type {
-  FieldMapping,
-  MappingFields,
-  SourceField,
+import {
+  readsAsWords,
+  type FieldMapping,
+  type MappingFields,
+  type SourceField,
 } from '../../../src-shared/schemas/mapping.ts';
 import type { ShapeId } from '../shapes/types.ts';
 
@@ -211,10 +212,13 @@ export function guessMapping(given: readonly SourceField[]): FieldMapping | null
       },
     };
   }
+  // Else the longest string field, if it reads as words: a file of ids, scores and one-word labels
+  // (an index of matched pairs: `"match": "exact"`) holds no text to audit, and taking its label
+  // for the text would audit "exact" and "fuzzy". The person is asked instead.
   const text =
     find(fields, NAMES.text, ['string']) ??
     [...fields]
-      .filter((f) => f.kind === 'string')
+      .filter((f) => f.kind === 'string' && readsAsWords(f.sample))
       .sort((a, b) => b.sample.length - a.sample.length)[0]?.path;
   return text ? { task_type: 'text', fields: { text } } : null;
 }

@@ -7,6 +7,7 @@ import {
   type AnswerForm,
   type FieldMapping,
   type MappingFields,
+  readsAsWords,
 } from '../../../src-shared/schemas/mapping.ts';
 import { TASK_TYPES, type TaskType } from '../../../src-shared/schemas/sample.ts';
 
@@ -60,7 +61,9 @@ function rolesOf(mapping: FieldMapping): (keyof MappingFields)[] {
 
 /** A first mapping for a task type, from the fields the file has. */
 function blankFor(taskType: TaskType, fields: ImportPreview['fields']): FieldMapping {
-  const first = fields.find((f) => f.kind === 'string')?.path ?? fields[0]?.path ?? '';
+  // A field that reads as text, else none: the box stays empty and asks (a label or an id taken
+  // for the text would preview as mapped and be audited as text).
+  const first = fields.find((f) => f.kind === 'string' && readsAsWords(f.sample))?.path ?? '';
   switch (taskType) {
     case 'text':
       return { task_type: 'text', fields: { text: first } };
@@ -105,6 +108,18 @@ function parseRole(role: keyof MappingFields, text: string): MappingFields[keyof
   return value;
 }
 
+/** What an incomplete mapping lacks, in words: a role left empty names itself. */
+function missingOf(
+  issue: { code: string; path: PropertyKey[]; message: string } | undefined,
+): string {
+  if (!issue) return 'incomplete';
+  const role = issue.path[0] === 'fields' ? issue.path[1] : undefined;
+  if (typeof role === 'string' && issue.code === 'too_small') {
+    return `the field that holds the ${role}`;
+  }
+  return issue.message;
+}
+
 /**
  * The field mapping of an import: a task type, and for each of its roles the
  * file's field(s) that fill it, picked from the file's own fields (dotted
@@ -131,7 +146,7 @@ export function MappingEditor({
   const current = draft && draft.of === preview.mapping ? draft.mapping : null;
   const mapping = current ?? preview.mapping ?? blankFor('text', preview.fields);
   const checked = FieldMappingSchema.safeParse(mapping);
-  const missing = checked.success ? null : (checked.error.issues[0]?.message ?? 'incomplete');
+  const missing = checked.success ? null : missingOf(checked.error.issues[0]);
   useEffect(() => onIncomplete(missing), [missing, onIncomplete]);
   const paths = preview.fields.map((f) => f.path);
   const propose = (next: FieldMapping): void => {
