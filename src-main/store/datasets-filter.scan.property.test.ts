@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { leafText } from '../../src-shared/row-fields.ts';
-import { scannedSearch } from './datasets-filter.ts';
+import { scannedFieldSearch, scannedSearch } from './datasets-filter.ts';
 
 /**
  * The raw pre-check of a scanning search (scannedSearch) never loses a row:
@@ -81,8 +81,15 @@ describe('the raw pre-check of a scanning search', () => {
   });
 
   it('applies to plain searches with a letter, not to numbers alone or escaped characters', () => {
+    expect(scannedSearch('50% of_it').params[0]).toBe('%50\\% of\\_it%');
     for (const search of ['janet', 'how many', 'x = 3', 'eggs?', '(7) eggs']) {
       expect(scannedSearch(search).params).toEqual([`%${search}%`, search]);
+      // A field's text is part of the row's: the same pre-check.
+      expect(scannedFieldSearch('meta.src', search).params).toEqual([
+        `%${search}%`,
+        'meta.src',
+        search,
+      ]);
     }
     for (const search of [
       '1000',
@@ -97,6 +104,7 @@ describe('the raw pre-check of a scanning search', () => {
       'mini',
     ]) {
       expect(scannedSearch(search).params).toEqual([search]);
+      expect(scannedFieldSearch('meta.src', search).params).toEqual(['meta.src', search]);
     }
   });
 });

@@ -86,18 +86,46 @@ export const INDEXED_SEARCH_MIN = 3;
 const RAW_SAFE =
   /^[a-z0-9 !#$%()*+,\-.:;=?@[\]^_`{|}~]*[a-z][a-z0-9 !#$%()*+,\-.:;=?@[\]^_`{|}~]*$/;
 
+/** The raw pre-check's LIKE pattern, or undefined for a search it does not apply to. */
+function rawPattern(search: string): string | undefined {
+  if (!RAW_SAFE.test(search) || search.includes('k') || search.endsWith('i')) return undefined;
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * `test` (whose parameters are `params`) behind the raw pre-check when it
+ * applies. LIKE folds ASCII case as SQLite's lower() does, without a lowered
+ * copy of each row (a third of the time of instr(lower(...))). CASE, not
+ * AND: SQLite may evaluate an AND's terms either way.
+ */
+function preChecked(
+  search: string,
+  test: string,
+  params: unknown[],
+): { sql: string; params: unknown[] } {
+  const pattern = rawPattern(search);
+  if (pattern === undefined) return { sql: test, params };
+  return {
+    sql: `CASE WHEN original_json LIKE ? ESCAPE '\\' THEN ${test} ELSE 0 END`,
+    params: [pattern, ...params],
+  };
+}
+
 /** A wide-row scan's test of a row's derived search text, behind the raw pre-check when safe. */
 export function scannedSearch(search: string): { sql: string; params: unknown[] } {
-  const derived = `instr(${SEARCH_TEXT_FN}(dataset_id, original_json, source_path), ?) > 0`;
-  if (!RAW_SAFE.test(search) || search.includes('k') || search.endsWith('i')) {
-    return { sql: derived, params: [search] };
-  }
-  // LIKE folds ASCII case as SQLite's lower() does, without a lowered copy of each row (a third of
-  // the time of instr(lower(...))). CASE, not AND: SQLite may evaluate an AND's terms either way.
-  return {
-    sql: `CASE WHEN original_json LIKE ? ESCAPE '\\' THEN ${derived} ELSE 0 END`,
-    params: [`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, search],
-  };
+  return preChecked(
+    search,
+    `instr(${SEARCH_TEXT_FN}(dataset_id, original_json, source_path), ?) > 0`,
+    [search],
+  );
+}
+
+/** The same for a search in one field (its text is part of the row's). */
+export function scannedFieldSearch(
+  field: string,
+  search: string,
+): { sql: string; params: unknown[] } {
+  return preChecked(search, `instr(${FIELD_TEXT_FN}(original_json, ?), ?) > 0`, [field, search]);
 }
 
 /**
@@ -193,8 +221,9 @@ export function rowWhere(
     params.push(...matches.params);
     // Limited to one field: the index's rows, each read in that field (the row's JSON).
     if (field !== '') {
-      clauses.push(`instr(${FIELD_TEXT_FN}(original_json, ?), ?) > 0`);
-      params.push(field, search);
+      const scanned = scannedFieldSearch(field, search);
+      clauses.push(scanned.sql);
+      params.push(...scanned.params);
     }
     return {
       sql: clauses.join(' AND '),
@@ -206,8 +235,9 @@ export function rowWhere(
     };
   }
   if (field !== '') {
-    clauses.push(`instr(${FIELD_TEXT_FN}(original_json, ?), ?) > 0`);
-    params.push(field, search);
+    const scanned = scannedFieldSearch(field, search);
+    clauses.push(scanned.sql);
+    params.push(...scanned.params);
   } else if (search !== '') {
     // Every row's text is derived from its original (see search-text.ts).
     const scanned = scannedSearch(search);
