@@ -41,7 +41,8 @@ beforeAll(async () => {
   // The dataset checks' verdicts (GSM8K's rows are the benchmark's: contamination) are written by
   // the scan in the background; the tests read rows twice and compare, so none may land between.
   await h.scanned(id);
-});
+  // An import, a refine and a scan on disk: 5-9 s on two cores shared with other test files.
+}, 60_000);
 
 const page = async (
   query: { offset?: number; limit?: number; filter?: RowFilter; sort?: GridRowSort } = {},

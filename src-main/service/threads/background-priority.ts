@@ -26,7 +26,7 @@ export function lowerThisThread(
   platform: NodeJS.Platform = process.platform,
   nice: number = BACKGROUND_NICE,
 ): number | undefined {
-  if (platform !== 'linux') return undefined;
+  if (platform !== 'linux' || process.env.SVC_BACKGROUND_PRIORITY === 'normal') return undefined;
   try {
     const tid = Number(/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
     if (!Number.isInteger(tid) || tid <= 0) return undefined;
