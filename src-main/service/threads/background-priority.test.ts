@@ -37,6 +37,17 @@ describe.runIf(process.platform === 'linux')('a background thread', () => {
     }
   });
 
+  it('does nothing when SVC_BACKGROUND_PRIORITY=normal', () => {
+    process.env.SVC_BACKGROUND_PRIORITY = 'normal';
+    const before = niceOf(process.pid);
+    try {
+      expect(lowerThisThread()).toBeUndefined();
+      expect(niceOf(process.pid)).toBe(before);
+    } finally {
+      delete process.env.SVC_BACKGROUND_PRIORITY;
+    }
+  });
+
   it('does nothing where a thread has no nice value of its own', () => {
     expect(lowerThisThread('darwin')).toBeUndefined();
     expect(lowerThisThread('win32')).toBeUndefined();
