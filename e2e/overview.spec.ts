@@ -39,8 +39,10 @@ test.describe('the Overview', () => {
 
     await page.getByRole('tab', { name: 'Overview' }).click();
     const overview = page.getByTestId('overview');
+    // The scan runs in the background beside other datasets' (a 200k-row one imported earlier).
     await expect(overview.getByTestId('findings')).toContainText(
       '2 rows repeat an earlier one, in 2 groups (2 exact, 0 near)',
+      { timeout: 60_000 },
     );
     const groups = overview.getByTestId('duplicate-groups');
     await expect(groups).toContainText('Duplicate groups (2)');
@@ -88,6 +90,7 @@ test.describe('the Overview', () => {
     const overview = page.getByTestId('overview');
     await expect(overview.getByTestId('findings')).toContainText(
       'option A is right in 200 of 200 items',
+      { timeout: 60_000 },
     );
     await expect(
       overview.getByRole('img', { name: 'Items labelled at each position' }),
