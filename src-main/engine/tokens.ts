@@ -18,8 +18,63 @@ const cache = new Map<string, number>();
  * as its ES module does.
  */
 let tokenizer: typeof GptTokenizer | undefined;
+
+/**
+ * The tokenizer's own pre-token pattern (o200k_base), with one capturing
+ * group so that `split` returns the pre-tokens at its odd indices.
+ */
+let preTokens: RegExp | null | undefined;
+function preTokenPattern(): RegExp | null {
+  if (preTokens === undefined) {
+    const { O200K_TOKEN_SPLIT_REGEX } = createRequire(import.meta.url)(
+      'gpt-tokenizer/encodingParams/constants',
+    ) as { O200K_TOKEN_SPLIT_REGEX: RegExp };
+    const pattern = new RegExp(`(${O200K_TOKEN_SPLIT_REGEX.source})`, 'u');
+    // A group of its own in a later version would come back from `split` too: then no split.
+    preTokens =
+      (new RegExp(`${pattern.source}|`, 'u').exec('')?.length ?? 0) === 2 ? pattern : null;
+  }
+  return preTokens;
+}
+
+/** The tokens of each pre-token (a word with its leading space, a number, a run of spaces) seen lately. */
+const preTokenCounts = new Map<string, number>();
+const MAX_PRE_TOKENS = 65_536;
+
+/**
+ * `countTokens` of the tokenizer, pre-token by pre-token. The tokenizer cuts
+ * a text into pre-tokens with one regex (matchAll: a match array and an
+ * iterator result per pre-token) and looks each up in its 200k-entry rank
+ * table: a fifth of an engine worker's CPU and of its allocations. Here
+ * `split` cuts the text (only the pieces are allocated) and a pre-token's
+ * count comes from a small table that stays in the CPU's caches: words
+ * recur, so most are found there (2-3x faster on the bench's texts).
+ *
+ * The count is the same: the tokenizer adds up each pre-token's BPE tokens,
+ * and a pre-token counted alone is one pre-token, itself (an alternative
+ * that matched none of it in the text matches none of it alone; the one
+ * lookahead, `\s+(?!\S)`, takes the same spaces at the end of the piece),
+ * so `countTokens(piece)` is what the tokenizer adds for it. A text that may hold a
+ * special token ("<|endoftext|>", which the tokenizer refuses) goes to the
+ * tokenizer whole. tokens.test.ts holds the two equal on real and random text.
+ */
 function countBpeTokens(text: string): number {
-  return loadTokenizer().countTokens(text);
+  const library = loadTokenizer();
+  const pattern = preTokenPattern();
+  if (!pattern || text.includes('<|')) return library.countTokens(text);
+  const parts = text.split(pattern);
+  let count = 0;
+  for (let i = 1; i < parts.length; i += 2) {
+    const piece = parts[i] as string;
+    let tokens = preTokenCounts.get(piece);
+    if (tokens === undefined) {
+      tokens = library.countTokens(piece);
+      if (preTokenCounts.size >= MAX_PRE_TOKENS) preTokenCounts.clear();
+      preTokenCounts.set(piece, tokens);
+    }
+    count += tokens;
+  }
+  return count;
 }
 
 /**
