@@ -18,8 +18,9 @@ import { formatRow } from './stats.ts';
  * by thread: the main thread's is what no number of cores shortens, so
  * Amdahl's law bounds the speed-up on N cores at (main + workers) / (main +
  * workers / N). `other` is the rest of the process (V8's GC and compiler
- * threads, the language identification worker: a fixed-size sample). Output
- * and report are checked identical in every mode.
+ * threads, the language identification worker: a fixed-size sample), and
+ * the process's peak RSS during each pass. Output and report are checked
+ * identical in every mode.
  */
 
 function sentences(): string[] {
@@ -62,7 +63,27 @@ interface Measured {
   main: number;
   workers: number;
   other: number;
+  /** The process's largest resident set during the pass, MiB. */
+  peakRss: number;
   output: string;
+}
+
+/**
+ * The process's resident set at its largest while `run` runs, sampled every
+ * 50 ms (the engine's workers live in this process: their heaps count).
+ * Linux's VmHWM would keep the largest of the whole bench, every mode before.
+ */
+async function peakRssOf<T>(run: () => Promise<T>): Promise<[T, number]> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 50).unref();
+  try {
+    const result = await run();
+    return [result, Math.max(peak, process.memoryUsage.rss()) / 2 ** 20];
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 async function measure(
@@ -84,16 +105,11 @@ async function measure(
   const main0 = process.threadCpuUsage();
   const all0 = process.cpuUsage();
   const started = performance.now();
+  let peakRss: number;
   try {
-    await fileOperationCommand('audit', [
-      input,
-      '--out',
-      out,
-      '--report',
-      report,
-      '--data-dir',
-      data,
-    ]);
+    [, peakRss] = await peakRssOf(() =>
+      fileOperationCommand('audit', [input, '--out', out, '--report', report, '--data-dir', data]),
+    );
   } finally {
     for (const [name, value] of Object.entries(env)) {
       if (value === undefined) Reflect.deleteProperty(process.env, name);
@@ -113,6 +129,7 @@ async function measure(
     main,
     workers: workerCpu,
     other: Math.max(0, all - main - workerCpu),
+    peakRss,
     output: `${sha(out)} ${sha(report)}`,
   };
 }
@@ -169,6 +186,16 @@ async function measureMerge(
   };
 }
 
+/**
+ * The least wall time a pass could take on idle cores if only CPU counted
+ * (as bench/workers.ts): its busiest thread's CPU (the workers' split evenly
+ * between them), and the whole process's CPU spread over the cores. With one
+ * worker the GC and compiler threads run beside it on another core; with one
+ * per core they take a share of the workers' cores.
+ */
+const cpuBound = (m: Measured, workers: number, cores: number): number =>
+  Math.max(m.main, m.workers / workers, (m.main + m.workers + m.other) / cores);
+
 const amdahl = (m: Measured, cores: number): number =>
   (m.main + m.workers) / (m.main + m.workers / cores);
 
@@ -182,7 +209,7 @@ export async function benchFilePass(rows: number): Promise<void> {
       `\n## file pass: svc audit of ${rows.toLocaleString('en-US')} distinct texts with --report, ` +
         `CPU seconds per 100,000 rows by thread (this machine: ${cores} cores)`,
     );
-    const widths = [22, 8, 8, 8, 8, 10, 10, 10, 26];
+    const widths = [22, 8, 8, 8, 8, 10, 10, 10, 14, 26];
     console.log(
       formatRow(
         [
@@ -194,6 +221,7 @@ export async function benchFilePass(rows: number): Promise<void> {
           'Amdahl 2',
           'Amdahl 16',
           'Amdahl 64',
+          'peak RSS MiB',
           'output, report',
         ],
         widths,
@@ -219,6 +247,7 @@ export async function benchFilePass(rows: number): Promise<void> {
             `${amdahl(m, 2).toFixed(2)}x`,
             `${amdahl(m, 16).toFixed(2)}x`,
             `${amdahl(m, 64).toFixed(2)}x`,
+            m.peakRss.toFixed(0),
             m.output,
           ],
           widths,
@@ -240,7 +269,8 @@ export async function benchFilePass(rows: number): Promise<void> {
     const [one, many] = [runs[1], runs[2]] as [Measured, Measured];
     console.log(
       `sliced pass, ${cores} workers against 1: ${(one.wall / many.wall).toFixed(2)}x wall ` +
-        `(a machine shared with other work slows either)`,
+        `(a machine shared with other work slows either), ` +
+        `${(cpuBound(one, 1, cores) / cpuBound(many, cores, cores)).toFixed(2)}x CPU-bound`,
     );
     if (!identical) process.exitCode = 1;
   } finally {

@@ -1,7 +1,14 @@
 import { createRequire } from 'node:module';
 import type * as GptTokenizer from 'gpt-tokenizer';
 import { describe, expect, it, vi } from 'vitest';
-import { gsm8k } from './testing/real-data.ts';
+import {
+  commonsenseQa,
+  ftfyCases,
+  gsm8k,
+  hellaswag,
+  oasst,
+  truthfulQa,
+} from './testing/real-data.ts';
 import { countTextsAhead, countTextTokens, countTokens } from './tokens.ts';
 
 /** The tokenizer as tokens.ts loads it (its CommonJS build, on first count). */
@@ -71,12 +78,15 @@ describe('countTokens', () => {
   });
 
   it('counts texts read ahead in one go, the same counts, however many others come between', () => {
+    // Each text and each candidate has a word of its own, which the tokenizer sees when it counts it.
+    const word = (prefix: string, i: number): string =>
+      prefix + randomText(8, 'abcdefghijklmnopqrstuvwxyz', i + 1);
     const texts = [
-      'word '.repeat(200),
-      `DNA: ${randomText(5_000, 'ACGT')} end.`,
+      `${'word '.repeat(200)}${word('ahead', 0)}`,
+      `DNA: ${randomText(5_000, 'ACGT')} ${word('ahead', 1)} end.`,
       ...gsm8k()
         .slice(0, 40)
-        .map((s) => `${s.question}\n${s.answer} (read ahead)`),
+        .map((s, i) => `${s.question}\n${s.answer} (${word('ahead', i + 2)})`),
     ];
     countTextsAhead(texts);
     seen.length = 0;
@@ -84,9 +94,46 @@ describe('countTokens', () => {
     texts.forEach((text, i) => {
       counts.push(countTextTokens(text));
       // A fix's candidates, counted between the samples read ahead.
-      countTextTokens(`candidate ${i}`);
+      countTextTokens(`candidate ${word('fixq', i)}`);
     });
-    expect(seen).toEqual(texts.map((_, i) => `candidate ${i}`));
+    expect(seen.filter((piece) => piece.includes('ahead'))).toEqual([]);
+    expect(seen.filter((piece) => piece.includes('fixq'))).toEqual(
+      texts.map((_, i) => ` ${word('fixq', i)}`),
+    );
     expect(counts).toEqual(texts.map((text) => countTokens(text)));
+  });
+
+  it('counts pre-token by pre-token exactly as the tokenizer counts a whole text', () => {
+    const real = [
+      ...gsm8k().flatMap((s) => [s.question, s.answer]),
+      ...[...hellaswag(), ...truthfulQa(), ...commonsenseQa()].flatMap((s) => [
+        s.context,
+        ...s.choices,
+      ]),
+      ...oasst().flatMap((c) => c.messages.map((m) => m.content)),
+      ...ftfyCases().wild.map((c) => c.original),
+    ];
+    // Every class the pre-token pattern tells apart: cases, marks, numbers, contractions,
+    // spaces before and between line ends, symbols, other scripts, emoji, lone surrogates.
+    const alphabet =
+      'aZ ,.\'sSdDmMtTlLvVrReE\n\r\t0123456789Ǆǅ\u0301\u0308ßÉéΣσЖжあ漢字ع٣\u00a0\u2003/_-+*()[]{}<|>"😀\ud800\udc00';
+    const random = Array.from({ length: 400 }, (_, i) =>
+      randomText(1 + ((i * 37) % 300), alphabet, i + 11),
+    );
+    const edges = [
+      'a  b',
+      'a \n b',
+      '  \n\n  x',
+      'end   ',
+      " don't DON'T they'll",
+      '<|not special|>',
+      'x<|',
+    ];
+    for (const text of [...real, ...random, ...edges]) {
+      if (text.length > 512) continue;
+      expect([text, countTokens(text)]).toEqual([text, countBpeTokens(text)]);
+    }
+    // A special token is refused the same way.
+    expect(() => countTokens('a <|endoftext|> b')).toThrow();
   });
 });

@@ -18,8 +18,93 @@ const cache = new Map<string, number>();
  * as its ES module does.
  */
 let tokenizer: typeof GptTokenizer | undefined;
+
+/**
+ * The tokenizer's own pre-token pattern (o200k_base), sticky: tried at one
+ * position of the text, it finds the pre-token the tokenizer finds there.
+ */
+let preToken: RegExp | undefined;
+function preTokenPattern(): RegExp {
+  if (!preToken) {
+    const { O200K_TOKEN_SPLIT_REGEX } = createRequire(import.meta.url)(
+      'gpt-tokenizer/encodingParams/constants',
+    ) as { O200K_TOKEN_SPLIT_REGEX: RegExp };
+    preToken = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'uy');
+  }
+  return preToken;
+}
+
+/**
+ * The tokens of pre-tokens seen lately (a word with its leading space, a
+ * number, a run of spaces): a direct-mapped table by a hash of the
+ * pre-token's chars, read in place in the text (a word found there costs no
+ * substring), and behind it a map of the pre-tokens it has pushed out.
+ * Empty slots hold "" (a packed array reads faster than one with holes).
+ */
+const SLOTS = 65_536;
+const slotPreToken: string[] = new Array<string>(SLOTS).fill('');
+const slotTokens = new Int32Array(SLOTS);
+const preTokenCounts = new Map<string, number>();
+const MAX_PRE_TOKENS = 65_536;
+
+function preTokenTokens(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  const slot = hash & (SLOTS - 1);
+  const known = slotPreToken[slot] as string;
+  if (known.length === end - start) {
+    let same = true;
+    for (let i = 0; i < known.length && same; i++) {
+      same = known.charCodeAt(i) === text.charCodeAt(start + i);
+    }
+    if (same) return slotTokens[slot] as number;
+  }
+  const piece = text.slice(start, end);
+  let tokens = preTokenCounts.get(piece);
+  if (tokens === undefined) {
+    tokens = loadTokenizer().countTokens(piece);
+    if (preTokenCounts.size >= MAX_PRE_TOKENS) preTokenCounts.clear();
+    preTokenCounts.set(piece, tokens);
+  }
+  slotPreToken[slot] = piece;
+  slotTokens[slot] = tokens;
+  return tokens;
+}
+
+/**
+ * `countTokens` of the tokenizer, pre-token by pre-token. The tokenizer cuts
+ * a text into pre-tokens with one regex (matchAll: a match array, an
+ * iterator result and a string per pre-token) and looks each up in its
+ * 200k-entry rank table: a quarter of an engine worker's CPU and a fifth of
+ * its allocations in a file pass. Here the same regex, sticky, is tested at
+ * each pre-token's start (no match array), and the pre-token's count comes
+ * from a small table that stays in the CPU's caches: words recur, so most
+ * are found there without a substring (3x faster on the bench's texts).
+ *
+ * The count is the same. The pre-tokens are the tokenizer's: each is the
+ * match at the position where the last one ended, and the pattern matches
+ * every character (where it would not, or matched nothing, the tokenizer
+ * counts the whole text). The tokenizer adds up each pre-token's BPE
+ * tokens, and a pre-token counted alone is one pre-token, itself (an
+ * alternative that matched none of it in the text matches none of it alone;
+ * the one lookahead, `\s+(?!\S)`, takes the same spaces at the end of the
+ * piece), so `countTokens(piece)` is what the tokenizer adds for it. A text
+ * that may hold a special token ("<|endoftext|>", which the tokenizer
+ * refuses) goes to the tokenizer whole. tokens.test.ts holds the two equal
+ * on real and random text.
+ */
 function countBpeTokens(text: string): number {
-  return loadTokenizer().countTokens(text);
+  if (text.includes('<|')) return loadTokenizer().countTokens(text);
+  const pattern = preTokenPattern();
+  let count = 0;
+  for (let at = 0; at < text.length;) {
+    pattern.lastIndex = at;
+    if (!pattern.test(text) || pattern.lastIndex <= at) return loadTokenizer().countTokens(text);
+    const end = pattern.lastIndex;
+    count += preTokenTokens(text, at, end);
+    at = end;
+  }
+  return count;
 }
 
 /**

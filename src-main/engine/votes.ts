@@ -16,8 +16,10 @@ export function mergeVotes(passes: SampleVerdicts[]): AuditBlock {
   const votes = passes.length;
   const checks: Record<string, Verdict> = {};
   if (votes === 1) {
-    // One pass (the default) is its own majority: no tally to take.
-    for (const [name, v] of Object.entries(first.checks)) {
+    // One pass (the default) is its own majority: no tally to take. (for-in: the keys in
+    // Object.entries' order, without an array of pairs per sample.)
+    for (const name in first.checks) {
+      const v = first.checks[name] as Verdict;
       checks[name] = {
         passed: v.passed,
         score: Math.round(v.score * 1000) / 1000,

@@ -16,7 +16,9 @@ import { countTextsAhead, countTextTokens, countTokens } from '../tokens.ts';
  */
 function verdictTokens(verdicts: SampleVerdicts): number {
   let tokens = 2;
-  for (const [name, verdict] of Object.entries(verdicts.checks)) {
+  // for-in reads the checks in Object.entries' order, without an array of pairs per sample.
+  for (const name in verdicts.checks) {
+    const verdict = verdicts.checks[name] as Verdict;
     tokens +=
       cleanVerdictTokens(name, verdict) ?? countTokens(`"${name}":${JSON.stringify(verdict)},`);
   }

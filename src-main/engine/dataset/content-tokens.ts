@@ -109,8 +109,19 @@ const LOGIC_OPERANDS = new Set(['true', 'false', 'not']);
 /** Articles and pronouns that are single letters: prose unless they stand by a symbol. */
 const PROSE_LETTERS = new Set(['a', 'i']);
 
+/**
+ * The patterns contentKind asks of every word, made once: a regex literal in a
+ * function is a new RegExp object each time it is evaluated, and these are
+ * evaluated for every word of every row (~75 MB in a pass over 100,000 rows).
+ */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const DIGIT = /\d/;
+const DIGITS_AND_POINTS = /^[\d.]+$/;
+const LETTERS = /^\p{L}+$/u;
+const LETTER = /\p{L}/u;
+
 const isSymbol = (word: string | undefined): boolean =>
-  word !== undefined && word.length === 1 && !/[\p{L}\p{N}]/u.test(word);
+  word !== undefined && word.length === 1 && !LETTER_OR_DIGIT.test(word);
 
 /** English words of two letters; any other two-letter word is a variable or a point's name ("yz", "AB"). */
 const TWO_LETTER_WORDS = new Set(
@@ -125,14 +136,14 @@ const TWO_LETTER_WORDS = new Set(
 export function contentKind(words: readonly string[], at: number): ContentKind {
   const word = words[at] as string;
   if (word.length === 1) {
-    if (/\d/.test(word)) return ContentKind.number;
+    if (DIGIT.test(word)) return ContentKind.number;
     if (isSymbol(word)) return ContentKind.symbol;
     if (!PROSE_LETTERS.has(word)) return ContentKind.variable;
     return isSymbol(words[at - 1]) || isSymbol(words[at + 1])
       ? ContentKind.variable
       : ContentKind.prose;
   }
-  if (/^[\d.]+$/.test(word)) return ContentKind.number;
+  if (DIGITS_AND_POINTS.test(word)) return ContentKind.number;
   if (CONNECTIVES.has(word) && (isLogicOperand(words[at - 1]) || isLogicOperand(words[at + 1]))) {
     return ContentKind.math;
   }
@@ -144,11 +155,11 @@ export function contentKind(words: readonly string[], at: number): ContentKind {
   ) {
     return ContentKind.unit;
   }
-  if (/\d/.test(word) || word.startsWith('\\') || word.includes('_')) return ContentKind.variable;
+  if (DIGIT.test(word) || word.startsWith('\\') || word.includes('_')) return ContentKind.variable;
   const known = VOCABULARY.get(word);
   if (known !== undefined) return known;
   // Any other word of two letters is a variable or a point's name ("yz", "AB").
-  return word.length === 2 && /^\p{L}+$/u.test(word) && !TWO_LETTER_WORDS.has(word)
+  return word.length === 2 && LETTERS.test(word) && !TWO_LETTER_WORDS.has(word)
     ? ContentKind.variable
     : ContentKind.prose;
 }
@@ -157,7 +168,7 @@ export function contentKind(words: readonly string[], at: number): ContentKind {
 function isLogicOperand(word: string | undefined): boolean {
   if (word === undefined) return false;
   if (LOGIC_OPERANDS.has(word) || word === '(' || word === ')') return true;
-  return word.length === 1 && /\p{L}/u.test(word) && !PROSE_LETTERS.has(word);
+  return word.length === 1 && LETTER.test(word) && !PROSE_LETTERS.has(word);
 }
 
 /** Whether `words[at]` is a content token at all. */

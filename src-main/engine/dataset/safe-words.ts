@@ -41,6 +41,8 @@ const NOT_WORD_CHAR = /[\s\p{P}\p{S}]/u;
 const LETTER = /\p{L}/u;
 const SYMBOL = /\p{S}/u;
 const NON_ASCII = /[^\p{ASCII}]/u;
+/** A space outside ASCII (made once: a regex literal in the loop would be an object per character). */
+const SPACE_CHAR = /\s/;
 /** Letters with full stops, "U.S." or "e.g.": one word whether or not the stops are written. */
 const ABBREVIATION = /^(?:\p{L}\.){2,}(?!\p{L})/u;
 /** Words a capital begins after a lost full stop ("... old How many"): never names. */
@@ -118,7 +120,7 @@ export function safeWords(text: string, findNames: boolean): SafeWords {
         for (let at = sentenceFrom; at < words.length; at++) asked.push(at);
       sentenceFrom = words.length;
     }
-    if (kind & SPACE || (kind === OTHER && /\s/.test(source[i] as string))) {
+    if (kind & SPACE || (kind === OTHER && SPACE_CHAR.test(source[i] as string))) {
       i++;
       continue;
     }

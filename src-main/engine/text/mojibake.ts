@@ -66,9 +66,14 @@ const LAYERED = COMPILED.filter((c) =>
 
 /** Continuation chars that, right before the end of a word, are ordinary punctuation after a capital. */
 const TRAILING_PUNCTUATION = new Set([...'…’”“‘´¨®©™¿¡«»°×¬']);
+/** Made once: a regex literal in these per-character helpers would be a new object per call. */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LETTER = /\p{L}/u;
+const NOT_SYMBOL = /[\p{L}\p{N}\s]/u;
+const SPACE = /\s/u;
 const isLetterOrDigit = (char: string | undefined): boolean =>
-  char !== undefined && /[\p{L}\p{N}]/u.test(char);
-const isLetter = (char: string): boolean => /\p{L}/u.test(char);
+  char !== undefined && LETTER_OR_DIGIT.test(char);
+const isLetter = (char: string): boolean => LETTER.test(char);
 /**
  * Decoded characters that real text practically never contains: private use,
  * unassigned, IPA, phonetic extensions, Armenian, Latin Extended-C, historic
@@ -79,7 +84,7 @@ const IMPLAUSIBLE =
   /[\p{Co}\p{Cn}\u0250-\u02af\u1d00-\u1dbf\u0530-\u058f\u2c60-\u2c7f\u0460-\u0489\u0800-\u089f\u017f]/u;
 /** Letters of scripts that do not appear as a lone letter inside Latin words (Greek does: "IL2Rγ"). */
 const FOREIGN_LETTER = /[\p{L}--[\p{Script=Latin}\p{Script=Common}\p{Script=Greek}]]/v;
-const isSymbol = (char: string): boolean => !/[\p{L}\p{N}\s]/u.test(char);
+const isSymbol = (char: string): boolean => !NOT_SYMBOL.test(char);
 /** Box drawing and block elements: DOS art, not letters ("┌─┐" is not "┌Ŀ"). */
 const BOX = /[\u2500-\u259f]/u;
 /** "Ã’s" is a capital's plural or possessive ("a lot of Ã’s"), not "Òs". */
@@ -519,9 +524,9 @@ function dropHopeless(text: string, replacements: Replacement[]): Replacement[] 
   while (i < replacements.length) {
     const first = replacements[i] as Replacement;
     let from = first.start;
-    while (from > 0 && !/\s/u.test(text.charAt(from - 1))) from--;
+    while (from > 0 && !SPACE.test(text.charAt(from - 1))) from--;
     let to = first.end;
-    while (to < text.length && !/\s/u.test(text.charAt(to))) to++;
+    while (to < text.length && !SPACE.test(text.charAt(to))) to++;
     const inWord: Replacement[] = [];
     while (i < replacements.length && (replacements[i]?.start ?? 0) < to) {
       inWord.push(replacements[i] as Replacement);

@@ -14,7 +14,14 @@ import { excerpt, plural, type RuleContext, type TextRule } from '../rule.ts';
 
 /** A unit worth comparing: a few words of letters (not "No. No.", "---", "}" or "| 1 |"). */
 const MIN_WORDS = 3;
-const wordCount = (unit: string): number => unit.match(/\p{L}[\p{L}\p{N}'’-]*/gu)?.length ?? 0;
+const WORD = /\p{L}[\p{L}\p{N}'’-]*/gu;
+/** The words of a unit, counted without an array of them (a word is never empty: the loop ends). */
+function wordCount(unit: string): number {
+  WORD.lastIndex = 0;
+  let count = 0;
+  while (WORD.test(unit)) count++;
+  return count;
+}
 
 /** `[start, end)` ranges of a masked text to delete: the gap before a repeat and the repeat. */
 type Range = [number, number];
@@ -184,7 +191,10 @@ function repeatedSentences(masked: string): Range[] {
   if (!/[.!?…]/.test(masked)) return [];
   const ranges: Range[] = [];
   for (const run of sentenceRuns(masked)) {
-    const steps = isStepSequence(masked, run);
+    // Whether the run is a procedure, asked only where a repeat is found (most runs have
+    // none), and always of the run as it was read: before its first repeat is taken out.
+    let stepSequence: boolean | undefined;
+    const steps = (): boolean => (stepSequence ??= isStepSequence(masked, run));
     let i = 0;
     while (i < run.length) {
       let found = 0;
@@ -196,9 +206,9 @@ function repeatedSentences(masked: string): Range[] {
           .slice(i, i + k)
           .map((s) => masked.slice(s.start, s.end))
           .join(' ');
-        if (comparable(unit) && !(steps && isCountedStep(unit))) found = k;
+        if (comparable(unit) && !(steps() && isCountedStep(unit))) found = k;
       }
-      if (found === 0 && !steps && repeatsTail(masked, run[i], run[i + 1])) found = 1;
+      if (found === 0 && repeatsTail(masked, run[i], run[i + 1]) && !steps()) found = 1;
       if (found === 0) {
         i++;
         continue;
@@ -211,6 +221,7 @@ function repeatedSentences(masked: string): Range[] {
         else ranges.push([last.end, copyEnd.end]);
       }
       // The kept copy may repeat again: compare it with what follows the dropped one.
+      steps();
       run.splice(i + found, found);
     }
   }
