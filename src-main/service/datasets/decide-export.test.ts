@@ -267,7 +267,10 @@ describe('exportDataset', () => {
         kept: written.kept,
       });
     }
-    // Its own connection: what this one has not committed is not in the file.
+    // Its own connection: what this one has not committed is not in the file. (The scans the
+    // decision asked for are over first: they write on this connection, never inside another's
+    // transaction.)
+    await h.scanned(ds.id);
     const original = JSON.stringify(await readBack(join(h.dir, 'here.jsonl')));
     h.db.exec('BEGIN');
     try {
