@@ -11,7 +11,15 @@ import {
   truthfulQa,
 } from '../testing/real-data.ts';
 import { needsShared, sharedJsonl } from '../testing/shared-data.ts';
-import { DuplicateIndex, duplicatesVerdict, duplicateWords, findDuplicates } from './duplicates.ts';
+import {
+  bandPushes,
+  DuplicateIndex,
+  duplicatesVerdict,
+  duplicateWords,
+  findDuplicates,
+  type BandPushes,
+  type FetchWords,
+} from './duplicates.ts';
 import { normalizeForDuplicates } from './keys.ts';
 import { bandingFor, jaccard, shingleSet } from './minhash.ts';
 import { INJECTED_KINDS, injectDuplicates, type InjectedKind } from './testing/inject.ts';
@@ -223,6 +231,46 @@ describe('duplicates injected into real data', () => {
     const streamed = await index.finish(() => undefined);
     const listed = await findDuplicates(samples);
     expect(streamed.groups).toEqual(listed.groups);
+  });
+
+  it("gives the same result with the bands' pairs made elsewhere, in any chunks (property)", async () => {
+    // Templated rows (one big bucket per band) beside copies of real ones.
+    const templated = Array.from({ length: 300 }, (_, i) =>
+      text(`Natalia sold clips to ${i % 60} of her friends in April, and then she sold half.`),
+    );
+    const rows = [...injectDuplicates(gsm8k(), 60, KINDS, 5).samples, ...templated];
+    const indexOf = (): DuplicateIndex => {
+      const index = new DuplicateIndex();
+      for (const sample of rows) index.add(sample);
+      return index;
+    };
+    const fetch: FetchWords = (wanted, deliver) => {
+      for (const row of wanted) deliver(row, duplicateWords(rows[row] as Sample));
+    };
+    const here = await indexOf().finish(fetch);
+    expect(here.groups.length).toBeGreaterThan(30);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 7 }), async (ahead) => {
+        let asked = 0;
+        // As a pool would: columns taken a few bands ahead, each band's pairs made apart.
+        const elsewhere: BandPushes = async function* (bands, column, reps, n) {
+          const made: Float64Array[] = [];
+          while (asked < bands && made.length < ahead)
+            made.push(bandPushes(reps, column(asked++), n));
+          for (let pushes = made.shift(); pushes; pushes = made.shift()) {
+            if (asked < bands) made.push(bandPushes(reps, column(asked++), n));
+            await Promise.resolve();
+            yield pushes;
+          }
+        };
+        const there = await indexOf().finish(fetch, undefined, undefined, undefined, elsewhere);
+        expect(asked).toBe(bandingFor(0.8).bands);
+        expect(there.groups).toEqual(here.groups);
+        expect([...there.issues]).toEqual([...here.issues]);
+        expect(there.templated).toEqual(here.templated);
+      }),
+      { numRuns: 10 },
+    );
   });
 });
 

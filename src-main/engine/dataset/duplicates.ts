@@ -219,6 +219,62 @@ function sortRowsBy(
 }
 
 /**
+ * The candidate pairs one LSH band gives, in the order they are counted:
+ * the representatives (`reps`, ascending) sorted by their hash in the band
+ * (`column`, aligned with `reps`); a bucket pairs each member with its first,
+ * and a small bucket also all its members. Packed as `a * n + b` (a < b);
+ * not yet each once. Pure, so any thread can make a band's pairs.
+ */
+export function bandPushes(reps: Uint32Array, column: Uint32Array, n: number): Float64Array {
+  const { rows: sorted, keys } = sortRowsBy(
+    Uint32Array.from(reps.keys()),
+    (i) => column[i] as number,
+  );
+  let out = new Float64Array(64);
+  let count = 0;
+  const push = (a: number, b: number): void => {
+    if (count === out.length) {
+      const next = new Float64Array(out.length * 2);
+      next.set(out);
+      out = next;
+    }
+    out[count++] = a * n + b;
+  };
+  for (let start = 0; start < sorted.length;) {
+    const value = keys[start];
+    let end = start + 1;
+    while (end < sorted.length && keys[end] === value) end++;
+    if (end - start > 1) {
+      // Indexes in `reps` order as the rows do (reps ascend): the bucket's rows, ascending.
+      const run = sorted.subarray(start, end).slice().sort();
+      const first = reps[run[0] as number] as number;
+      for (let i = 1; i < run.length; i++) {
+        const row = reps[run[i] as number] as number;
+        push(first, row);
+        if (run.length <= BUCKET_PAIRS) {
+          for (let j = 1; j < i; j++) push(reps[run[j] as number] as number, row);
+        }
+      }
+    }
+    start = end;
+  }
+  return out.slice(0, count);
+}
+
+/**
+ * Where the bands' pairs are made: given the number of bands, a band's
+ * column, the representatives and the row count, yields each band's
+ * `bandPushes` in band order (a caller may stop early). The scan makes them
+ * itself unless told otherwise (a file pass: on the engine's workers).
+ */
+export type BandPushes = (
+  bands: number,
+  column: (band: number) => Uint32Array,
+  reps: Uint32Array,
+  n: number,
+) => AsyncIterable<Float64Array> | Iterable<Float64Array>;
+
+/**
  * Pairs of rows one word apart with their labels flipped that make a dataset
  * one of minimal pairs, at least, in number and as a share of its rows: a
  * Winograd schema ("because it was too big" / "too small"), a contrast set,
@@ -383,6 +439,7 @@ export class DuplicateIndex {
     name: NameRow = (row) => `row ${row}`,
     pause: Pause = () => Promise.resolve(),
     apart?: KeptApart,
+    bandPushesElsewhere?: BandPushes,
   ): Promise<DuplicateResult> {
     const n = this.size;
     const all = new Uint32Array(n).map((_, i) => i);
@@ -390,6 +447,7 @@ export class DuplicateIndex {
     const { pairs, truncated } = await this.candidatePairs(
       all.filter((row) => exactRep[row] === row),
       pause,
+      bandPushesElsewhere,
     );
 
     // Verify the candidates on the exact bigram sets of the rows involved, fetched once, and
@@ -565,6 +623,7 @@ export class DuplicateIndex {
   private async candidatePairs(
     reps: Uint32Array,
     pause: Pause,
+    elsewhere: BandPushes | undefined,
   ): Promise<{ pairs: Float64Array; truncated: boolean }> {
     const n = this.size;
     const { bands } = this.banding;
@@ -611,29 +670,29 @@ export class DuplicateIndex {
       }
       pairs[count++] = a * n + b;
     };
-    for (let band = 0; band < bands && !state.truncated; band++) {
-      const { rows: sorted, keys } = sortRowsBy(
-        reps,
-        (row) => bandData[row * bands + band] as number,
-      );
-      for (let start = 0; start < sorted.length;) {
-        const value = keys[start];
-        let end = start + 1;
-        while (end < sorted.length && keys[end] === value) end++;
-        if (end - start > 1) {
-          const run = sorted.subarray(start, end).slice().sort();
-          const first = run[0] as number;
-          for (let i = 1; i < run.length; i++) {
-            push(first, run[i] as number);
-            if (run.length <= BUCKET_PAIRS) {
-              for (let j = 1; j < i; j++) push(run[j] as number, run[i] as number);
-            }
-          }
-        }
-        start = end;
+    /** A band's column: each representative's hash in that band, in the order of `reps`. */
+    const columnOf = (band: number): Uint32Array => {
+      const column = new Uint32Array(reps.length);
+      for (let i = 0; i < reps.length; i++) {
+        column[i] = bandData[(reps[i] as number) * bands + band] as number;
+      }
+      return column;
+    };
+    const pushesOf: BandPushes =
+      elsewhere ??
+      function* here(bandCount, column, rows, size) {
+        for (let b = 0; b < bandCount; b++) yield bandPushes(rows, column(b), size);
+      };
+    let band = 0;
+    for await (const pushes of pushesOf(bands, columnOf, reps, n)) {
+      // Replayed in the order made: the cap on pairs truncates as it would have here.
+      for (let i = 0; i < pushes.length; i++) {
+        const pair = pushes[i] as number;
+        push(Math.floor(pair / n), pair % n);
       }
       merge();
       await pause();
+      if (state.truncated || ++band === bands) break;
     }
     merge();
     return { pairs: pairs.slice(0, count), truncated: state.truncated };

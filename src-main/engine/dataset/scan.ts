@@ -9,6 +9,7 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import {
   DEFAULT_DUPLICATE_THRESHOLD,
   DuplicateIndex,
+  type BandPushes,
   type DuplicateResult,
   type FetchWords,
   type KeptApart,
@@ -17,6 +18,7 @@ import {
   type TemplatedRows,
 } from './duplicates.ts';
 import { duplicateKey, type DuplicateKey } from './keys.ts';
+import type { PackedRecords } from './packed-records.ts';
 import { StatisticsAccumulator, statisticsRecord, type StatisticsRecord } from './statistics.ts';
 
 /**
@@ -65,6 +67,26 @@ export class DatasetScan {
     }
   }
 
+  /**
+   * Adds a slice of samples prepared in another thread (SlicePreparer), in
+   * order: the same as `addPrepared` for each, with the statistics records
+   * packed (see PackedRecords) and the signatures one after another.
+   */
+  addPackedSlice(
+    records: PackedRecords,
+    signatures: Uint32Array,
+    signatureLength: number,
+    origins: readonly number[] | null,
+  ): void {
+    this.statistics.addPacked(records);
+    for (let i = 0; i < records.samples; i++) {
+      const signature = signatures.subarray(i * signatureLength, (i + 1) * signatureLength);
+      if (!this.duplicates.addSignature(signature, origins?.[i] ?? 0)) {
+        throw new Error('a prepared signature of another duplicate threshold or key version');
+      }
+    }
+  }
+
   /** `apart`: pairs a person said are not duplicates (see `KeptApart`). */
   async finish(
     fetch: FetchWords,
@@ -81,8 +103,13 @@ export class DatasetScan {
    * the statistics (a file pass starts its run meanwhile): the duplicates,
    * and the statistics (languages are identified on a worker of their own).
    */
-  finishDuplicates(fetch: FetchWords, name?: NameRow, pause?: Pause): Promise<DuplicateResult> {
-    return this.duplicates.finish(fetch, name, pause);
+  finishDuplicates(
+    fetch: FetchWords,
+    name?: NameRow,
+    pause?: Pause,
+    bandPushes?: BandPushes,
+  ): Promise<DuplicateResult> {
+    return this.duplicates.finish(fetch, name, pause, undefined, bandPushes);
   }
 
   finishStatistics(): ReturnType<StatisticsAccumulator['finish']> {

@@ -9,6 +9,13 @@ import { prng } from './prng.ts';
 import { choiceLetter } from '../../../src-shared/letters.ts';
 import { duplicateKey, type DuplicateKey } from './keys.ts';
 import { identifyLanguages } from './languages.ts';
+import {
+  LABEL_UNDEFINED,
+  languageTextOf,
+  NO_LABEL,
+  TASK_TYPES,
+  type PackedRecords,
+} from './packed-records.ts';
 
 /**
  * Statistics of a whole run, gathered one sample at a time in bounded memory:
@@ -196,32 +203,67 @@ export class StatisticsAccumulator {
     this.taskTypes[record.type] = (this.taskTypes[record.type] ?? 0) + 1;
     for (const [field, length] of record.lengths) this.length(field, length);
     if (record.turns !== undefined) this.turns(record.turns);
-    if (record.position) {
-      const [index, k] = record.position;
-      this.positioned++;
-      this.positions[index] = (this.positions[index] ?? 0) + 1;
-      for (let p = 0; p < k; p++) this.expected[p] = (this.expected[p] ?? 0) + 1 / k;
-    }
+    if (record.position) this.position(record.position[0], record.position[1]);
     if (record.label !== undefined) this.label(record.label);
     if (record.language !== undefined) this.language(record.language);
   }
 
-  private length(field: string, length: number): void {
+  /**
+   * Adds a slice's records as `addRecord` adds each, in order (see
+   * PackedRecords): a field's Lengths is looked up once per slice, at its
+   * first use (so fields keep the order they were first met in), and a text
+   * is made only for a sample the language sample keeps.
+   */
+  addPacked(packed: PackedRecords): void {
+    const fieldStats: (Lengths | undefined)[] = [];
+    let k = 0;
+    for (let i = 0; i < packed.samples; i++) {
+      this.samples++;
+      const type = TASK_TYPES[packed.types[i] as number] as TaskType;
+      this.taskTypes[type] = (this.taskTypes[type] ?? 0) + 1;
+      for (const end = packed.lengthEnds[i] as number; k < end; k++) {
+        const field = packed.lengthField[k] as number;
+        let stats = fieldStats[field];
+        if (!stats) {
+          stats = this.lengthsOf(packed.fields[field] as string);
+          fieldStats[field] = stats;
+        }
+        stats.add(packed.lengthValue[k] as number);
+      }
+      const turns = packed.turns[i] as number;
+      if (turns >= 0) this.turns(turns);
+      const index = packed.positionIndex[i] as number;
+      if (index >= 0) this.position(index, packed.positionChoices[i] as number);
+      const label = packed.label[i] as number;
+      if (label !== LABEL_UNDEFINED)
+        this.label(label === NO_LABEL ? null : (packed.labels[label] as string));
+      if ((packed.languageStart[i] as number) >= 0) {
+        this.languageBy(() => languageTextOf(packed, i) as string);
+      }
+    }
+  }
+
+  private position(index: number, k: number): void {
+    this.positioned++;
+    this.positions[index] = (this.positions[index] ?? 0) + 1;
+    for (let p = 0; p < k; p++) this.expected[p] = (this.expected[p] ?? 0) + 1 / k;
+  }
+
+  private lengthsOf(field: string): Lengths {
     let stats = this.lengths.get(field);
     if (!stats) {
       stats = new Lengths();
       this.lengths.set(field, stats);
     }
-    stats.add(length);
+    return stats;
+  }
+
+  private length(field: string, length: number): void {
+    this.lengthsOf(field).add(length);
   }
 
   private turns(count: number): void {
-    let stats = this.lengths.get('turns per conversation');
-    if (!stats) {
-      stats = new Lengths();
-      this.lengths.set('turns per conversation', stats);
-    }
-    stats.add(count);
+    this.lengthsOf('turns per conversation').add(count);
   }
 
   private label(label: string | null): void {
@@ -235,11 +277,16 @@ export class StatisticsAccumulator {
 
   /** Reservoir sampling (Algorithm R): every text has the same chance to be identified. */
   private language(clipped: string): void {
+    this.languageBy(() => clipped);
+  }
+
+  /** `text` is asked only when the sample is kept (a packed slice makes few texts). */
+  private languageBy(text: () => string): void {
     const seen = this.samples;
-    if (this.reservoir.length < LANGUAGE_SAMPLE) this.reservoir.push(clipped);
+    if (this.reservoir.length < LANGUAGE_SAMPLE) this.reservoir.push(text());
     else {
       const at = Math.floor(this.random() * seen);
-      if (at < LANGUAGE_SAMPLE) this.reservoir[at] = clipped;
+      if (at < LANGUAGE_SAMPLE) this.reservoir[at] = text();
     }
   }
 

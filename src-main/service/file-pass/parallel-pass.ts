@@ -3,6 +3,7 @@ import type { Issue } from '../../../src-shared/schemas/blocks.ts';
 import type { Operation } from '../../../src-shared/schemas/config.ts';
 import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { ContaminationScan } from '../../engine/contamination/scan.ts';
+import type { BandPushes } from '../../engine/dataset/duplicates.ts';
 import { DatasetScan, withStatistics, type ScanResult } from '../../engine/dataset/scan.ts';
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
@@ -14,6 +15,7 @@ import { OutputBuffers } from './output-buffers.ts';
 import { addPreparedSlice } from './prepared-slice.ts';
 import { runFileTask } from './tasks.ts';
 import type {
+  BandPairsResult,
   FileTask,
   MatcherSpec,
   RunSliceResult,
@@ -132,32 +134,78 @@ export async function scanInParallel(
   const name = (row: number): string => `output line ${row + 1}`;
   const statistics = scan.finishStatistics();
   statistics.catch(() => undefined); // awaited with the report; meanwhile never unhandled
-  const duplicates = await scan.finishDuplicates(async (rows, deliver) => {
-    await orderedMap(
-      wantedBySlice(file.slices, rows),
-      runner.window,
-      ([slice, indexes]) =>
-        runner.run<WordsSliceResult>({
-          kind: 'file-words',
-          source: sourceOf(path, slice, mapping),
-          wanted: indexes,
-        }),
-      (words, [slice]) => {
-        words.at.forEach((at, k) => {
-          deliver(slice.firstPosition + at, {
-            shingles: words.shingles.subarray(words.shingleEnds[k - 1] ?? 0, words.shingleEnds[k]),
-            tagged: words.tagged.subarray(words.taggedEnds[k - 1] ?? 0, words.taggedEnds[k]),
-            names: words.names[k] ?? [],
+  const duplicates = await scan.finishDuplicates(
+    async (rows, deliver) => {
+      await orderedMap(
+        wantedBySlice(file.slices, rows),
+        runner.window,
+        ([slice, indexes]) =>
+          runner.run<WordsSliceResult>({
+            kind: 'file-words',
+            source: sourceOf(path, slice, mapping),
+            wanted: indexes,
+          }),
+        (words, [slice]) => {
+          words.at.forEach((at, k) => {
+            deliver(slice.firstPosition + at, {
+              shingles: words.shingles.subarray(
+                words.shingleEnds[k - 1] ?? 0,
+                words.shingleEnds[k],
+              ),
+              tagged: words.tagged.subarray(words.taggedEnds[k - 1] ?? 0, words.taggedEnds[k]),
+              names: words.names[k] ?? [],
+            });
           });
-        });
-      },
-    );
-  }, name);
+        },
+      );
+    },
+    name,
+    undefined,
+    bandPushesOn(runner),
+  );
   return {
     scan: statistics.then((done) => withStatistics(duplicates, done, name)),
     checked: { duplicates, contamination: found.finish() },
     file,
   };
+}
+
+/**
+ * The LSH bands' candidate pairs made by the runner (the engine's workers),
+ * a few bands in flight at once, yielded in band order. The representatives
+ * and each band's column go in shared memory: sent to every band's task,
+ * they are not copied.
+ */
+export function bandPushesOn(runner: TaskRunner): BandPushes {
+  return async function* onWorkers(bands, columnOf, reps, n) {
+    const sharedReps = shared(reps);
+    const inFlight: Promise<BandPairsResult>[] = [];
+    let next = 0;
+    const launch = (): void => {
+      const task = runner.run<BandPairsResult>({
+        kind: 'band-pairs',
+        reps: sharedReps,
+        column: shared(columnOf(next++)),
+        n,
+      });
+      // Awaited in turn below; a caller that stops early leaves the rest to settle unread.
+      task.catch(() => undefined);
+      inFlight.push(task);
+    };
+    while (next < bands && inFlight.length < runner.window) launch();
+    for (let task = inFlight.shift(); task; task = inFlight.shift()) {
+      const { pushes } = await task;
+      if (next < bands) launch();
+      yield pushes;
+    }
+  };
+}
+
+/** A copy of `values` in memory every thread shares. */
+function shared(values: Uint32Array): Uint32Array {
+  const out = new Uint32Array(new SharedArrayBuffer(values.byteLength));
+  out.set(values);
+  return out;
 }
 
 /** Where a worker reads a slice's rows. */

@@ -4,7 +4,8 @@ import { ContaminationScan, matchesOf } from '../../engine/contamination/scan.ts
 import { DuplicateIndex } from '../../engine/dataset/duplicates.ts';
 import { duplicateKey, type DuplicateKey } from '../../engine/dataset/keys.ts';
 import { DatasetScan, prepareSample, type PreparedSample } from '../../engine/dataset/scan.ts';
-import { statisticsRecord, type StatisticsRecord } from '../../engine/dataset/statistics.ts';
+import { RecordPacker } from '../../engine/dataset/packed-records.ts';
+import { statisticsRecord } from '../../engine/dataset/statistics.ts';
 import type { ScanSliceResult } from './task-types.ts';
 
 /**
@@ -19,7 +20,8 @@ export class SlicePreparer {
   readonly #index: DuplicateIndex;
   readonly #matcher: ContaminationMatcher | null;
   readonly #signatures: Uint32Array[] = [];
-  readonly #statistics: StatisticsRecord[] = [];
+  readonly #statistics = new RecordPacker();
+  #samples = 0;
   readonly #origins: number[] = [];
   readonly #found: ScanSliceResult['found'] = [];
   #anyOrigin = false;
@@ -51,12 +53,13 @@ export class SlicePreparer {
       fresh = prepared.signature;
     }
     this.#signatures.push(prepared.signature);
-    this.#statistics.push(prepared.statistics);
+    this.#statistics.add(prepared.statistics);
+    this.#samples++;
     this.#anyOrigin ||= origin !== 0;
     this.#origins.push(origin);
     if (this.#matcher) {
       const matches = matchesOf(this.#matcher, sample);
-      if (matches.length > 0) this.#found.push([this.#statistics.length - 1, matches]);
+      if (matches.length > 0) this.#found.push([this.#samples - 1, matches]);
     }
     return fresh;
   }
@@ -72,10 +75,10 @@ export class SlicePreparer {
     const packed = new Uint32Array(this.#signatures.length * signatureLength);
     this.#signatures.forEach((signature, i) => packed.set(signature, i * signatureLength));
     return {
-      samples: this.#statistics.length,
+      samples: this.#samples,
       signatures: packed,
       signatureLength,
-      statistics: this.#statistics,
+      statistics: this.#statistics.pack(),
       origins: this.#anyOrigin ? this.#origins : null,
       found: this.#found,
     };
@@ -88,16 +91,7 @@ export function addPreparedSlice(
   found: ContaminationScan,
   result: ScanSliceResult,
 ): void {
-  const length = result.signatureLength;
+  scan.addPackedSlice(result.statistics, result.signatures, result.signatureLength, result.origins);
   const matches = new Map(result.found);
-  for (let i = 0; i < result.samples; i++) {
-    scan.addPrepared(
-      {
-        signature: result.signatures.subarray(i * length, (i + 1) * length),
-        statistics: result.statistics[i] as StatisticsRecord,
-      },
-      result.origins?.[i] ?? 0,
-    );
-    found.addFound(matches.get(i));
-  }
+  for (let i = 0; i < result.samples; i++) found.addFound(matches.get(i));
 }

@@ -5,7 +5,7 @@ import type { Operation } from '../../../src-shared/schemas/config.ts';
 import type { FingerprintSet } from '../../engine/contamination/fingerprints.ts';
 import type { ItemMatch } from '../../engine/contamination/match.ts';
 import type { TallyParts } from '../../engine/dataset/scan.ts';
-import type { StatisticsRecord } from '../../engine/dataset/statistics.ts';
+import type { PackedRecords } from '../../engine/dataset/packed-records.ts';
 import type { ContentName } from '../../engine/dataset/template-siblings.ts';
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { ModelUsage } from '../../engine/usage.ts';
@@ -52,7 +52,8 @@ export interface ScanSliceResult {
   /** Each sample's duplicate signature, one after another (`signatureLength` words each). */
   signatures: Uint32Array;
   signatureLength: number;
-  statistics: StatisticsRecord[];
+  /** Each sample's statistics record, packed for the thread that adds them. */
+  statistics: PackedRecords;
   /** Each sample's origin (rows read along every path: its row); null when all are 0. */
   origins: number[] | null;
   /** The evaluation items found, by the sample's index in the slice (only samples with any). */
@@ -150,4 +151,21 @@ export interface MergeRowsResult {
   error?: { index: number; what: string };
 }
 
-export type FileTask = ScanSliceTask | WordsSliceTask | RunSliceTask | MergeRowsTask;
+/**
+ * One LSH band's candidate pairs (`bandPushes`): the dataset's near-duplicate
+ * representatives and their hashes in the band, shared, not copied.
+ */
+export interface BandPairsTask {
+  kind: 'band-pairs';
+  reps: Uint32Array;
+  column: Uint32Array;
+  /** The number of rows (pairs are packed as a * n + b). */
+  n: number;
+}
+
+export interface BandPairsResult {
+  pushes: Float64Array;
+}
+
+export type FileTask =
+  ScanSliceTask | WordsSliceTask | RunSliceTask | MergeRowsTask | BandPairsTask;

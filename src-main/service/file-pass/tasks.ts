@@ -1,6 +1,7 @@
 import { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
 import {
+  bandPushes,
   DuplicateIndex,
   duplicateWords,
   verifyWords,
@@ -37,6 +38,7 @@ import type {
   MergeRowsResult,
   MergeRowsTask,
   SliceIssues,
+  BandPairsResult,
   RunSliceResult,
   RunSliceTask,
   ScanSliceResult,
@@ -63,18 +65,29 @@ export async function runFileTask(task: FileTask, signal: AbortSignal): Promise<
       return runSlice(task, signal);
     case 'merge-rows':
       return mergeRows(task);
+    case 'band-pairs':
+      return { pushes: bandPushes(task.reps, task.column, task.n) } satisfies BandPairsResult;
   }
 }
 
-/** The buffers of a task's result that can move to the receiving thread instead of being copied. */
-export function transferablesOf(result: unknown): ArrayBuffer[] {
-  const out: ArrayBuffer[] = [];
-  if (typeof result === 'object' && result !== null) {
-    for (const value of Object.values(result)) {
-      if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) out.push(value.buffer);
+/**
+ * The buffers of a task's result that can move to the receiving thread
+ * instead of being copied: its typed arrays, and those of an object it holds
+ * (a slice's packed statistics records). Each buffer once (a repeated one is
+ * refused).
+ */
+export function transferablesOf(result: unknown, depth = 1): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const visit = (value: unknown, left: number): void => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+    for (const field of Object.values(value)) {
+      if (ArrayBuffer.isView(field)) {
+        if (field.buffer instanceof ArrayBuffer) out.add(field.buffer);
+      } else if (left > 0) visit(field, left - 1);
     }
-  }
-  return out;
+  };
+  visit(result, depth);
+  return [...out];
 }
 
 const mappings = new Map<string, RowMapping>();
