@@ -319,6 +319,19 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       ),
     };
     part = await openPartWriter(values.out, header);
+    // The shard's share of the dataset checks' scan, beside its part: svc merge takes it.
+    if (values.out !== undefined && values.out !== '-' && formatFromPath(input) === 'jsonl') {
+      const { scanShardShare } = await import('./shard-scan.ts');
+      await scanShardShare(
+        input,
+        readOptions,
+        settings.dedup.threshold,
+        contamination,
+        shard,
+        values.out,
+        controller.signal,
+      );
+    }
   }
   const sink = values['write-back'] || shard ? undefined : openJsonlSink(values.out);
   if (parallelMapping) onMapping(parallelMapping);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rejection, tempDirs } from './testing/cli-test-kit.ts';
@@ -185,5 +185,61 @@ describe('svc merge OUT PART...', () => {
     writeFileSync(input, readFileSync(input, 'utf8') + '{"question": "q", "answer": "#### 1"}\n');
     expect((await mergeFails(dir, parts)).message).toMatch(/is not the file the shards read/);
     expect((await merge(dir, parts, ['--input', moved])).out).toBe(single.out);
+  });
+});
+
+describe("the dataset checks' scan shared out among the shards", () => {
+  const scanLineOf = (summary: string[]) => summary.find((l) => l.includes("checks' scan"));
+
+  /** Runs `fn` with the file pass cut into slices of `bytes` (many slices of a small file). */
+  async function inSlicesOf<T>(bytes: number, fn: () => Promise<T>): Promise<T> {
+    const saved = process.env.SVC_FILE_PASS_SLICE_BYTES;
+    process.env.SVC_FILE_PASS_SLICE_BYTES = String(bytes);
+    try {
+      return await fn();
+    } finally {
+      if (saved === undefined) delete process.env.SVC_FILE_PASS_SLICE_BYTES;
+      else process.env.SVC_FILE_PASS_SLICE_BYTES = saved;
+    }
+  }
+
+  it('comes with the parts, and the merge is one run, byte for byte', async () => {
+    const dir = tempDir();
+    const run = { operation: 'audit' as const, input: smallFile(dir), dir };
+    const single = await singleRun(run, true);
+    const parts = await inSlicesOf(1500, () => shardRuns(run, 3));
+    for (const part of parts) expect(existsSync(`${part}.scan`)).toBe(true);
+    const merged = await inSlicesOf(1500, () => merge(dir, parts));
+    expect(merged.out).toBe(single.out);
+    expect(merged.report).toBe(single.report);
+    const slices = Number(/\((\d+) slices\)/.exec(scanLineOf(merged.summary) ?? '')?.[1]);
+    expect(slices).toBeGreaterThan(3);
+  });
+
+  it('is made in the merge where a part brings none, a damaged one or another slicing', async () => {
+    const dir = tempDir();
+    const run = { operation: 'fix' as const, input: smallFile(dir), dir };
+    const single = await singleRun(run, true);
+    const parts = await inSlicesOf(1500, () => shardRuns(run, 3));
+    const [p0, p1] = parts as [string, string, string];
+    rmSync(`${p0}.scan`);
+    const damaged = readFileSync(`${p1}.scan`);
+    writeFileSync(`${p1}.scan`, damaged.subarray(0, Math.floor(damaged.length * 0.6)));
+
+    const merged = await inSlicesOf(1500, () => merge(dir, parts));
+    expect(merged.out).toBe(single.out);
+    expect(merged.report).toBe(single.report);
+    const [taken = 0, slices = -1] =
+      /: (\d+) of (\d+) slices came with the parts, the rest scanned here/
+        .exec(scanLineOf(merged.summary) ?? '')
+        ?.slice(1)
+        .map(Number) ?? [];
+    expect(taken).toBeGreaterThan(0);
+    expect(taken).toBeLessThan(slices / 2);
+
+    // Slices of another size are other slices: none is taken.
+    const resliced = await inSlicesOf(2500, () => merge(dir, parts));
+    expect(resliced.out).toBe(single.out);
+    expect(scanLineOf(resliced.summary)).toMatch(/: 0 of \d+ slices came with the parts/);
   });
 });

@@ -22,12 +22,14 @@ import { checkPartSet } from './part-set.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
 import { summaryLines } from './run-summary.ts';
 import { inputFingerprint, type PartHeader, type PartTrailer } from './shard.ts';
+import { openShardScans, scanHeader } from './shard-scan.ts';
 
 export const MERGE_USAGE = `usage: svc merge OUT PART... [--input FILE] [--report PATH]
   Merges the parts of svc audit|fix|refine FILE --shard I/N (all N of them, in any order) into
   OUT (- for stdout): the output of one run over the whole file, byte for byte. The dataset
   checks (duplicates, label conflicts) run here, on the whole file, with this data folder's
-  dedup.threshold; the summary adds up the shards' counts and usage.
+  dedup.threshold (a JSON Lines file's scan taken from each PART.scan the shards left beside
+  their parts); the summary adds up the shards' counts and usage.
   --input FILE      the input file, where it is not at the path the shards read it from (it must
                     be the same file: its size and SHA-256 are checked)
   --report PATH     write the dataset report, as svc audit|fix|refine FILE --report does`;
@@ -75,6 +77,13 @@ function addedUsage(trailers: readonly PartTrailer[]): Record<string, ModelUsage
     }
   }
   return total;
+}
+
+/** Where the merge's dataset checks' scan came from (see shard-scan.ts). */
+function scanLine(slices: number, taken: number): string {
+  return taken === slices
+    ? `the dataset checks' scan came with the parts (${slices} slices)`
+    : `the dataset checks' scan: ${taken} of ${slices} slices came with the parts, the rest scanned here`;
 }
 
 /** Rows of the merge handed to a worker at once. */
@@ -176,6 +185,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   const recounted: Record<string, number> = {};
   let position = 0;
   let checks: FileChecks;
+  let scanNote: string | undefined;
   try {
     await checkInput(header, input, values.input !== undefined);
     const settings = createServiceContext(db, dataDir, packageVersion()).settings();
@@ -192,18 +202,31 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     };
     // JSON Lines are scanned in slices on the engine's workers, as a single run scans them.
     const pool = formatFromPath(input) === 'jsonl' ? filePassPool() : undefined;
+    // The shards' shares of the scan, where they came with the parts (see shard-scan.ts).
+    let scans: ReturnType<typeof openShardScans> | undefined;
     const parallel = pool
       ? await (
           await import('./parallel-scan.ts')
-        ).scanFileInParallel(
-          pool,
-          input,
-          read,
-          settings.dedup.threshold,
-          contamination,
-          new AbortController().signal,
         )
+          .scanFileInParallel(
+            pool,
+            input,
+            read,
+            settings.dedup.threshold,
+            contamination,
+            new AbortController().signal,
+            (mapping, pass) => {
+              const expected = { index: 0, of: header.of };
+              scans = openShardScans(
+                parts.map((part) => ({ path: part.path, shard: part.header.shard })),
+                scanHeader(expected, settings.dedup.threshold, mapping, pass),
+              );
+              return scans.prepared;
+            },
+          )
+          .finally(() => scans?.close())
       : undefined;
+    if (parallel) scanNote = scanLine(parallel.file.slices.length, scans?.taken() ?? 0);
     checks =
       parallel?.checks ??
       (await FileChecks.scan(
@@ -296,6 +319,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     seconds: (performance.now() - started) / 1000,
   });
   for (const line of summary) console.error(line);
+  if (scanNote) console.error(scanNote);
   if (out !== '-') console.error(`wrote ${out}`);
   await printReport(await checks.report(), values.report);
 }

@@ -1,9 +1,11 @@
-import { headMapping, mappingSpecOf } from '../engine/rows/index.ts';
+import { headMapping, mappingSpecOf, type RowMappingSpec } from '../engine/rows/index.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
 import {
   scanInParallel,
   TaskRunner,
   type ParallelFile,
+  type PassContamination,
+  type PreparedScan,
 } from '../service/file-pass/parallel-pass.ts';
 import type { EnginePool } from '../service/runs/pool/pool.ts';
 import { readHead, type ReadSamplesOptions } from '../service/samples/read-samples.ts';
@@ -22,19 +24,23 @@ export async function scanFileInParallel(
   threshold: number,
   contamination: FileContamination,
   signal: AbortSignal,
+  prepare?: (mapping: RowMappingSpec, contamination: PassContamination) => PreparedScan,
 ): Promise<{ runner: TaskRunner; file: ParallelFile; checks: FileChecks } | undefined> {
   const head = await readHead(input, 'jsonl');
   const mapping = headMapping(input, head, read);
   if (!mapping) return undefined;
   read.onMapping?.(mapping);
   const runner = new TaskRunner(pool, signal);
+  const spec = mappingSpecOf(mapping);
+  const pass = await filePassContamination(contamination, read);
   const { scan, checked, file } = await scanInParallel(
     runner,
     input,
-    mappingSpecOf(mapping),
+    spec,
     threshold,
-    await filePassContamination(contamination, read),
+    pass,
     signal,
+    prepare?.(spec, pass),
   );
   return { runner, file, checks: FileChecks.fromScan(scan, checked, file.samples) };
 }

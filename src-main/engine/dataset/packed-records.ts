@@ -1,5 +1,23 @@
 import type { TaskType } from '../../../src-shared/schemas/sample.ts';
-import type { StatisticsRecord } from './statistics.ts';
+
+/**
+ * What the statistics read of one sample, as plain data: a worker thread
+ * makes it where the sample was parsed, and the thread that owns the
+ * accumulator adds it (`addRecord`), in the run's order. `add(sample)` goes
+ * through the same record, so both ways count alike.
+ */
+export interface StatisticsRecord {
+  type: TaskType;
+  /** The length of each field read, in the order read (a field's histogram is made at its first). */
+  lengths: [string, number][];
+  turns?: number;
+  /** Multiple choice: the labelled answer's index, and the number of choices. */
+  position?: [number, number];
+  /** Counted as a label (null: the sample has none); undefined: the task type has no label. */
+  label?: string | null;
+  /** The text the language is identified on, clipped. */
+  language?: string;
+}
 
 /**
  * A slice's statistics records as they cross threads: columns of typed

@@ -15,6 +15,7 @@ import {
   NO_LABEL,
   TASK_TYPES,
   type PackedRecords,
+  type StatisticsRecord,
 } from './packed-records.ts';
 
 /**
@@ -111,24 +112,7 @@ function chiSquareP(statistic: number, degrees: number): number {
   return Math.max(0, 1 - jStat.chisquare.cdf(statistic, degrees));
 }
 
-/**
- * What the statistics read of one sample, as plain data: a worker thread
- * makes it where the sample was parsed, and the thread that owns the
- * accumulator adds it (`addRecord`), in the run's order. `add(sample)` goes
- * through the same record, so both ways count alike.
- */
-export interface StatisticsRecord {
-  type: TaskType;
-  /** The length of each field read, in the order read (a field's histogram is made at its first). */
-  lengths: [string, number][];
-  turns?: number;
-  /** Multiple choice: the labelled answer's index, and the number of choices. */
-  position?: [number, number];
-  /** Counted as a label (null: the sample has none); undefined: the task type has no label. */
-  label?: string | null;
-  /** The text the language is identified on, clipped. */
-  language?: string;
-}
+export type { StatisticsRecord } from './packed-records.ts';
 
 /** What the statistics read of a sample (see StatisticsRecord). */
 export function statisticsRecord(

@@ -77,13 +77,19 @@ export function jsonlRow(line: number, text: string): RowResult | null {
  * slice of a file cut at line ends; the file's first slice may start with a
  * BOM). Lines are read as `readJsonl` reads them, but for its rule on a file
  * whose first lines are all unparsable: the caller reads the head for that.
+ * `only`: the numbers of the lines to read; the others are not parsed.
  */
-export function jsonlRowsOf(text: string, first: number): RowResult[] {
+export function jsonlRowsOf(text: string, first: number, only?: ReadonlySet<number>): RowResult[] {
   const rows: RowResult[] = [];
   let start = first === 1 && text.startsWith('\ufeff') ? 1 : 0;
   for (let line = first; start < text.length; line++) {
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
+    if (only && !only.has(line)) {
+      // A line not asked for is passed over unread (the words of a few rows of a slice).
+      start = end + 1;
+      continue;
+    }
     const raw =
       text.charCodeAt(end - 1) === 13 && end > start
         ? text.slice(start, end - 1)

@@ -20,9 +20,11 @@ import type {
   MatcherSpec,
   RunSliceResult,
   ScanSliceResult,
+  ScanSliceTask,
   SliceIssues,
   SliceSource,
   WordsSliceResult,
+  WordsSliceTask,
 } from './task-types.ts';
 import type { BenchmarkChoice } from '../../../src-shared/benchmarks.ts';
 import type { FingerprintSet } from '../../engine/contamination/fingerprints.ts';
@@ -42,6 +44,8 @@ export interface ScannedSlice extends LineSlice {
   /** The position (in the run's samples) of its first sample, and how many it holds. */
   firstPosition: number;
   samples: number;
+  /** Each sample's line (see ScanSliceResult.rows). */
+  rows: Uint32Array | null;
 }
 
 export interface ParallelFile {
@@ -93,6 +97,38 @@ export interface PassContamination {
 }
 
 /**
+ * The scan tasks of a file's slices: one matcher spec per run, so each
+ * worker makes its matcher once (see `matcherOf`).
+ */
+export function scanTasks(
+  path: string,
+  mapping: RowMappingSpec,
+  threshold: number,
+  contamination: PassContamination,
+): (slice: LineSlice) => ScanSliceTask {
+  const spec: MatcherSpec | null = contamination.matcher
+    ? {
+        key: randomBytes(8).toString('hex'),
+        benchmarks: contamination.benchmarks,
+        against: contamination.against,
+      }
+    : null;
+  return (slice) => ({
+    kind: 'file-scan',
+    source: sourceOf(path, slice, mapping),
+    threshold,
+    contamination: spec,
+  });
+}
+
+/**
+ * A slice's scan made before, elsewhere (a shard's, for `svc merge`): the
+ * slice's result when it is at hand for this slice (its index in the file's
+ * slices, and where it is), else undefined and the slice is scanned here.
+ */
+export type PreparedScan = (index: number, slice: LineSlice) => ScanSliceResult | undefined;
+
+/**
  * The dataset checks' scan of the file (FileChecks' first pass and its
  * fetch of words), its slices kept for the run.
  */
@@ -103,30 +139,27 @@ export async function scanInParallel(
   threshold: number,
   contamination: PassContamination,
   signal?: AbortSignal,
+  prepared?: PreparedScan,
 ): Promise<{ scan: Promise<ScanResult>; checked: DatasetChecked; file: ParallelFile }> {
   const scan = new DatasetScan(threshold);
   const found = new ContaminationScan(contamination.matcher);
-  const spec: MatcherSpec | null = contamination.matcher
-    ? {
-        key: randomBytes(8).toString('hex'),
-        benchmarks: contamination.benchmarks,
-        against: contamination.against,
-      }
-    : null;
+  const taskOf = scanTasks(path, mapping, threshold, contamination);
   const file: ParallelFile = { path, mapping, slices: [], samples: 0 };
   await orderedMap(
-    lineSlices(path, signal),
+    indexed(lineSlices(path, signal)),
     runner.window,
-    (slice) =>
-      runner.run<ScanSliceResult>({
-        kind: 'file-scan',
-        source: sourceOf(path, slice, mapping),
-        threshold,
-        contamination: spec,
-      }),
-    (result, slice) => {
+    ([slice, index]) => {
+      const made = prepared?.(index, slice);
+      return made ? Promise.resolve(made) : runner.run<ScanSliceResult>(taskOf(slice));
+    },
+    (result, [slice]) => {
       addPreparedSlice(scan, found, result);
-      file.slices.push({ ...slice, firstPosition: file.samples, samples: result.samples });
+      file.slices.push({
+        ...slice,
+        firstPosition: file.samples,
+        samples: result.samples,
+        rows: result.rows,
+      });
       file.samples += result.samples;
     },
   );
@@ -144,6 +177,7 @@ export async function scanInParallel(
             kind: 'file-words',
             source: sourceOf(path, slice, mapping),
             wanted: indexes,
+            ...(slice.rows && { lines: linesOf(slice.rows, indexes) }),
           }),
         (words, [slice]) => {
           words.at.forEach((at, k) => {
@@ -206,6 +240,29 @@ function shared(values: Uint32Array): Uint32Array {
   const out = new Uint32Array(new SharedArrayBuffer(values.byteLength));
   out.set(values);
   return out;
+}
+
+/** The lines of a slice's samples at `indexes`, and each line's first sample. */
+function linesOf(
+  rows: Uint32Array,
+  indexes: readonly number[],
+): NonNullable<WordsSliceTask['lines']> {
+  const line: number[] = [];
+  const firstOfLine: number[] = [];
+  for (const index of indexes) {
+    const row = rows[index] as number;
+    let first = index;
+    while (first > 0 && rows[first - 1] === row) first--;
+    line.push(row);
+    firstOfLine.push(first);
+  }
+  return { line, firstOfLine };
+}
+
+/** Each item with its index. */
+export async function* indexed<T>(items: AsyncIterable<T>): AsyncGenerator<[T, number]> {
+  let index = 0;
+  for await (const item of items) yield [item, index++];
 }
 
 /** Where a worker reads a slice's rows. */

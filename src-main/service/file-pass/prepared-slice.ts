@@ -23,6 +23,8 @@ export class SlicePreparer {
   readonly #statistics = new RecordPacker();
   #samples = 0;
   readonly #origins: number[] = [];
+  /** Each sample's row (its line in a file), when given. */
+  readonly #rows: number[] = [];
   readonly #found: ScanSliceResult['found'] = [];
   #anyOrigin = false;
   /** Only tells whether a stored signature is current (its tag and length): never finished. */
@@ -40,7 +42,8 @@ export class SlicePreparer {
    * `DatasetScan.add` does). Returns the signature computed, or null when
    * the stored one served.
    */
-  add(sample: Sample, origin: number, stored?: Uint32Array): Uint32Array | null {
+  add(sample: Sample, origin: number, stored?: Uint32Array, row?: number): Uint32Array | null {
+    if (row !== undefined) this.#rows.push(row);
     let prepared: PreparedSample;
     let fresh: Uint32Array | null = null;
     if (stored && this.#current(stored)) {
@@ -80,6 +83,7 @@ export class SlicePreparer {
       signatureLength,
       statistics: this.#statistics.pack(),
       origins: this.#anyOrigin ? this.#origins : null,
+      rows: this.#rows.length === this.#samples ? Uint32Array.from(this.#rows) : null,
       found: this.#found,
     };
   }

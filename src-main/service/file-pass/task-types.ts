@@ -56,6 +56,11 @@ export interface ScanSliceResult {
   statistics: PackedRecords;
   /** Each sample's origin (rows read along every path: its row); null when all are 0. */
   origins: number[] | null;
+  /**
+   * Each sample's line in the file (several samples of a tree share one),
+   * so that a later pass can read just the lines it needs; null when not known.
+   */
+  rows: Uint32Array | null;
   /** The evaluation items found, by the sample's index in the slice (only samples with any). */
   found: [number, ItemMatch[]][];
 }
@@ -66,6 +71,12 @@ export interface WordsSliceTask {
   source: SliceSource;
   /** Indexes in the slice, ascending. */
   wanted: number[];
+  /**
+   * Where each wanted sample is: its line, and the index in the slice of its
+   * line's first sample. With them only those lines are parsed; without, the
+   * whole slice.
+   */
+  lines?: { line: number[]; firstOfLine: number[] };
 }
 
 /**

@@ -92,13 +92,21 @@ export function transferablesOf(result: unknown, depth = 1): ArrayBuffer[] {
 
 const mappings = new Map<string, RowMapping>();
 
-/** The samples (and row errors) of a slice, in order. */
-export function sliceSamples(source: SliceSource): SampleRow[] {
-  const key = JSON.stringify(source.mapping);
+/** The row mapping a spec names, made once per worker. */
+function mappingFor(spec: SliceSource['mapping']): RowMapping {
+  const key = JSON.stringify(spec);
   let mapping = mappings.get(key);
-  if (!mapping) mappings.set(key, (mapping = rowMappingOf(source.mapping)));
+  if (!mapping) mappings.set(key, (mapping = rowMappingOf(spec)));
+  return mapping;
+}
+
+/**
+ * The samples (and row errors) of a slice, in order; `lines`: of those lines
+ * only (the others are not parsed).
+ */
+export function sliceSamples(source: SliceSource, lines?: ReadonlySet<number>): SampleRow[] {
   const text = readSlice(source.path, source).toString('utf8');
-  return samplesOfRows(mapping, jsonlRowsOf(text, source.firstLine));
+  return samplesOfRows(mappingFor(source.mapping), jsonlRowsOf(text, source.firstLine, lines));
 }
 
 const indexes = new Map<number, DuplicateIndex>();
@@ -129,24 +137,42 @@ export function scanSlice(task: ScanSliceTask): ScanSliceResult {
   for (const item of sliceSamples(task.source)) {
     if (!('sample' in item)) continue;
     // The paths of one tree come from one row: never near duplicates of each other.
-    slice.add(item.sample, item.path ? item.row : 0);
+    slice.add(item.sample, item.path ? item.row : 0, undefined, item.row);
   }
   return slice.result();
 }
 
 export function wordsSlice(task: WordsSliceTask): WordsSliceResult {
-  const wanted = new Set(task.wanted);
   const made: VerifyWords[] = [];
   const at: number[] = [];
   const seen = new Set<number>();
-  let index = 0;
-  for (const item of sliceSamples(task.source)) {
-    if (!('sample' in item)) continue;
-    if (wanted.has(index)) {
-      at.push(index);
-      made.push(verifyWords(duplicateWords(item.sample), seen));
+  if (task.lines) {
+    // Only the wanted samples' lines are parsed: a wanted sample is the k-th of its line.
+    const { line, firstOfLine } = task.lines;
+    const ofLine = new Map<number, Sample[]>();
+    for (const item of sliceSamples(task.source, new Set(line))) {
+      if (!('sample' in item)) continue;
+      const samples = ofLine.get(item.row);
+      if (samples) samples.push(item.sample);
+      else ofLine.set(item.row, [item.sample]);
     }
-    index++;
+    task.wanted.forEach((index, k) => {
+      const sample = ofLine.get(line[k] as number)?.[index - (firstOfLine[k] as number)];
+      if (!sample) return;
+      at.push(index);
+      made.push(verifyWords(duplicateWords(sample), seen));
+    });
+  } else {
+    const wanted = new Set(task.wanted);
+    let index = 0;
+    for (const item of sliceSamples(task.source)) {
+      if (!('sample' in item)) continue;
+      if (wanted.has(index)) {
+        at.push(index);
+        made.push(verifyWords(duplicateWords(item.sample), seen));
+      }
+      index++;
+    }
   }
   const shingles = packed(made.map((m) => m.shingles));
   const tagged = packed(made.map((m) => m.tagged));
