@@ -233,6 +233,24 @@ describe('duplicates injected into real data', () => {
     expect(streamed.groups).toEqual(listed.groups);
   });
 
+  it('names, for any range of rows, every row of it with issues among its grouped rows (property)', async () => {
+    const pool = [...gsm8k(), ...commonsenseQa(), ...hellaswag(), ...truthfulQa()];
+    const rows = injectDuplicates(pool, 300, KINDS, 9).samples;
+    const { issues } = await findDuplicates(rows);
+    const withIssues = [...issues].map(([row]) => row);
+    expect(withIssues.length).toBeGreaterThan(200);
+    fc.assert(
+      fc.property(fc.nat({ max: rows.length }), fc.nat({ max: 120 }), (first, count) => {
+        const grouped = [...(issues.groupedIn?.(first, count) ?? [])];
+        expect(grouped).toEqual([...grouped].sort((a, b) => a - b));
+        expect(grouped.every((row) => row >= first && row < first + count)).toBe(true);
+        expect(grouped.filter((row) => issues.has(row))).toEqual(
+          withIssues.filter((row) => row >= first && row < first + count),
+        );
+      }),
+    );
+  });
+
   it("gives the same result with the bands' pairs made elsewhere, in any chunks (property)", async () => {
     // Templated rows (one big bucket per band) beside copies of real ones.
     const templated = Array.from({ length: 300 }, (_, i) =>

@@ -89,6 +89,12 @@ export interface DuplicateIssues {
   has(row: number): boolean;
   /** Rows with issues, ascending, each with its issues. */
   [Symbol.iterator](): Iterator<[number, Issue[]]>;
+  /**
+   * The rows of [first, first + count) that may have issues (those in a
+   * group), ascending: asking `get` of just those, a slice's issues cost its
+   * grouped rows, not its rows.
+   */
+  groupedIn?(first: number, count: number): Iterable<number>;
 }
 
 /** Two rows of one template, and the content tokens they differ in. */
@@ -850,6 +856,7 @@ export class DuplicateIndex {
       }
       return issues.length > 0 ? issues : undefined;
     };
+    let grouped: Int32Array | undefined;
     return {
       get,
       has: (row) => get(row) !== undefined,
@@ -858,6 +865,21 @@ export class DuplicateIndex {
           const issues = get(row);
           if (issues) yield [row, issues];
         }
+      },
+      groupedIn(first, count) {
+        grouped ??= Int32Array.from(groupOf.keys()).filter((row) => (groupOf[row] as number) >= 0);
+        const rows = grouped;
+        // The first grouped row at or after `first`.
+        let low = 0;
+        let high = rows.length;
+        while (low < high) {
+          const mid = (low + high) >>> 1;
+          if ((rows[mid] as number) < first) low = mid + 1;
+          else high = mid;
+        }
+        let end = low;
+        while (end < rows.length && (rows[end] as number) < first + count) end++;
+        return rows.subarray(low, end);
       },
     };
   }

@@ -1,4 +1,5 @@
 import type { TaskType } from '../../../src-shared/schemas/sample.ts';
+import { textOf } from './language-reservoir.ts';
 
 /**
  * What the statistics read of one sample, as plain data: a worker thread
@@ -172,25 +173,17 @@ function idOf(ids: Map<string, number>, value: string): number {
   return id;
 }
 
-const utf16 = new TextDecoder('utf-16le');
-
-/**
- * The text of sample i for its language, exactly as recorded. The decoder
- * makes a surrogate the clip cut in half U+FFFD; a text where it put one is
- * made again code unit by code unit.
- */
-export function languageTextOf(packed: PackedRecords, i: number): string | undefined {
+/** Sample i's text for its language, as code units (a view); undefined: none. */
+export function languageUnitsOf(packed: PackedRecords, i: number): Uint16Array | undefined {
   const start = packed.languageStart[i] as number;
   if (start < 0) return undefined;
-  const chars = packed.languageChars.subarray(start, packed.languageEnd[i]);
-  const text = utf16.decode(chars);
-  if (!text.includes('\uFFFD')) return text;
-  let exact = '';
-  // In chunks: fromCharCode takes its arguments on the stack.
-  for (let at = 0; at < chars.length; at += 4096) {
-    exact += String.fromCharCode(...chars.subarray(at, at + 4096));
-  }
-  return exact;
+  return packed.languageChars.subarray(start, packed.languageEnd[i]);
+}
+
+/** Sample i's text for its language, exactly as recorded. */
+export function languageTextOf(packed: PackedRecords, i: number): string | undefined {
+  const units = languageUnitsOf(packed, i);
+  return units && textOf(units);
 }
 
 /** Record i back as an object (tests, and a caller that wants one). */

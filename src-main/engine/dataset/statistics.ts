@@ -5,13 +5,13 @@ import type {
   LengthStats,
 } from '../../../src-shared/schemas/report.ts';
 import type { Sample, TaskType } from '../../../src-shared/schemas/sample.ts';
-import { prng } from './prng.ts';
+import { LanguageReservoir } from './language-reservoir.ts';
 import { choiceLetter } from '../../../src-shared/letters.ts';
 import { duplicateKey, type DuplicateKey } from './keys.ts';
 import { identifyLanguages } from './languages.ts';
 import {
   LABEL_UNDEFINED,
-  languageTextOf,
+  languageUnitsOf,
   NO_LABEL,
   TASK_TYPES,
   type PackedRecords,
@@ -173,8 +173,7 @@ export class StatisticsAccumulator {
   private otherLabels = 0;
   private labelled = 0;
   private readonly lengths = new Map<string, Lengths>();
-  private readonly reservoir: string[] = [];
-  private readonly random = prng(20261124);
+  private readonly reservoir = new LanguageReservoir(LANGUAGE_SAMPLE, LANGUAGE_CHARS);
 
   /** `keyOf`: the sample's duplicate key (its label is counted), made once by the caller. */
   add(sample: Sample, keyOf: () => DuplicateKey = () => duplicateKey(sample)): void {
@@ -221,8 +220,10 @@ export class StatisticsAccumulator {
       const label = packed.label[i] as number;
       if (label !== LABEL_UNDEFINED)
         this.label(label === NO_LABEL ? null : (packed.labels[label] as string));
-      if ((packed.languageStart[i] as number) >= 0) {
-        this.languageBy(() => languageTextOf(packed, i) as string);
+      const units = languageUnitsOf(packed, i);
+      if (units) {
+        const slot = this.reservoir.slotFor(this.samples);
+        if (slot >= 0) this.reservoir.keepUnits(slot, units);
       }
     }
   }
@@ -260,18 +261,10 @@ export class StatisticsAccumulator {
   }
 
   /** Reservoir sampling (Algorithm R): every text has the same chance to be identified. */
+  /** Reservoir sampling (Algorithm R): every text has the same chance to be identified. */
   private language(clipped: string): void {
-    this.languageBy(() => clipped);
-  }
-
-  /** `text` is asked only when the sample is kept (a packed slice makes few texts). */
-  private languageBy(text: () => string): void {
-    const seen = this.samples;
-    if (this.reservoir.length < LANGUAGE_SAMPLE) this.reservoir.push(text());
-    else {
-      const at = Math.floor(this.random() * seen);
-      if (at < LANGUAGE_SAMPLE) this.reservoir[at] = text();
-    }
+    const slot = this.reservoir.slotFor(this.samples);
+    if (slot >= 0) this.reservoir.keepString(slot, clipped);
   }
 
   async finish(): Promise<{ statistics: DatasetStatistics; findings: DatasetFinding[] }> {
@@ -282,7 +275,7 @@ export class StatisticsAccumulator {
       answer_position: this.answerPosition(findings),
       labels: this.labelBalance(findings),
       lengths: Object.fromEntries([...this.lengths].map(([field, s]) => [field, s.toJSON()])),
-      languages: this.languages(await identifyLanguages(this.reservoir), findings),
+      languages: this.languages(await identifyLanguages(this.reservoir.texts()), findings),
     };
     return { statistics, findings };
   }

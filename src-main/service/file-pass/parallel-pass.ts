@@ -300,13 +300,24 @@ function wantedBySlice(
 export function issuesOfRange(checked: DatasetChecked, first: number, count: number): SliceIssues {
   const duplicates: [number, Issue[]][] = [];
   const contamination: [number, Issue[]][] = [];
-  for (let i = 0; i < count; i++) {
-    const dup = checked.duplicates.issues.get(first + i);
-    if (dup && dup.length > 0) duplicates.push([i, dup]);
-    const held = checked.contamination.issues.get(first + i);
-    if (held && held.length > 0) contamination.push([i, held]);
+  const { issues } = checked.duplicates;
+  const rows = issues.groupedIn?.(first, count) ?? range(first, count);
+  for (const row of rows) {
+    const dup = issues.get(row);
+    if (dup && dup.length > 0) duplicates.push([row - first, dup]);
+  }
+  const held = checked.contamination.issues;
+  if (held.size > 0) {
+    for (let i = 0; i < count; i++) {
+      const found = held.get(first + i);
+      if (found && found.length > 0) contamination.push([i, found]);
+    }
   }
   return { active: checked.contamination.active, duplicates, contamination };
+}
+
+function* range(first: number, count: number): Generator<number> {
+  for (let row = first; row < first + count; row++) yield row;
 }
 
 export interface ParallelRun {
