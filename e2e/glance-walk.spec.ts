@@ -1,0 +1,106 @@
+import { expect, test } from './fixtures.ts';
+import { workDir, writeDataset } from './support/datasets.ts';
+import { REVIEW_VIEWPORTS, sizedScreenshot } from './support/screens.ts';
+
+/**
+ * What the walk of issue 25 found (e2e/walk.spec.ts): a chat whose speakers
+ * are no chat roles imported without a word, then failed `roles` in every
+ * row; and the Overview's "90% under 2" where no conversation has fewer than
+ * two turns. At 1280x720 and 1440x900.
+ */
+
+const dir = workDir();
+
+/** 64 chats between a visitor and a guide: 63 of 2 turns, one of 4. */
+const harbourChats = (): Record<string, unknown>[] =>
+  Array.from({ length: 64 }, (_, i) => ({
+    dialog: [
+      { speaker: 'visitor', utterance: `What is a good name for boat number ${i}?` },
+      { speaker: 'guide', utterance: `Call boat ${i} "Wave ${i}", short and easy to shout.` },
+      ...(i === 21
+        ? [
+            { speaker: 'visitor', utterance: 'And a name for its dinghy?' },
+            { speaker: 'guide', utterance: 'Name it after the boat, with "Little" in front.' },
+          ]
+        : []),
+    ],
+    meta: { src: 'chat-export', lang: 'en' },
+  }));
+
+for (const viewport of REVIEW_VIEWPORTS) {
+  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('speakers that are no role are said at the mapping step, and read as user and assistant in one click', async ({
+      page,
+      svc,
+    }) => {
+      const path = await writeDataset(dir, `harbour-${viewport.width}`, 'jsonl', harbourChats());
+      await page.goto(`${svc.baseUrl}/#/datasets`);
+      await page.getByTestId('file-picker').setInputFiles(path);
+      const dialog = page.getByTestId('import-dialog');
+      const preview = dialog.getByTestId('mapped-preview');
+      await expect(preview).toContainText('visitor:');
+
+      const note = dialog.getByTestId('unknown-roles');
+      await expect(note).toContainText(
+        'The roles “visitor”, “guide” of the turns are not system, user or assistant: as they are, every such turn fails roles.',
+      );
+      await expect(note).toContainText('visitor:user,guide:assistant');
+      await expect(note).toBeInViewport();
+      await page.screenshot({ path: sizedScreenshot('mapping-unknown-roles', page) });
+
+      await note.getByRole('button', { name: 'Read visitor as user, guide as assistant' }).click();
+      await expect(note).toHaveCount(0);
+      await expect(
+        dialog.getByTestId('mapping').getByLabel('Role roles', { exact: true }),
+      ).toHaveValue(/(^|,)visitor:user,guide:assistant$/);
+      const firstRow = preview.locator('tbody tr').first();
+      await expect(firstRow).toContainText('user: What is a good name for boat number 0?');
+      await expect(firstRow).toContainText('assistant: Call boat 0');
+      await expect(preview).not.toContainText('visitor:');
+      await page.screenshot({ path: sizedScreenshot('mapping-roles-named', page) });
+
+      await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+      await expect(page.getByTestId('row-count')).toHaveText('64 rows');
+      await expect(page.getByTestId('dataset-mapping')).toContainText(
+        'visitor→user, guide→assistant',
+      );
+      await page.getByRole('button', { name: 'Start audit' }).click();
+      await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      const overview = page.getByTestId('overview');
+      await expect(overview).toContainText('64 rows · dataset checks');
+      await expect(overview).not.toContainText('roles fails');
+      await expect(overview.getByText('invalid_role')).toHaveCount(0);
+
+      // 63 conversations of 2 turns, 1 of 4: 90% have at most 2 turns, none fewer.
+      const turns = overview.locator('.histograms figcaption', {
+        hasText: 'turns per conversation',
+      });
+      await expect(turns).toBeVisible({ timeout: 30_000 });
+      await expect(turns).toHaveText('turns per conversation median 2, 90% at most 2, max 4');
+      await turns.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: sizedScreenshot('overview-turns-at-most', page) });
+
+      // A row every check passes: its review shows the folded line, not a table of no rows.
+      await page.getByRole('tab', { name: 'Rows' }).click();
+      await page
+        .getByTestId('grid-row')
+        .filter({ has: page.locator('.badge.ok', { hasText: 'passed' }) })
+        .first()
+        .click();
+      const verdicts = page.getByTestId('verdicts');
+      const passing = verdicts.locator('details.passing-checks');
+      await expect(passing.locator('summary')).toContainText(/^\d+ checks pass: /);
+      await expect(verdicts.getByRole('columnheader')).toHaveCount(0);
+      await page.screenshot({ path: sizedScreenshot('review-all-pass', page) });
+      // Opened, the checks come under their columns' names.
+      await passing.locator('summary').click();
+      await expect(passing.getByRole('columnheader', { name: 'Check' })).toBeVisible();
+      await expect(passing.getByRole('row')).toHaveCount(
+        1 + Number(/^(\d+)/.exec(await passing.locator('summary').innerText())?.[1]),
+      );
+    });
+  });
+}
