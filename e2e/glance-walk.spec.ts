@@ -1,12 +1,14 @@
 import { expect, test } from './fixtures.ts';
-import { workDir, writeDataset } from './support/datasets.ts';
-import { REVIEW_VIEWPORTS, sizedScreenshot } from './support/screens.ts';
+import { readRows, workDir, writeDataset } from './support/datasets.ts';
+import { importThroughPicker, REVIEW_VIEWPORTS, sizedScreenshot } from './support/screens.ts';
 
 /**
  * What the walk of issue 25 found (e2e/walk.spec.ts): a chat whose speakers
  * are no chat roles imported without a word, then failed `roles` in every
  * row; and the Overview's "90% under 2" where no conversation has fewer than
- * two turns. At 1280x720 and 1440x900.
+ * two turns; the bulk actions broken over two lines beside an open review;
+ * a benchmark's commit hash cut at the edge of its evidence. At 1280x720 and
+ * 1440x900.
  */
 
 const dir = workDir();
@@ -96,11 +98,38 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await expect(verdicts.getByRole('columnheader')).toHaveCount(0);
       await page.screenshot({ path: sizedScreenshot('review-all-pass', page) });
       // Opened, the checks come under their columns' names.
+      // Beside the open review, the bulk actions keep to one line, whichever line that is.
+      const middles = await Promise.all(
+        ['Accept all shown', 'Reject all shown', 'Drop all shown'].map(async (name) => {
+          const box = await page.getByRole('button', { name, exact: true }).boundingBox();
+          return (box?.y ?? 0) + (box?.height ?? 0) / 2;
+        }),
+      );
+      expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(6);
       await passing.locator('summary').click();
       await expect(passing.getByRole('columnheader', { name: 'Check' })).toBeVisible();
       await expect(passing.getByRole('row')).toHaveCount(
         1 + Number(/^(\d+)/.exec(await passing.locator('summary').innerText())?.[1]),
       );
+    });
+
+    test('a benchmark’s source, commit hash and all, wraps inside the row’s evidence', async ({
+      page,
+      svc,
+    }) => {
+      const rows = readRows('truthfulqa_mc_task_first200.jsonl').slice(0, 12);
+      const path = await writeDataset(dir, `truthfulqa-evidence-${viewport.width}`, 'jsonl', rows);
+      await importThroughPicker(page, svc.baseUrl, path, 12);
+      await page.getByRole('button', { name: 'Start audit' }).click();
+      await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
+      await page.getByTestId('grid-row').first().click();
+      const identity = page.getByTestId('review').getByTestId('benchmark-identity').first();
+      await expect(identity).toContainText('truthfulqa');
+      await identity.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: sizedScreenshot('evidence-source-wrapped', page) });
+      // Nothing of it scrolled out of its column: every line inside the figure's width.
+      const figure = identity.locator('xpath=ancestor::figure[1]');
+      expect(await figure.evaluate((f) => f.scrollWidth <= f.clientWidth)).toBe(true);
     });
   });
 }
