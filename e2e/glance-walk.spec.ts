@@ -7,8 +7,9 @@ import { importThroughPicker, REVIEW_VIEWPORTS, sizedScreenshot } from './suppor
  * are no chat roles imported without a word, then failed `roles` in every
  * row; and the Overview's "90% under 2" where no conversation has fewer than
  * two turns; the bulk actions broken over two lines beside an open review;
- * a benchmark's commit hash cut at the edge of its evidence. At 1280x720 and
- * 1440x900.
+ * a benchmark's commit hash cut at the edge of its evidence; "0 rows" and "No
+ * rows match." over a dataset whose rows were still being read. At 1280x720
+ * and 1440x900.
  */
 
 const dir = workDir();
@@ -130,6 +131,47 @@ for (const viewport of REVIEW_VIEWPORTS) {
       // Nothing of it scrolled out of its column: every line inside the figure's width.
       const figure = identity.locator('xpath=ancestor::figure[1]');
       expect(await figure.evaluate((f) => f.scrollWidth <= f.clientWidth)).toBe(true);
+    });
+
+    test('a dataset opened counts its rows, not "No rows match", while its first rows are read', async ({
+      page,
+      svc,
+    }) => {
+      const gsm = readRows('gsm8k_test_first300.jsonl');
+      const first = await writeDataset(
+        dir,
+        `opened-a-${viewport.width}`,
+        'jsonl',
+        gsm.slice(0, 12),
+      );
+      const second = await writeDataset(
+        dir,
+        `opened-b-${viewport.width}`,
+        'jsonl',
+        gsm.slice(12, 32),
+      );
+      await importThroughPicker(page, svc.baseUrl, first, 12);
+      await page.getByTestId('file-picker').setInputFiles(second);
+      await page
+        .getByTestId('import-dialog')
+        .getByRole('button', { name: 'Import', exact: true })
+        .click();
+      await expect(page.getByTestId('row-count')).toHaveText('20 rows');
+
+      // The grid's reads wait until the count shown meanwhile has been looked at.
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/owner/datasetRows', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.locator('.dataset-item', { hasText: `opened-a-${viewport.width}` }).click();
+      await expect(page.getByTestId('row-count')).toHaveText('12 rows');
+      await expect(page.getByText('No rows match.')).toHaveCount(0);
+      await page.screenshot({ path: sizedScreenshot('dataset-opening', page) });
+      release();
+      await expect(page.getByTestId('grid-row')).toHaveCount(12);
+      await expect(page.getByTestId('grid-row').first()).toContainText('Janet');
     });
   });
 }
