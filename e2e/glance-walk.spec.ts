@@ -168,6 +168,9 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await page.locator('.dataset-item', { hasText: `opened-a-${viewport.width}` }).click();
       await expect(page.getByTestId('row-count')).toHaveText('12 rows');
       await expect(page.getByText('No rows match.')).toHaveCount(0);
+      // Places held for the rows being read, none a row to open yet.
+      await expect(page.getByTestId('grid-row-loading').first()).toHaveText('loading…');
+      await expect(page.getByTestId('grid-row')).toHaveCount(0);
       await page.screenshot({ path: sizedScreenshot('dataset-opening', page) });
       release();
       await expect(page.getByTestId('grid-row')).toHaveCount(12);
