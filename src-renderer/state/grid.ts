@@ -139,7 +139,9 @@ export const useGrid = create<GridState>()((set, get) => ({
     set((s) => ({
       datasetId: id,
       filter: {},
-      total: 0,
+      // Until its first page is read, the grid counts the rows the list gives the dataset (no
+      // filter yet): 0 showed "0 rows" and "No rows match." over a dataset just imported.
+      total: s.datasets.find((dataset) => dataset.id === id)?.rows ?? 0,
       ...noPages(),
       selection: new Set(),
       detailIndex: null,

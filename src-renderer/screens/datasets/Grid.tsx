@@ -221,7 +221,8 @@ export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: bool
               <div
                 key={position}
                 role="row"
-                data-testid="grid-row"
+                // A place held for a row still being read is not a row yet: nothing to open.
+                data-testid={data ? 'grid-row' : 'grid-row-loading'}
                 aria-selected={data?.index === detailIndex}
                 tabIndex={data ? 0 : -1}
                 data-index={data?.index}

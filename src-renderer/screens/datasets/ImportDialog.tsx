@@ -5,6 +5,7 @@ import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useImport } from '../../state/imports.ts';
 import { MappedPreview } from './MappedPreview.tsx';
 import { MappingEditor } from './MappingEditor.tsx';
+import { UnknownRoles } from './UnknownRoles.tsx';
 
 /** The preview of a dropped or picked file: detected shape (correctable), mapped rows, row errors. */
 export function ImportDialog() {
@@ -120,6 +121,11 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
               disabled={busy}
               onChange={(mapping) => void chooseMapping(mapping)}
               onIncomplete={setIncomplete}
+            />
+            <UnknownRoles
+              preview={preview}
+              disabled={busy}
+              onChange={(mapping) => void chooseMapping(mapping)}
             />
             <MappedPreview preview={preview} />
             {preview.rows.length === 0 && (

@@ -140,7 +140,8 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
                     unit={field === 'turns per conversation' ? 'turns' : 'characters'}
                   />
                   <figcaption>
-                    <b>{field}</b> median {s.p50}, 90% under {s.p90}, max {s.max}
+                    {/* p90 is a length of the data that 90% do not exceed: "at most", not "under". */}
+                    <b>{field}</b> median {s.p50}, 90% at most {s.p90}, max {s.max}
                   </figcaption>
                 </figure>
               ))}

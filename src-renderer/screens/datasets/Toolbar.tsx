@@ -240,29 +240,32 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
         </span>
       )}
       <span className="spacer" />
-      {(['accepted', 'rejected'] as const).map((decision) => (
-        <BulkDecision
-          key={decision}
-          datasetId={dataset.id}
-          filter={filter}
-          decision={decision}
+      {/* The bulk actions wrap as one group: never "Accept all shown" alone on a line. */}
+      <span className="bulk-actions">
+        {(['accepted', 'rejected'] as const).map((decision) => (
+          <BulkDecision
+            key={decision}
+            datasetId={dataset.id}
+            filter={filter}
+            decision={decision}
+            disabled={total === 0}
+            onDecide={bulk}
+            onError={(e) => setError(e as AppError)}
+          />
+        ))}
+        <ConfirmButton
+          label={filter.decision === 'dropped' ? 'Restore all shown' : 'Drop all shown'}
+          className="button small"
           disabled={total === 0}
-          onDecide={bulk}
-          onError={(e) => setError(e as AppError)}
+          question={
+            filter.decision === 'dropped'
+              ? `Restore ${shown}? The export takes them back.`
+              : `Drop ${shown}? The export leaves them out; each can be restored.`
+          }
+          confirmLabel={filter.decision === 'dropped' ? 'Restore' : 'Drop'}
+          onConfirm={() => drop(filter.decision === 'dropped' ? 'restored' : 'dropped')}
         />
-      ))}
-      <ConfirmButton
-        label={filter.decision === 'dropped' ? 'Restore all shown' : 'Drop all shown'}
-        className="button small"
-        disabled={total === 0}
-        question={
-          filter.decision === 'dropped'
-            ? `Restore ${shown}? The export takes them back.`
-            : `Drop ${shown}? The export leaves them out; each can be restored.`
-        }
-        confirmLabel={filter.decision === 'dropped' ? 'Restore' : 'Drop'}
-        onConfirm={() => drop(filter.decision === 'dropped' ? 'restored' : 'dropped')}
-      />
+      </span>
       {done && (
         <span className="muted" role="status" data-testid="bulk-result">
           {done}

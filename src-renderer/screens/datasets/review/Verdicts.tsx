@@ -66,19 +66,26 @@ export function Verdicts({
       </tr>
     );
   };
+  // The columns' names head the first table shown: over no rows (every check folded) they
+  // would stand alone above the folded lines, an empty table.
+  const head = (
+    <thead>
+      <tr>
+        <th>Check</th>
+        <th>{reaudit ? 'Audit' : 'Verdict'}</th>
+        {reaudit && <th>After the fix</th>}
+        {reaudit && <th>Δ score</th>}
+      </tr>
+    </thead>
+  );
   return (
     <div className="verdicts" data-testid="verdicts">
-      <table className="table compact">
-        <thead>
-          <tr>
-            <th>Check</th>
-            <th>{reaudit ? 'Audit' : 'Verdict'}</th>
-            {reaudit && <th>After the fix</th>}
-            {reaudit && <th>Δ score</th>}
-          </tr>
-        </thead>
-        <tbody>{open.map(row)}</tbody>
-      </table>
+      {open.length > 0 && (
+        <table className="table compact">
+          {head}
+          <tbody>{open.map(row)}</tbody>
+        </table>
+      )}
       {undecided.length > 0 && (
         <details className="undecided-checks" data-testid="undecided-checks">
           <summary>
@@ -86,6 +93,7 @@ export function Verdicts({
             {undecided.map((r) => r.name).join(', ')}
           </summary>
           <table className="table compact">
+            {open.length === 0 && head}
             <tbody>{undecided.map(row)}</tbody>
           </table>
         </details>
@@ -97,6 +105,7 @@ export function Verdicts({
             {folded.map((r) => r.name).join(', ')}
           </summary>
           <table className="table compact">
+            {open.length === 0 && head}
             <tbody>{folded.map(row)}</tbody>
           </table>
         </details>
