@@ -12,7 +12,8 @@ import { lowerThisThread } from '../threads/background-priority.ts';
  * writes.
  */
 
-export type SliceRequest = { id: number; task: ScanTask };
+/** A slice to do, or the end: the worker closes its connection and its port, and exits. */
+export type SliceRequest = { id: number; task: ScanTask } | { close: true };
 export type SliceReply = { id: number; result: unknown } | { id: number; failed: string };
 
 // Background work: the server's own thread and the grid's queries go first (threads/background-priority.ts).
@@ -21,7 +22,12 @@ const { file } = workerData as { file: string };
 const port = parentPort;
 const db = openReadOnly(file);
 
-port?.on('message', ({ id, task }: SliceRequest) => {
+port?.on('message', (request: SliceRequest) => {
+  if ('close' in request) {
+    port.close(); // the connection closes below; with nothing left, the thread ends
+    return;
+  }
+  const { id, task } = request;
   try {
     const result =
       task.kind === 'rows'

@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, dataset, type Harness } from '../datasets/testing/harness.ts';
+import type { ScanTask } from './scan-rows.ts';
+import { SliceWorkers } from './scan-slices.ts';
 import { scanDataset, type ScanSplit } from './sqlite.ts';
 
 /**
@@ -126,4 +128,19 @@ describe("a scan's slices on several workers", () => {
     },
     TIMEOUT_MS,
   );
+});
+
+describe("a scan's slice workers", () => {
+  it('end as asked when closed, even while they start: never terminated mid-load', async () => {
+    const h = createHarness({ onDisk: true });
+    // A small dataset's scan closes its workers before they have loaded SQLite: stopping a thread
+    // then aborted the whole process. Asked to end, each exits on its own (code 0, not 1).
+    for (let i = 0; i < 12; i++) {
+      const workers = new SliceWorkers(h.db.name, 2);
+      await new Promise((resolve) => setTimeout(resolve, (i % 4) * 15));
+      workers.close();
+      expect(await workers.exited()).toEqual([0, 0]);
+      await expect(workers.run({} as ScanTask)).rejects.toThrow(/were closed/);
+    }
+  }, 60_000);
 });

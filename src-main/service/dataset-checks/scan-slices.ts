@@ -65,7 +65,8 @@ interface Pending {
 
 /** `count` slice workers reading the database file `file`; each slice goes to the least busy. */
 export class SliceWorkers implements SliceRunner {
-  readonly #workers: { worker: Worker; pending: Map<number, Pending> }[] = [];
+  readonly #workers: { worker: Worker; pending: Map<number, Pending>; exit: Promise<number> }[] =
+    [];
   #next = 0;
   #failure: Error | undefined;
 
@@ -86,8 +87,13 @@ export class SliceWorkers implements SliceRunner {
         else waiting?.resolve(reply.result);
       });
       worker.on('error', fail);
-      worker.on('exit', (code) => fail(new Error(`a scan's slice worker exited with ${code}`)));
-      this.#workers.push({ worker, pending });
+      const exit = new Promise<number>((resolve) => {
+        worker.on('exit', (code) => {
+          fail(new Error(`a scan's slice worker exited with ${code}`));
+          resolve(code);
+        });
+      });
+      this.#workers.push({ worker, pending, exit });
     }
   }
 
@@ -109,7 +115,25 @@ export class SliceWorkers implements SliceRunner {
     });
   }
 
+  /**
+   * Asks each worker to end rather than terminating it: a thread stopped
+   * while it loads SQLite's native module, or inside a call to it, aborts
+   * the whole process (better-sqlite3 13 on Node 24: "FATAL ERROR:
+   * Error::New napi_get_last_error_info"), and a small dataset's scan ends
+   * before its slice workers have started. A worker still starting reads
+   * the request once it has; one busy with a slice, after it. They stay
+   * referenced: the scan's thread lives until they are gone, for a thread
+   * that ends takes its workers down with it as `terminate` would.
+   */
+  /** Each worker's exit code, once every one has ended (0: it ended as asked). */
+  exited(): Promise<number[]> {
+    return Promise.all(this.#workers.map(({ exit }) => exit));
+  }
+
   close(): void {
-    for (const { worker } of this.#workers) void worker.terminate();
+    this.#failure ??= new Error("the scan's slice workers were closed");
+    for (const { worker } of this.#workers) {
+      worker.postMessage({ close: true } satisfies SliceRequest);
+    }
   }
 }

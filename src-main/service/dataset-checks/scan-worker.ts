@@ -22,7 +22,10 @@ import { lowerThisThread } from '../threads/background-priority.ts';
  * WAL lets it read beside the main connection's writes.
  */
 
-export type ScanRequest = { type: 'issues'; id: number; positions: number[] };
+export type ScanRequest =
+  | { type: 'issues'; id: number; positions: number[] }
+  /** No more questions: the port closes and the thread ends once its slice workers have. */
+  | { type: 'end' };
 
 export type ScanReply =
   | { type: 'signatures'; signatures: PackedSignatures }
@@ -40,6 +43,10 @@ const pause = (): Promise<void> => Promise.resolve();
 
 let computed: ScanComputed | undefined;
 port?.on('message', (request: ScanRequest) => {
+  if (request.type === 'end') {
+    port.close();
+    return;
+  }
   if (!computed) return;
   const issues = issuesOf(computed, request.positions);
   port.postMessage({ type: 'issues', id: request.id, issues } satisfies ScanReply);

@@ -130,7 +130,12 @@ async function computed(
         asked.set(id, resolve);
         worker.postMessage({ type: 'issues', id, positions } satisfies ScanRequest);
       }),
-    end: () => void worker.terminate(),
+    // Asked to end, not terminated: its slice workers may still be starting, and a thread
+    // stopped while it loads SQLite's native module aborts the process (see SliceWorkers.close).
+    end: () => {
+      worker.postMessage({ type: 'end' } satisfies ScanRequest);
+      worker.unref();
+    },
   });
   return new Promise<ScanSession>((resolve, reject) => {
     let started = false;
