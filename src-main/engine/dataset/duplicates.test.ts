@@ -308,6 +308,58 @@ describe('stored signatures', () => {
     expect((await stored.finish(fetch)).groups).toEqual((await fresh.finish(fetch)).groups);
     expect(new DuplicateIndex(0.6).addSignature(signatures[0]!)).toBe(false);
   });
+
+  it('packed one after another, with origins, give what each added in turn gives', async () => {
+    const samples = injectDuplicates(gsm8k(), 40, ['exact', 'case', 'two_words']).samples;
+    const fetch = (rows: readonly number[], deliver: (row: number, words: string[]) => void) => {
+      for (const row of rows) deliver(row, duplicateWords(samples[row]!));
+    };
+    const fresh = new DuplicateIndex();
+    const signatures = samples.map((sample) => {
+      fresh.add(sample);
+      return fresh.lastSignature();
+    });
+    const length = signatures[0]!.length;
+    const packed = new Uint32Array(signatures.length * length);
+    signatures.forEach((signature, i) => packed.set(signature, i * length));
+    // Every third row of one origin: those rows are never grouped with each other.
+    const origins = signatures.map((_, i) => (i % 3 === 0 ? 5 : 0));
+    const oneByOne = new DuplicateIndex();
+    signatures.forEach((signature, i) => oneByOne.addSignature(signature, origins[i]));
+    const bulk = new DuplicateIndex();
+    // In two slices, the second at a size the growable columns must grow for.
+    const cut = 7;
+    expect(bulk.addSignatures(packed.subarray(0, cut * length), length, cut, origins)).toBe(true);
+    expect(
+      bulk.addSignatures(
+        packed.subarray(cut * length),
+        length,
+        signatures.length - cut,
+        origins.slice(cut),
+      ),
+    ).toBe(true);
+    const [a, b] = [await bulk.finish(fetch), await oneByOne.finish(fetch)];
+    expect(a.groups).toEqual(b.groups);
+    expect(a.groups.length).toBeGreaterThan(0);
+    expect([...a.issues]).toEqual([...b.issues]);
+    // Rows all of one origin are never near duplicates of each other: the origins are read.
+    const near = (groups: readonly { kind: string }[]) => groups.filter((g) => g.kind === 'near');
+    expect(near(b.groups).length).toBeGreaterThan(0);
+    const oneOrigin = new DuplicateIndex();
+    oneOrigin.addSignatures(
+      packed,
+      length,
+      signatures.length,
+      origins.map(() => 5),
+    );
+    expect(near((await oneOrigin.finish(fetch)).groups)).toEqual([]);
+    expect(new DuplicateIndex(0.6).addSignatures(packed, length, signatures.length, null)).toBe(
+      false,
+    );
+    expect(new DuplicateIndex().addSignatures(packed, length, signatures.length + 1, null)).toBe(
+      false,
+    );
+  });
 });
 
 describe('rows of one origin', () => {

@@ -436,6 +436,52 @@ export class DuplicateIndex {
   }
 
   /**
+   * Adds `count` rows whose signatures lie one after another in `packed`
+   * (`signatureLength` each), as `addSignature` adds each in turn, without a
+   * view per row; false (nothing added) when they are stale.
+   */
+  addSignatures(
+    packed: Uint32Array,
+    signatureLength: number,
+    count: number,
+    origins: readonly number[] | null,
+  ): boolean {
+    const { bands } = this.banding;
+    if (count === 0) return true;
+    if (signatureLength !== SIGNATURE_HEADER + bands || packed.length < count * signatureLength) {
+      return false;
+    }
+    for (let i = 0; i < count; i++) if (packed[i * signatureLength] !== this.tag) return false;
+    for (const column of [
+      this.origins,
+      this.exactHi,
+      this.exactLo,
+      this.labels,
+      this.hasLabel,
+      this.types,
+    ]) {
+      column.reserve(count);
+    }
+    this.bands.reserve(count * bands);
+    for (let i = 0; i < count; i++) {
+      const at = i * signatureLength;
+      this.origins.push(origins?.[i] ?? 0);
+      this.exactHi.push(packed[at + 1] as number);
+      this.exactLo.push(packed[at + 2] as number);
+      this.labels.push(packed[at + 3] as number);
+      this.hasLabel.push(packed[at + 4] as number);
+      this.types.push(packed[at + 5] as number);
+      const into = this.bands.data;
+      let to = this.bands.length;
+      for (let b = at + SIGNATURE_HEADER, end = at + signatureLength; b < end; b++) {
+        into[to++] = packed[b] as number;
+      }
+      this.bands.length = to;
+    }
+    return true;
+  }
+
+  /**
    * The groups and the issues of their rows. `fetch` gives the words of the
    * rows near-duplicate verification needs (those in candidate pairs only),
    * kept as compact shingle sets; `name` says how messages call a row.
@@ -867,7 +913,7 @@ export class DuplicateIndex {
         }
       },
       groupedIn(first, count) {
-        grouped ??= Int32Array.from(groupOf.keys()).filter((row) => (groupOf[row] as number) >= 0);
+        grouped ??= groupedRows(groupOf);
         const rows = grouped;
         // The first grouped row at or after `first`.
         let low = 0;
@@ -883,6 +929,17 @@ export class DuplicateIndex {
       },
     };
   }
+}
+
+/** The rows that are in a group, ascending (a loop: an iterator made an object per row). */
+function groupedRows(groupOf: Int32Array): Int32Array {
+  let count = 0;
+  for (let row = 0; row < groupOf.length; row++) if ((groupOf[row] as number) >= 0) count++;
+  const rows = new Int32Array(count);
+  let at = 0;
+  for (let row = 0; row < groupOf.length; row++)
+    if ((groupOf[row] as number) >= 0) rows[at++] = row;
+  return rows;
 }
 
 const EMPTY_SET = new Uint32Array(0);

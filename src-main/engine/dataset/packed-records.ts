@@ -173,6 +173,11 @@ function idOf(ids: Map<string, number>, value: string): number {
   return id;
 }
 
+/** Whether sample i has a text for its language. */
+export function hasLanguageText(packed: PackedRecords, i: number): boolean {
+  return (packed.languageStart[i] as number) >= 0;
+}
+
 /** Sample i's text for its language, as code units (a view); undefined: none. */
 export function languageUnitsOf(packed: PackedRecords, i: number): Uint16Array | undefined {
   const start = packed.languageStart[i] as number;

@@ -79,11 +79,8 @@ export class DatasetScan {
     origins: readonly number[] | null,
   ): void {
     this.statistics.addPacked(records);
-    for (let i = 0; i < records.samples; i++) {
-      const signature = signatures.subarray(i * signatureLength, (i + 1) * signatureLength);
-      if (!this.duplicates.addSignature(signature, origins?.[i] ?? 0)) {
-        throw new Error('a prepared signature of another duplicate threshold or key version');
-      }
+    if (!this.duplicates.addSignatures(signatures, signatureLength, records.samples, origins)) {
+      throw new Error('a prepared signature of another duplicate threshold or key version');
     }
   }
 

@@ -11,6 +11,7 @@ import { duplicateKey, type DuplicateKey } from './keys.ts';
 import { identifyLanguages } from './languages.ts';
 import {
   LABEL_UNDEFINED,
+  hasLanguageText,
   languageUnitsOf,
   NO_LABEL,
   TASK_TYPES,
@@ -220,10 +221,11 @@ export class StatisticsAccumulator {
       const label = packed.label[i] as number;
       if (label !== LABEL_UNDEFINED)
         this.label(label === NO_LABEL ? null : (packed.labels[label] as string));
-      const units = languageUnitsOf(packed, i);
-      if (units) {
+      // The text's view is made only for a row the sample keeps: one per row was most of what
+      // this thread allocated while a file was scanned.
+      if (hasLanguageText(packed, i)) {
         const slot = this.reservoir.slotFor(this.samples);
-        if (slot >= 0) this.reservoir.keepUnits(slot, units);
+        if (slot >= 0) this.reservoir.keepUnits(slot, languageUnitsOf(packed, i) as Uint16Array);
       }
     }
   }
