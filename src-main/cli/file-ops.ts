@@ -234,6 +234,19 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   });
   // One backend for the whole run; an upstream's failure stops it with its message.
   const backend = selectBackend(ctx);
+  // JSON Lines on the builtin engine: the whole pass (reading, mapping, the dataset checks'
+  // per-row work, the engine, serializing) runs in slices on the engine's workers, which start
+  // now, while this thread goes on. SVC_FILE_PASS=rows keeps the row-at-a-time pass (the engine
+  // alone on the workers): the bench compares the two.
+  const pool =
+    !shard &&
+    !values['write-back'] &&
+    backend.id === 'builtin' &&
+    formatFromPath(input) === 'jsonl' &&
+    process.env.SVC_FILE_PASS !== 'rows'
+      ? filePassPool()
+      : undefined;
+  pool?.prestart();
   const engines = resolveEngines(settings);
   if (backend.id !== 'builtin') {
     for (const line of describeEngines(engines)) console.error(`engine ${line}`);
@@ -258,18 +271,6 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       writeBack = openWriteBack(input, values.out, chosen);
     }
   };
-  // JSON Lines on the builtin engine: the whole pass (reading, mapping, the dataset checks'
-  // per-row work, the engine, serializing) runs in slices on the engine's workers.
-  // SVC_FILE_PASS=rows keeps the row-at-a-time pass (the engine alone on the workers): the
-  // bench compares the two.
-  const pool =
-    !shard &&
-    !values['write-back'] &&
-    backend.id === 'builtin' &&
-    formatFromPath(input) === 'jsonl' &&
-    process.env.SVC_FILE_PASS !== 'rows'
-      ? filePassPool()
-      : undefined;
   let parallelMapping: RowMapping | undefined;
   const parallel = pool
     ? await (

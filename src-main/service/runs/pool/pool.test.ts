@@ -66,6 +66,21 @@ describe('EnginePool', () => {
     expect((error as SliceFailed).error).toMatchObject({ kind: 'sample', sampleIndex: 9 });
   });
 
+  it('starts its workers before the first slice when asked, and runs the slices on them', async () => {
+    const engine = pool(WORKER, 2);
+    expect(engine.live).toBe(0);
+    engine.prestart();
+    engine.prestart();
+    expect(engine.live).toBe(2);
+    const samples = gsm8k();
+    const slices = Array.from({ length: 4 }, (_, i) => audit(samples.slice(i * 10, i * 10 + 10)));
+    const results = await engine.run(slices, undefined);
+    expect(results.map((r) => r.counts.samples)).toEqual([10, 10, 10, 10]);
+    // No worker beyond the two started: both took slices.
+    expect(engine.live).toBe(2);
+    expect(engine.slicesByThread.size).toBe(2);
+  });
+
   it('says it is unavailable when no worker can start, and stays so', async () => {
     const engine = pool(new URL('./no-such-worker.ts', import.meta.url), 2);
     await expect(engine.run([audit(gsm8k().slice(0, 3))], undefined)).rejects.toBeInstanceOf(

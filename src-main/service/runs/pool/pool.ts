@@ -192,6 +192,22 @@ export class EnginePool {
     return usages.reduce((sum, usage) => sum + usage.user + usage.system, 0);
   }
 
+  /**
+   * Starts every worker the pool may use now, before its first slice (a
+   * whole file's pass uses them all): their start, a few hundred ms of
+   * loading the engine, overlaps the caller's own (reading settings, cutting
+   * the file). Idle until given a slice, they keep the process alive no more
+   * than an idle worker does, and retire as one does.
+   */
+  prestart(): void {
+    while (this.#workers.size < this.#size) {
+      const worker = this.#spawn();
+      if (!worker) return;
+      worker.thread.unref();
+      worker.idleTimer = setTimeout(() => this.#retireIdle(worker), IDLE_MS).unref();
+    }
+  }
+
   /** Stops every worker (tests, shutdown); running jobs fail. */
   async close(): Promise<void> {
     const threads = [...this.#workers].map((w) => w.thread);
