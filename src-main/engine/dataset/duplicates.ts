@@ -269,13 +269,14 @@ export function bandPushes(reps: Uint32Array, column: Uint32Array, n: number): F
 
 /**
  * Where the bands' pairs are made: given the number of bands, a band's
- * column, the representatives and the row count, yields each band's
- * `bandPushes` in band order (a caller may stop early). The scan makes them
- * itself unless told otherwise (a file pass: on the engine's workers).
+ * column (written into `into` when given, one value per representative),
+ * the representatives and the row count, yields each band's `bandPushes` in
+ * band order (a caller may stop early). The scan makes them itself unless
+ * told otherwise (a file pass: on the engine's workers).
  */
 export type BandPushes = (
   bands: number,
-  column: (band: number) => Uint32Array,
+  column: (band: number, into?: Uint32Array) => Uint32Array,
   reps: Uint32Array,
   n: number,
 ) => AsyncIterable<Float64Array> | Iterable<Float64Array>;
@@ -723,8 +724,8 @@ export class DuplicateIndex {
       pairs[count++] = a * n + b;
     };
     /** A band's column: each representative's hash in that band, in the order of `reps`. */
-    const columnOf = (band: number): Uint32Array => {
-      const column = new Uint32Array(reps.length);
+    const columnOf = (band: number, into?: Uint32Array): Uint32Array => {
+      const column = into ?? new Uint32Array(reps.length);
       for (let i = 0; i < reps.length; i++) {
         column[i] = bandData[(reps[i] as number) * bands + band] as number;
       }

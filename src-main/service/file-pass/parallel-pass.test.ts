@@ -123,3 +123,37 @@ describe('scanInParallel', () => {
     expect(asData(await scanSliced(path, mapping, 1000))).toEqual(asData(result));
   }, 60_000);
 });
+
+describe('the bands on the workers', () => {
+  it('yield each band its own pairs, in band order, with columns in flight and their memory reused', async () => {
+    const { EnginePool } = await import('../runs/pool/pool.ts');
+    const { bandPushes } = await import('../../engine/dataset/duplicates.ts');
+    const { bandPushesOn } = await import('./parallel-pass.ts');
+    const pool = new EnginePool(new URL('../runs/pool/worker.ts', import.meta.url), 2);
+    try {
+      const n = 3000;
+      const reps = Uint32Array.from({ length: 2000 }, (_, i) => i + Math.floor(i / 2));
+      // 30 bands (more than the 6 in flight at once), each with its own few hash values: buckets.
+      const bands = Array.from({ length: 30 }, (_, b) =>
+        Uint32Array.from(reps, (row) => (row * (b + 7)) % (40 + b)),
+      );
+      const columnOf = (band: number, into?: Uint32Array): Uint32Array => {
+        const column = into ?? new Uint32Array(reps.length);
+        column.set(bands[band] as Uint32Array);
+        return column;
+      };
+      const runner = new TaskRunner(pool, new AbortController().signal);
+      const made: Float64Array[] = [];
+      for await (const pushes of bandPushesOn(runner)(bands.length, columnOf, reps, n)) {
+        made.push(pushes);
+      }
+      expect(made).toHaveLength(bands.length);
+      made.forEach((pushes, b) => {
+        expect(pushes.length).toBeGreaterThan(0);
+        expect([...pushes]).toEqual([...bandPushes(reps, bands[b] as Uint32Array, n)]);
+      });
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
