@@ -178,6 +178,9 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   const header = (parts[0] as PartReader).header;
   const operation = header.operation;
   const input = values.input ?? header.input.path;
+  // JSON Lines are merged on the engine's workers (the scan's rest, the rows): they start now,
+  // while this thread opens the database and reads the parts' scans.
+  if (formatFromPath(input) === 'jsonl') filePassPool()?.prestart();
 
   const dataDir = values['data-dir'] ?? process.env.SVC_DATA_DIR ?? defaultDataDir();
   const db = openDatabase(dataDir);
