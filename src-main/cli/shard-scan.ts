@@ -4,7 +4,8 @@ import { open } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
 import type { FingerprintSet } from '../engine/contamination/fingerprints.ts';
 import { headMapping, mappingSpecOf, type RowMappingSpec } from '../engine/rows/index.ts';
-import { lineSlices, sliceBytes, type LineSlice } from '../service/file-pass/line-slices.ts';
+import { sliceBytes, type LineSlice } from '../service/file-pass/line-slices.ts';
+import { cutLines } from '../service/file-pass/line-cutter.ts';
 import { orderedMap } from '../service/file-pass/ordered.ts';
 import {
   indexed,
@@ -118,7 +119,7 @@ export async function writeShardScan(
   try {
     await file.write(frame(header));
     await orderedMap(
-      owned(indexed(lineSlices(input, signal)), header),
+      owned(indexed(cutLines(input, signal)), header),
       runner.window,
       ([slice]) => runner.run<ScanSliceResult>(taskOf(slice)),
       async (result, [slice, index]) => {

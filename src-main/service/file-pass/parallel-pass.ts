@@ -9,7 +9,8 @@ import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
 import { decodeError } from '../runs/pool/wire.ts';
 import { PoolUnavailable, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
-import { lineSlices, type LineSlice } from './line-slices.ts';
+import { cutLines } from './line-cutter.ts';
+import type { LineSlice } from './line-slices.ts';
 import { orderedMap } from './ordered.ts';
 import { OutputBuffers } from './output-buffers.ts';
 import { addPreparedSlice } from './prepared-slice.ts';
@@ -146,7 +147,7 @@ export async function scanInParallel(
   const taskOf = scanTasks(path, mapping, threshold, contamination);
   const file: ParallelFile = { path, mapping, slices: [], samples: 0 };
   await orderedMap(
-    indexed(lineSlices(path, signal)),
+    indexed(cutLines(path, signal)),
     runner.window,
     ([slice, index]) => {
       const made = prepared?.(index, slice);
