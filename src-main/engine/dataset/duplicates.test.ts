@@ -13,6 +13,7 @@ import {
 import { needsShared, sharedJsonl } from '../testing/shared-data.ts';
 import {
   bandPushes,
+  sortByKeys,
   DuplicateIndex,
   duplicatesVerdict,
   duplicateWords,
@@ -382,5 +383,21 @@ describe('rows of one origin', () => {
       for (const row of rows) deliver(row, duplicateWords(samples[row]!));
     });
     expect(none.groups).toEqual([]);
+  });
+});
+
+describe('sortByKeys', () => {
+  it("sorts rows by their keys, ties in the rows' order, for any keys", () => {
+    const key = fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }));
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 400 }), (values) => {
+        const rows = Uint32Array.from(values, (_, i) => 3 * i + 1);
+        const keys = Uint32Array.from(values);
+        const expected = [...rows.keys()].sort((a, b) => values[a]! - values[b]! || a - b);
+        const sorted = sortByKeys(rows, Uint32Array.from(keys));
+        expect([...sorted.rows]).toEqual(expected.map((i) => rows[i]));
+        expect([...sorted.keys]).toEqual(expected.map((i) => values[i]));
+      }),
+    );
   });
 });
