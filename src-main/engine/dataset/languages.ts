@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import { runOnce, workerScript } from '../worker-script.ts';
 import { countLanguages } from './languages-count.ts';
 
@@ -9,11 +10,59 @@ import { countLanguages } from './languages-count.ts';
  * (electron.vite.config.ts builds it as an entry of its own). Where no
  * worker can start, the texts are identified here instead.
  */
+
+const script = (): URL =>
+  workerScript(import.meta.url, 'languages-worker.ts', 'languages-worker.js');
+
+/** A worker started ahead, its identifier loading or loaded, waiting for texts. */
+let ahead: { worker: Worker; failed: boolean } | undefined;
+
+/**
+ * Starts the next identification's worker now (a file pass: at its scan's
+ * start), so that loading the identifier is not on the way once the texts
+ * are known. It keeps no process alive while it waits.
+ */
+export function startLanguageIdentification(): void {
+  if (ahead) return;
+  try {
+    const worker = new Worker(script(), { workerData: 'ahead', name: 'svc-languages' });
+    const started = { worker, failed: false };
+    worker.once('error', () => (started.failed = true));
+    worker.once('exit', () => (started.failed = true));
+    worker.unref();
+    ahead = started;
+  } catch {
+    // The identification starts its worker when it is asked, as it would have.
+  }
+}
+
+/** The started worker's answer for `texts`; rejects if it failed or fails. */
+function askAhead(worker: Worker, texts: readonly string[]): Promise<[string, number][]> {
+  return new Promise((resolve, reject) => {
+    worker.ref();
+    worker.once('message', (counts: [string, number][]) => {
+      resolve(counts);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the worker exited with ${code}`)));
+    worker.postMessage(texts);
+  });
+}
+
 export async function identifyLanguages(texts: readonly string[]): Promise<[string, number][]> {
   if (texts.length === 0) return [];
-  const url = workerScript(import.meta.url, 'languages-worker.ts', 'languages-worker.js');
+  const started = ahead;
+  ahead = undefined;
   try {
-    return await runOnce<[string, number][]>(url, texts);
+    if (started && !started.failed) {
+      try {
+        return await askAhead(started.worker, texts);
+      } catch {
+        // A worker that failed while it waited: a new one is tried below.
+      }
+    }
+    return await runOnce<[string, number][]>(script(), texts);
   } catch (error) {
     console.error('language identification: no worker, identifying in process:', error);
     return countLanguages(texts);

@@ -5,6 +5,7 @@ import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { ContaminationScan } from '../../engine/contamination/scan.ts';
 import type { BandPushes } from '../../engine/dataset/duplicates.ts';
 import { DatasetScan, withStatistics, type ScanResult } from '../../engine/dataset/scan.ts';
+import { startLanguageIdentification } from '../../engine/dataset/languages.ts';
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
 import { decodeError } from '../runs/pool/wire.ts';
@@ -142,6 +143,8 @@ export async function scanInParallel(
   signal?: AbortSignal,
   prepared?: PreparedScan,
 ): Promise<{ scan: Promise<ScanResult>; checked: DatasetChecked; file: ParallelFile }> {
+  // The languages are identified once the scan ends; their identifier loads meanwhile.
+  startLanguageIdentification();
   const scan = new DatasetScan(threshold);
   const found = new ContaminationScan(contamination.matcher);
   const taskOf = scanTasks(path, mapping, threshold, contamination);
