@@ -63,6 +63,19 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await expect(label).toHaveText(/text/i);
       await expect(label).toBeInViewport();
       expect((await label.boundingBox())?.width ?? 999).toBeLessThanOrEqual(70);
+      // The review fits the window (at 1280x720 too): the actions, the whole diff box and the
+      // change list in sight, and the review itself does not scroll (only the diff box will).
+      for (const name of ['Accept fix', 'Reject', 'Edit', 'Drop']) {
+        await expect(review.getByRole('button', { name, exact: true })).toBeInViewport({
+          ratio: 1,
+        });
+      }
+      await expect(diff).toBeInViewport({ ratio: 1 });
+      await expect(review.locator('.change-list summary')).toBeInViewport({ ratio: 1 });
+      await expect(review).toBeInViewport({ ratio: 1 });
+      const scrolls = (locator: typeof review) =>
+        locator.evaluate((element) => element.scrollHeight > element.clientHeight + 1);
+      expect(await scrolls(review)).toBe(false);
       await page.screenshot({ path: sizedScreenshot('diff-folded', page) });
 
       // A fold opens on a click, on both sides at once.
@@ -71,12 +84,22 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await expect(diff.getByTestId('diff-before')).toContainText('Line 5 of a long text');
       await expect(fixed.getByTestId('fold')).toHaveCount(1);
       expect((await fixed.boundingBox())?.height ?? 0).toBeGreaterThan(2 * folded);
-      // The headers stay in sight while the long text scrolls under them.
+      // The long text scrolls in the diff's box, the one scroller: the review stays put.
+      expect(await scrolls(diff)).toBe(true);
+      expect(await scrolls(review)).toBe(false);
+      // The headers and the element's label stay in sight while the long text scrolls under them,
+      // nothing showing above the headers.
       await diff.evaluate((box) => (box.scrollTop = box.scrollHeight));
       await expect(diff.getByRole('columnheader', { name: 'Fixed' })).toBeInViewport();
       const header = await diff.getByRole('columnheader', { name: 'Fixed' }).boundingBox();
       const box = await diff.boundingBox();
-      expect(Math.abs((header?.y ?? 0) - (box?.y ?? 0))).toBeLessThan(4);
+      expect(Math.abs((header?.y ?? 0) - (box?.y ?? 0))).toBeLessThanOrEqual(1);
+      await expect(label).toBeInViewport();
+      const labelBox = await label.locator('.element-label-text').boundingBox();
+      const headerBottom = (header?.y ?? 0) + (header?.height ?? 0);
+      expect(labelBox?.y ?? 0).toBeGreaterThanOrEqual(headerBottom - 1);
+      expect(labelBox?.y ?? 999).toBeLessThan(headerBottom + 12);
+      expect(await review.evaluate((element) => element.scrollTop)).toBe(0);
       await page.screenshot({ path: sizedScreenshot('diff-fold-opened', page) });
 
       // Unified: one column, the removed and the added space in place; kept after a reload.

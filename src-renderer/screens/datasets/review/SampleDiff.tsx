@@ -193,9 +193,12 @@ export function SampleDiff({
     if (!element) return;
     const first = element.querySelector('.located, .changed')?.closest('tr');
     const header = element.querySelector('thead')?.getBoundingClientRect().height ?? 0;
-    const top = first
-      ? first.getBoundingClientRect().top - element.getBoundingClientRect().top - header
-      : 0;
+    // The first element is at the top already: measured, its offset is a pixel or two of border
+    // and rounding, which scrolled the header's bottom edge under the sticky header.
+    const top =
+      first && first !== element.querySelector('tbody tr')
+        ? first.getBoundingClientRect().top - element.getBoundingClientRect().top - header
+        : 0;
     element.scrollTop = Math.max(0, element.scrollTop + top);
     // Once, as the row opens: a reload of the same row (after a decision) leaves the scroll be.
   }, []);
@@ -249,8 +252,11 @@ export function SampleDiff({
               return (
                 <tr key={i} className={row.note ? `row-${row.note.split(' ')[0]}` : undefined}>
                   <th scope="row" className="element-label">
-                    {row.label}
-                    {row.note && <div className="muted element-note">{row.note}</div>}
+                    {/* Sticky under the headers: the label stays beside its long text. */}
+                    <div className="element-label-text">
+                      {row.label}
+                      {row.note && <div className="muted element-note">{row.note}</div>}
+                    </div>
                   </th>
                   {unified ? (
                     <UnifiedCell
