@@ -115,6 +115,10 @@ for (const viewport of REVIEW_VIEWPORTS) {
       const verdicts = page.getByTestId('verdicts');
       const undecided = verdicts.getByTestId('undecided-checks');
       await expect(undecided).toContainText('1 check undecided: label_correct');
+      // Why, in the line itself: not a fault of the row.
+      await expect(undecided.getByTestId('undecided-why')).toHaveText(
+        ' · not checkable without a model',
+      );
       await expect(verdicts.locator('details.passing-checks')).not.toContainText('label_correct');
       await expect(undecided).toHaveCSS('color', 'rgb(106, 63, 181)');
       await undecided.locator('summary').click();
@@ -126,6 +130,7 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await page.getByRole('tab', { name: 'Overview' }).click();
       const rows = page.getByTestId('undecided-rows');
       await expect(rows).toContainText('12 rows undecided');
+      await expect(rows).toContainText('not checkable without a model');
       await page.screenshot({ path: sizedScreenshot('overview-undecided', page) });
       await rows.getByRole('button').click();
       await expect(page.getByTestId('row-count')).toHaveText('12 rows');

@@ -1,4 +1,5 @@
 import type { GridRow } from '../../../src-shared/owner/datasets.ts';
+import { NOT_VERIFIABLE } from './review/undecided.ts';
 
 /**
  * Verdict badges: passed/failed, the failed checks, flagged, changed (or
@@ -14,7 +15,7 @@ export function StatusBadges({ row }: { row: GridRow }) {
       ) : row.passed && row.unverified ? (
         <span
           className="badge undecided"
-          title="No check failed, but the label could not be verified (label_correct or answer_correct undecided)"
+          title={`No check failed, but nobody could verify the label or the answer (label_correct or answer_correct undecided): ${NOT_VERIFIABLE.long}`}
         >
           undecided
         </span>
