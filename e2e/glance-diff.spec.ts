@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { workDir, writeDataset } from './support/datasets.ts';
+import { readRows, workDir, writeDataset } from './support/datasets.ts';
 import { importThroughPicker, REVIEW_VIEWPORTS, sizedScreenshot } from './support/screens.ts';
 
 /**
@@ -123,6 +123,40 @@ for (const viewport of REVIEW_VIEWPORTS) {
       ).toBeChecked();
       await expect(page.getByTestId('sample-diff').getByTestId('diff-unified')).toHaveCount(1);
       await page.getByTestId('review').getByRole('radio', { name: 'Side by side' }).check();
+    });
+
+    test('a row holding a benchmark item shows its sample in sight, whole from its first element', async ({
+      page,
+      svc,
+    }) => {
+      // TruthfulQA is a benchmark the contamination check knows: the evidence card stands above
+      // the sample. Its source and license (nine lines at 1280 px) once pushed the sample out of
+      // sight; the sample's box must not open scrolled to its issue (choice A) either, which left
+      // a sliver of the question above it (the walk at 1280x720).
+      const name = `truthfulqa_in_sight_${viewport.width}`;
+      const rows = readRows('truthfulqa_mc_task_first200.jsonl').slice(0, 4);
+      const path = await writeDataset(dir, name, 'jsonl', rows);
+      await importThroughPicker(page, svc.baseUrl, path, 4);
+      await page.getByLabel('Operation').selectOption({ label: 'Audit' });
+      await page.getByRole('button', { name: 'Start audit' }).click();
+      await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
+      await page.getByTestId('grid-row').first().click();
+      const review = page.getByTestId('review');
+      await expect(review.getByTestId('verdicts')).toContainText('benchmark_overlap');
+      const source = review.getByTestId('benchmark-identity').locator('details');
+      await expect(source).toContainText('truthfulqa');
+      await expect(source).not.toHaveAttribute('open');
+      const diff = review.getByTestId('sample-diff');
+      await expect(diff.locator('td.located').first()).toBeVisible();
+      await expect(diff).toBeInViewport({ ratio: 0.75 });
+      // The box not scrolled: the question's row whole at its top, not a sliver.
+      expect(await diff.evaluate((box) => box.scrollTop)).toBe(0);
+      const cut = await diff.evaluate((box) => {
+        const first = box.querySelector('tbody tr')?.getBoundingClientRect().top ?? 0;
+        return box.getBoundingClientRect().top + box.clientTop - first;
+      });
+      expect(cut).toBeLessThanOrEqual(0.5);
+      await page.screenshot({ path: sizedScreenshot('diff-in-sight', page) });
     });
   });
 }

@@ -127,6 +127,9 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await page.getByTestId('grid-row').first().click();
       const identity = page.getByTestId('review').getByTestId('benchmark-identity').first();
       await expect(identity).toContainText('truthfulqa');
+      // Folded under the item's identity (it pushed the row's sample out of sight): opened here.
+      await identity.locator('summary').click();
+      await expect(identity.locator('details')).toHaveAttribute('open');
       await identity.scrollIntoViewIfNeeded();
       await page.screenshot({ path: sizedScreenshot('evidence-source-wrapped', page) });
       // Nothing of it scrolled out of its column: every line inside the figure's width.

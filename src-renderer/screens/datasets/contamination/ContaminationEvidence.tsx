@@ -80,10 +80,16 @@ function OverlapView({ issue, sample }: { issue: Issue; sample: Record<string, u
             {shipped ? '' : ', an evaluation set in the app'}
           </figcaption>
           {shipped ? (
-            <p className="muted" data-testid="benchmark-identity">
+            // The source and its license fold away: nine lines at 1280 px, they pushed the row's
+            // own sample out of the review's sight.
+            <div className="muted benchmark-identity" data-testid="benchmark-identity">
               Item {item} (0-based line) of {shipped.title}, {shipped.items} items. Its text is not
-              in the app, only its fingerprints: {shipped.source}; {shipped.license}.
-            </p>
+              in the app, only its fingerprints.
+              <details className="benchmark-source">
+                <summary>their source and license</summary>
+                {shipped.source}; {shipped.license}.
+              </details>
+            </div>
           ) : (
             <EvalRow name={benchmark} index={item} />
           )}

@@ -192,14 +192,15 @@ export function SampleDiff({
     const element = box.current;
     if (!element) return;
     const first = element.querySelector('.located, .changed')?.closest('tr');
+    if (!first) return;
     const header = element.querySelector('thead')?.getBoundingClientRect().height ?? 0;
-    // The first element is at the top already: measured, its offset is a pixel or two of border
-    // and rounding, which scrolled the header's bottom edge under the sticky header.
-    const top =
-      first && first !== element.querySelector('tbody tr')
-        ? first.getBoundingClientRect().top - element.getBoundingClientRect().top - header
-        : 0;
-    element.scrollTop = Math.max(0, element.scrollTop + top);
+    const boxTop = element.getBoundingClientRect().top + element.clientTop;
+    const { top, bottom } = first.getBoundingClientRect();
+    // In sight already (the first element, or one the box shows whole): no scroll. Scrolled
+    // anyway, the rows above it were cut to a sliver at the box's top, and the first element's
+    // offset of a pixel or two of border slid the header's edge under the sticky header.
+    if (bottom - boxTop <= element.clientHeight) return;
+    element.scrollTop = Math.max(0, element.scrollTop + top - boxTop - header);
     // Once, as the row opens: a reload of the same row (after a decision) leaves the scroll be.
   }, []);
   const choose = (next: DiffView) => {
