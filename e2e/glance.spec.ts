@@ -288,6 +288,15 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await expect(page.getByTestId('run-status')).toContainText('refine');
       await expect(page.getByRole('button', { name: 'Start refine' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Start audit' })).toHaveCount(0);
+      // One line beside the dataset list, at 1280 px too: the Start button level with the
+      // operation (both number fields are always shown, the unused one greyed).
+      const centre = async (box: Promise<{ y: number; height: number } | null>) => {
+        const b = await box;
+        return (b?.y ?? 0) + (b?.height ?? 0) / 2;
+      };
+      const start = await centre(page.getByRole('button', { name: 'Start refine' }).boundingBox());
+      const operation = await centre(page.getByLabel('Operation').boundingBox());
+      expect(Math.abs(start - operation)).toBeLessThan(6);
       await page.screenshot({ path: sizedScreenshot('run-panel-reloaded', page) });
     });
 
