@@ -194,6 +194,11 @@ test.describe('benchmark contamination', () => {
       'GSM8K test item 7, 100% of its n-grams (most of them in the answer): it warns',
     );
     await expect(review.getByTestId('verdicts')).toContainText('warns only: the run is GSM8K test');
+    // Every row of the file warns so: the card folds to its head, the row's own sample in sight.
+    const card = review.locator('details.overlap');
+    await expect(card).not.toHaveAttribute('open');
+    await expect(review.getByTestId('sample-diff')).toBeInViewport();
+    await card.getByTestId('overlap-head').click();
     // The span runs from the first to the last n-gram kept of the item (a quarter are kept).
     const span = review.getByTestId('shared-span');
     await expect(span).toContainText('find how many gigabytes are in 40% of the file');

@@ -127,6 +127,11 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await page.getByTestId('grid-row').first().click();
       const identity = page.getByTestId('review').getByTestId('benchmark-identity').first();
       await expect(identity).toContainText('truthfulqa');
+      // Its card folds (these rows only warn: the file is TruthfulQA itself), and the source
+      // under the item's identity (it pushed the row's sample out of sight): both opened here.
+      await page.getByTestId('review').getByTestId('overlap-head').first().click();
+      await identity.locator('summary').click();
+      await expect(identity.locator('details')).toHaveAttribute('open');
       await identity.scrollIntoViewIfNeeded();
       await page.screenshot({ path: sizedScreenshot('evidence-source-wrapped', page) });
       // Nothing of it scrolled out of its column: every line inside the figure's width.

@@ -115,6 +115,10 @@ for (const viewport of REVIEW_VIEWPORTS) {
       const verdicts = page.getByTestId('verdicts');
       const undecided = verdicts.getByTestId('undecided-checks');
       await expect(undecided).toContainText('1 check undecided: label_correct');
+      // Why, in the line itself: not a fault of the row.
+      await expect(undecided.getByTestId('undecided-why')).toHaveText(
+        ' · not checkable without a model',
+      );
       await expect(verdicts.locator('details.passing-checks')).not.toContainText('label_correct');
       await expect(undecided).toHaveCSS('color', 'rgb(106, 63, 181)');
       await undecided.locator('summary').click();
@@ -126,6 +130,7 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await page.getByRole('tab', { name: 'Overview' }).click();
       const rows = page.getByTestId('undecided-rows');
       await expect(rows).toContainText('12 rows undecided');
+      await expect(rows).toContainText('not checkable without a model');
       await page.screenshot({ path: sizedScreenshot('overview-undecided', page) });
       await rows.getByRole('button').click();
       await expect(page.getByTestId('row-count')).toHaveText('12 rows');
@@ -283,6 +288,15 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await expect(page.getByTestId('run-status')).toContainText('refine');
       await expect(page.getByRole('button', { name: 'Start refine' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Start audit' })).toHaveCount(0);
+      // One line beside the dataset list, at 1280 px too: the Start button level with the
+      // operation (both number fields are always shown, the unused one greyed).
+      const centre = async (box: Promise<{ y: number; height: number } | null>) => {
+        const b = await box;
+        return (b?.y ?? 0) + (b?.height ?? 0) / 2;
+      };
+      const start = await centre(page.getByRole('button', { name: 'Start refine' }).boundingBox());
+      const operation = await centre(page.getByLabel('Operation').boundingBox());
+      expect(Math.abs(start - operation)).toBeLessThan(6);
       await page.screenshot({ path: sizedScreenshot('run-panel-reloaded', page) });
     });
 

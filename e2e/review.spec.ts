@@ -77,10 +77,25 @@ test.describe('the review', () => {
     await question.fill('A hand-written question about a cafe?');
     await form.getByRole('button', { name: 'Save and re-audit' }).click();
     await expect(review.getByTestId('edited-banner')).toContainText('Your edit, re-audited');
-    await expect(review.getByTestId('review-state')).toHaveText('pending');
+    // Edited by hand, said in the review's header and in the grid's status (not "changed").
+    await expect(review.getByTestId('review-state')).toHaveText('edited · pending');
+    // Said at the top: the review is back at its top after the long form.
+    expect(await review.evaluate((element) => element.scrollTop)).toBe(0);
+    const row3 = page.getByTestId('grid-row').nth(2);
+    await expect(row3.locator('.badge', { hasText: 'edited' })).toBeVisible();
+    await expect(row3.locator('.badge', { hasText: 'changed' })).toHaveCount(0);
     await page.screenshot({ path: join(screenshots, 'review-edited-1280x720.png') });
     await page.keyboard.press('a');
     await expect(review.getByRole('heading', { name: 'Row 4' })).toBeVisible();
+    // Accepted: the grid and the review say the export holds the edit.
+    await expect(row3.locator('.badge', { hasText: 'accepted' })).toBeVisible();
+    await expect(row3.locator('.badge', { hasText: 'edited' })).toBeVisible();
+    await row3.click();
+    await expect(review.getByRole('heading', { name: 'Row 3' })).toBeVisible();
+    await expect(review.getByTestId('review-state')).toHaveText('edited · accepted');
+    await expect(review.getByTestId('edited-banner')).toContainText(
+      'Your edit, accepted: the export holds it',
+    );
 
     // ? lists the keys; Esc closes the list, then the review.
     await page.keyboard.press('?');

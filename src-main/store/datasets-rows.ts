@@ -328,15 +328,21 @@ export function matchingIndices(
   );
 }
 
-/** A grid row as stored: a row imported since migration 8 has its title and detail derived. */
-export type StoredGridRow = GridRowRecord & SampleSource;
+/**
+ * A grid row as stored: a row imported since migration 8 has its title and detail derived.
+ * `edited`: its candidate is a person's edit (the fix block says so), not the engine's fix.
+ */
+export type StoredGridRow = GridRowRecord & SampleSource & { edited: 0 | 1 };
 
 /** Grid rows by index, in the order asked (missing ones left out). */
 export function gridRows(db: Db, datasetId: string, indices: readonly number[]): StoredGridRow[] {
   if (indices.length === 0) return [];
+  // A page's rows only (200 at most) read their fix block for the flag: no column to keep.
   const rows = statement(
     db,
-    `SELECT ${GRID_COLUMNS}, ${SAMPLE_SOURCE} FROM dataset_rows
+    `SELECT ${GRID_COLUMNS}, ${SAMPLE_SOURCE},
+         json_extract(fix_json, '$.edited') IS 1 AS edited
+       FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
   ).all(datasetId, JSON.stringify(indices)) as StoredGridRow[];
   const byIndex = new Map(rows.map((row) => [row.row_index, row]));

@@ -15,6 +15,7 @@ export function NumberField({
   integer = false,
   className,
   id,
+  disabled = false,
 }: {
   label: string;
   value: number;
@@ -25,6 +26,7 @@ export function NumberField({
   integer?: boolean;
   className?: string;
   id?: string;
+  disabled?: boolean;
 }) {
   const [text, setText] = useState(String(value));
   const parse = (raw: string): number | null => {
@@ -40,6 +42,7 @@ export function NumberField({
       id={id}
       aria-label={label}
       aria-invalid={invalid}
+      disabled={disabled}
       className={`${className ?? ''}${invalid ? ' invalid' : ''}`}
       type="number"
       min={min}

@@ -75,7 +75,9 @@ export function DatasetsScreen() {
           // Keyed by the dataset: a run's settings, an estimate or an export format never leak
           // from one dataset to the next.
           <div
-            className={`dataset-view${view === 'overview' && !importing ? ' overview-view' : ''}`}
+            className={`dataset-view${view === 'overview' && !importing ? ' overview-view' : ''}${
+              reviewing ? ' reviewing' : ''
+            }`}
             key={dataset.id}
           >
             <div className="dataset-title">

@@ -31,6 +31,11 @@ interface GridState {
   selection: Set<number>;
   detailIndex: number | null;
   run: RunStatus | null;
+  /**
+   * Whether the open dataset's runs have been read: until then `run` is not known to be none
+   * (the run panel holds the status line's room, so nothing below it moves when it arrives).
+   */
+  runsRead: boolean;
   /** The open dataset shown as its rows or as its Overview. */
   view: 'rows' | 'overview';
   /** Bumped when a dataset scan has finished: the Overview reads itself again. */
@@ -105,6 +110,7 @@ export const useGrid = create<GridState>()((set, get) => ({
   selection: new Set(),
   detailIndex: null,
   run: null,
+  runsRead: false,
   view: 'rows',
   scanGeneration: 0,
 
@@ -146,6 +152,7 @@ export const useGrid = create<GridState>()((set, get) => ({
       selection: new Set(),
       detailIndex: null,
       run: null,
+      runsRead: false,
       view: 'rows',
       generation: s.generation + 1,
     }));
@@ -155,10 +162,14 @@ export const useGrid = create<GridState>()((set, get) => ({
     api.listRuns({ dataset_id: id }).then(
       (runs) => {
         const [latest] = runs;
-        if (latest && get().datasetId === id) set((s) => ({ run: newerRun(s.run, latest) }));
+        if (get().datasetId !== id) return;
+        set((s) => ({ run: latest ? newerRun(s.run, latest) : s.run, runsRead: true }));
       },
       // Only the last run's status is missing then; the grid itself does not depend on it.
-      (error: unknown) => console.error('could not read the runs of the dataset:', error),
+      (error: unknown) => {
+        console.error('could not read the runs of the dataset:', error);
+        if (get().datasetId === id) set({ runsRead: true });
+      },
     );
   },
   setFilter: (filter) => {

@@ -176,6 +176,10 @@ export const GridRow = z.object({
   failed_checks: z.array(z.string()),
   flagged: z.boolean(),
   changed: z.boolean(),
+  edited: z.boolean().meta({
+    description:
+      'The candidate is a person’s edit (re-audited), not the engine’s fix; accepted, the export holds it.',
+  }),
   unverified: z.boolean(),
   decision: z.enum(['accepted', 'rejected']).nullable(),
   dropped: z.boolean().meta({ description: 'Left out of the export (undoable).' }),

@@ -66,4 +66,43 @@ describe('editRow', () => {
     ).rejects.toMatchObject({ code: 'invalid_request' });
     expect((await h.call('datasetRow', { dataset_id: ds.id, index: 0 })).fix).toBeNull();
   });
+
+  it('marks an edited row as edited in the grid, apart from the rows the engine fixed', async () => {
+    const h = createHarness();
+    const path = join(h.dir, 't.jsonl');
+    const texts = ['A  double space here.', 'Another  double space.', 'A third  double space.'];
+    writeFileSync(path, texts.map((text) => JSON.stringify({ text })).join('\n') + '\n');
+    const ds = await h.importFile(path, 'text');
+    const run = await h.finished(
+      await h.call('startRun', { dataset_id: ds.id, operation: 'refine', scope: { kind: 'all' } }),
+    );
+    expect(run.status).toBe('done');
+    const grid = async () =>
+      (
+        await h.call('datasetRows', {
+          dataset_id: ds.id,
+          offset: 0,
+          limit: 10,
+          filter: {},
+          sort: { column: 'index', direction: 'asc' },
+        })
+      ).rows.map(({ changed, edited, decision }) => ({ changed, edited, decision }));
+    // The engine's fixes: changed, not edited.
+    expect(await grid()).toEqual(
+      texts.map(() => ({ changed: true, edited: false, decision: null })),
+    );
+
+    const row = await h.call('datasetRow', { dataset_id: ds.id, index: 1 });
+    await h.call('editRow', {
+      dataset_id: ds.id,
+      index: 1,
+      sample: { ...row.sample, text: 'Written again by hand.' },
+    });
+    await h.call('decide', { dataset_id: ds.id, indices: [1], decision: 'accepted' });
+    expect(await grid()).toEqual([
+      { changed: true, edited: false, decision: null },
+      { changed: true, edited: true, decision: 'accepted' },
+      { changed: true, edited: false, decision: null },
+    ]);
+  });
 });

@@ -43,6 +43,7 @@ function toGridRow(record: StoredGridRow, sampleOf: ReturnType<typeof sampleRead
     failed_checks: failedChecksOf(record.failed_checks),
     flagged: record.flagged === 1,
     changed: record.changed === 1,
+    edited: record.edited === 1,
     unverified: record.unverified === 1,
     decision: record.decision,
     dropped: record.dropped === 1,

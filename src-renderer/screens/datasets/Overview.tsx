@@ -11,6 +11,7 @@ import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { count, toMinute } from '../../format.ts';
 import { useGrid } from '../../state/grid.ts';
 import { ContaminationCard } from './contamination/ContaminationCard.tsx';
+import { NOT_VERIFIABLE } from './review/undecided.ts';
 
 const barsOf = (tallies: Record<string, Tally>) =>
   Object.entries(tallies).map(([name, t]) => ({ name, ...t }));
@@ -186,8 +187,9 @@ function UndecidedRows({ dataset }: { dataset: DatasetSummary }) {
       <button type="button" className="link-button" onClick={() => showRows({ unverified: true })}>
         {count(undecided, 'row')} undecided
       </button>
-      : a label that could not be verified (label_correct or answer_correct), neither passed nor
-      failed
+      : a label or an answer nobody could verify (label_correct or answer_correct), neither passed
+      nor failed: <span title={NOT_VERIFIABLE.long}>{NOT_VERIFIABLE.short}</span>, not a fault of
+      the rows
     </p>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppError } from '../../../src-shared/errors.ts';
 import type { RowDetail } from '../../../src-shared/owner/datasets.ts';
 import type { AuditBlock, Issue } from '../../../src-shared/schemas/blocks.ts';
@@ -29,6 +29,14 @@ export const REVIEW_KEYS: [string, string][] = [
   ['?', 'this list'],
 ];
 
+/** What the review says of a person's edit: how it audits, and whether the export holds it. */
+function editedSays(decision: RowDetail['decision'], passes: boolean): string {
+  const audited = passes ? 'every check passes' : 'some checks still fail';
+  if (decision === 'accepted') return `Your edit, accepted: the export holds it (${audited}).`;
+  if (decision === 'rejected') return 'Your edit, rejected: the export keeps the row as imported.';
+  return `Your edit, re-audited: ${audited}. Accept it (a) to export it; the engine's never-worse test is not applied to an edit.`;
+}
+
 /**
  * One row under review: why it fails and where (verdicts first, issues
  * located in the sample), what the fix changed (structured, side by side),
@@ -48,6 +56,8 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
   const show = useGrid((s) => s.showDetail);
   const nextIndex = useGrid((s) => s.nextIndex);
   const generation = useGrid((s) => s.generation);
+  /** The review's own box: back to its top on another row and after an edit is saved. */
+  const panel = useRef<HTMLElement>(null);
 
   useEffect(() => {
     let live = true;
@@ -85,6 +95,8 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
     try {
       setDetail(await api.editRow({ dataset_id: datasetId, index, sample }));
       setEditing(false);
+      // The form was long and scrolled: what the edit did is said at the top, under the header.
+      panel.current?.scrollTo({ top: 0 });
       refresh();
     } catch (e) {
       setError(e as AppError);
@@ -153,11 +165,19 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
     }
   };
   return (
-    <aside className="review" aria-label="Review" data-testid="review">
+    <aside className="review" aria-label="Review" data-testid="review" ref={panel}>
       <header className="review-header">
         <h2>Row {detail.source_row}</h2>
-        <span className="muted" data-testid="review-state">
-          {detail.dropped ? 'dropped' : (detail.decision ?? (hasFix ? 'pending' : ''))}
+        <span
+          className="muted"
+          data-testid="review-state"
+          title={
+            edited ? 'Edited by hand: the candidate is your edit, not the engine’s fix' : undefined
+          }
+        >
+          {detail.dropped
+            ? 'dropped'
+            : `${edited ? 'edited · ' : ''}${detail.decision ?? (hasFix ? 'pending' : '')}`}
         </span>
         <span className="spacer" />
         {/* Undecided: accept or reject. Decided: the decision stands, Undo takes it back. */}
@@ -227,9 +247,7 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
       )}
       {edited && (
         <p className="banner" role="status" data-testid="edited-banner">
-          Your edit, re-audited
-          {detail.reaudit?.passed ? ': every check passes' : ': some checks still fail'}. Accept it
-          (a) to export it; the engine&apos;s never-worse test is not applied to an edit.
+          {editedSays(detail.decision, detail.reaudit?.passed === true)}
         </p>
       )}
       {!hasFix && failing && !detail.fix?.flagged && !detail.dropped && !copy && (

@@ -192,11 +192,15 @@ export function SampleDiff({
     const element = box.current;
     if (!element) return;
     const first = element.querySelector('.located, .changed')?.closest('tr');
+    if (!first) return;
     const header = element.querySelector('thead')?.getBoundingClientRect().height ?? 0;
-    const top = first
-      ? first.getBoundingClientRect().top - element.getBoundingClientRect().top - header
-      : 0;
-    element.scrollTop = Math.max(0, element.scrollTop + top);
+    const boxTop = element.getBoundingClientRect().top + element.clientTop;
+    const { top, bottom } = first.getBoundingClientRect();
+    // In sight already (the first element, or one the box shows whole): no scroll. Scrolled
+    // anyway, the rows above it were cut to a sliver at the box's top, and the first element's
+    // offset of a pixel or two of border slid the header's edge under the sticky header.
+    if (bottom - boxTop <= element.clientHeight) return;
+    element.scrollTop = Math.max(0, element.scrollTop + top - boxTop - header);
     // Once, as the row opens: a reload of the same row (after a decision) leaves the scroll be.
   }, []);
   const choose = (next: DiffView) => {
@@ -249,8 +253,11 @@ export function SampleDiff({
               return (
                 <tr key={i} className={row.note ? `row-${row.note.split(' ')[0]}` : undefined}>
                   <th scope="row" className="element-label">
-                    {row.label}
-                    {row.note && <div className="muted element-note">{row.note}</div>}
+                    {/* Sticky under the headers: the label stays beside its long text. */}
+                    <div className="element-label-text">
+                      {row.label}
+                      {row.note && <div className="muted element-note">{row.note}</div>}
+                    </div>
                   </th>
                   {unified ? (
                     <UnifiedCell

@@ -1,5 +1,6 @@
 import type { AuditBlock, Verdict } from '../../../../src-shared/schemas/blocks.ts';
 import { issuePlace } from './issue-place.ts';
+import { undecidedWhy } from './undecided.ts';
 
 /**
  * The verdicts of a row, audit beside reaudit: the checks that fail or that
@@ -37,6 +38,7 @@ export function Verdicts({
   const open = rows.filter((r) => r.open);
   const undecided = rows.filter((r) => !r.open && r.undecided);
   const folded = rows.filter((r) => !r.open && !r.undecided);
+  const why = undecidedWhy(undecided.map((r) => r.name));
   const row = ({ name, before, after }: (typeof rows)[number]) => {
     const delta = before && after ? after.score - before.score : null;
     return (
@@ -88,10 +90,12 @@ export function Verdicts({
       )}
       {undecided.length > 0 && (
         <details className="undecided-checks" data-testid="undecided-checks">
-          <summary>
+          <summary title={why?.long}>
             {undecided.length} {undecided.length === 1 ? 'check' : 'checks'} undecided:{' '}
             {undecided.map((r) => r.name).join(', ')}
+            {why && <span data-testid="undecided-why"> · {why.short}</span>}
           </summary>
+          {why && <p className="undecided-why">{why.long}</p>}
           <table className="table compact">
             {open.length === 0 && head}
             <tbody>{undecided.map(row)}</tbody>
