@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -10,7 +11,8 @@ import { formatRow } from './stats.ts';
 
 /**
  * The whole pass of `svc audit FILE --report` (reading, mapping, the dataset
- * checks, the engine, serializing, writing), in this process, over ROWS text
+ * checks, the engine, serializing, writing), each in a process of its own
+ * (bench/file-pass-child.ts; its modules loaded before it), over ROWS text
  * samples of 3-6 real sentences each (distinct paragraphs): the row-at-a-time
  * pass (SVC_FILE_PASS=rows: the engine alone on the workers) against the
  * sliced pass (service/file-pass: everything per row on the workers), with 1
@@ -57,7 +59,7 @@ function writeTexts(path: string, rows: number): void {
 const sha = (path: string): string =>
   createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 12);
 
-interface Measured {
+export interface Measured {
   mode: string;
   wall: number;
   main: number;
@@ -86,7 +88,7 @@ async function peakRssOf<T>(run: () => Promise<T>): Promise<[T, number]> {
   }
 }
 
-async function measure(
+export async function measure(
   dir: string,
   input: string,
   mode: 'rows' | 'slices',
@@ -136,15 +138,8 @@ async function measure(
 
 const SHARDS = 4;
 
-/**
- * The same file as SHARDS shard runs (here, one after another) and `svc
- * merge` of their parts: the merge's wall time and its main thread's CPU.
- */
-async function measureMerge(
-  dir: string,
-  input: string,
-  workers: number,
-): Promise<{ wall: number; main: number; workers: number; output: string }> {
+/** The same file as SHARDS shard runs (here, one after another): their parts. */
+export async function runShards(dir: string, input: string): Promise<string[]> {
   const parts: string[] = [];
   for (let shard = 0; shard < SHARDS; shard++) {
     const part = join(dir, `part-${shard}.jsonl`);
@@ -161,6 +156,22 @@ async function measureMerge(
     parts.push(part);
   }
   await closeEnginePool();
+  return parts;
+}
+
+interface MergeMeasured {
+  wall: number;
+  main: number;
+  workers: number;
+  output: string;
+}
+
+/** `svc merge` of the parts: its wall time and its main thread's CPU. */
+export async function measureMerge(
+  dir: string,
+  parts: readonly string[],
+  workers: number,
+): Promise<MergeMeasured> {
   const saved = process.env.SVC_ENGINE_WORKERS;
   process.env.SVC_ENGINE_WORKERS = String(workers);
   const out = join(dir, 'merged.jsonl');
@@ -185,6 +196,39 @@ async function measureMerge(
     output: `${sha(out)} ${sha(report)}`,
   };
 }
+
+/** What a child process of the bench measures (bench/file-pass-child.ts). */
+export type ChildTask =
+  | { kind: 'pass'; dir: string; input: string; mode: 'rows' | 'slices'; workers: number }
+  | { kind: 'shards'; dir: string; input: string }
+  | { kind: 'merge'; dir: string; parts: string[]; workers: number };
+
+/**
+ * Runs a measurement in a process of its own, as each `svc audit` and `svc
+ * merge` runs: in one process, the pass measured first left the next a heap
+ * to collect, and the main thread's garbage collection took a tenth or more
+ * of what the main thread was measured at.
+ */
+function inChild<T>(task: ChildTask): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, 'file-pass-child.ts'), JSON.stringify(task)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const line = stdout.split('\n').find((l) => l.startsWith(RESULT));
+      if (code === 0 && line) resolve(JSON.parse(line.slice(RESULT.length)) as T);
+      else reject(new Error(`the bench's child exited with ${code}`));
+    });
+  });
+}
+
+/** How a child's result line starts. */
+export const RESULT = 'file-pass-result ';
 
 /**
  * The least wall time a pass could take on idle cores if only CPU counted
@@ -233,7 +277,7 @@ export async function benchFilePass(rows: number): Promise<void> {
       ['slices', 1],
       ['slices', cores],
     ] as const) {
-      const m = await measure(dir, input, mode, workers);
+      const m = await inChild<Measured>({ kind: 'pass', dir, input, mode, workers });
       runs.push(m);
       const per = 100_000 / rows;
       console.log(
@@ -254,7 +298,8 @@ export async function benchFilePass(rows: number): Promise<void> {
         ),
       );
     }
-    const merged = await measureMerge(dir, input, cores);
+    const parts = await inChild<string[]>({ kind: 'shards', dir, input });
+    const merged = await inChild<MergeMeasured>({ kind: 'merge', dir, parts, workers: cores });
     const singleWall = (runs[2] as Measured).wall;
     console.log(
       `svc merge of ${SHARDS} parts: ${merged.wall.toFixed(1)} s wall ` +
