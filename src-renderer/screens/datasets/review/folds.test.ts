@@ -24,6 +24,17 @@ describe('folds of unchanged text', () => {
     expect(folds.map((f) => f.label)).toEqual(['… 88 unchanged words', '… 87 unchanged words']);
   });
 
+  it('shows a row with no fix whole, unless it is long', () => {
+    const question = Array.from({ length: 52 }, (_, i) => `word${i}`).join(' ');
+    expect(foldsOf(question, null)).toEqual([]);
+    const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
+    const [fold, ...rest] = foldsOf(long, null);
+    expect(rest).toEqual([]);
+    // Its head kept, the rest folded.
+    expect(fold?.before[0]).toBeGreaterThan(0);
+    expect(fold?.before[1]).toBe(long.length);
+  });
+
   it('never folds a short stretch, nor over a range it is told to keep', () => {
     expect(hiddenRange('a few words only', true, true)).toBeNull();
     const before = lines(30, (i) => `Line ${i + 1}.`);

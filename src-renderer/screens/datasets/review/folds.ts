@@ -17,6 +17,12 @@ export const CONTEXT_LINES = 2;
 export const CONTEXT_WORDS = 12;
 /** Whole lines of context are kept while they hold at most this many words. */
 const LINES_WORDS = 40;
+/**
+ * An element of a row with no fix is folded only beyond this many words: a
+ * question of a few sentences folded to its first twelve words hid what a
+ * reviewer reads the row for.
+ */
+export const UNFIXED_WHOLE_WORDS = 150;
 /** A fold hides at least this many words: hiding fewer saves nothing. */
 export const MIN_FOLDED_WORDS = 8;
 
@@ -125,7 +131,8 @@ export function hiddenRange(
 
 /**
  * The folds of one element shown before and after a fix (`after` null: no
- * fix, the original alone; folded too when long, head kept). `keep` names
+ * fix, the original alone, whole up to UNFIXED_WHOLE_WORDS words, else
+ * folded with its head kept). `keep` names
  * ranges of each side no fold may hide (an issue's highlighted characters).
  */
 export function foldsOf(
@@ -136,6 +143,8 @@ export function foldsOf(
     after: [],
   },
 ): Fold[] {
+  // A row with no fix has no change to find: it is read whole, unless it is long.
+  if (after === null && countWords(before) <= UNFIXED_WHOLE_WORDS) return [];
   const parts = after === null ? [{ value: before }] : diffWordsWithSpace(before, after);
   const folds: Fold[] = [];
   let atBefore = 0;
