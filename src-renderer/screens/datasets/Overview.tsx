@@ -256,7 +256,12 @@ function DuplicateGroups({
         Duplicate groups <span className="muted">({total})</span>
       </h3>
       {total === 0 ? (
-        <p className="muted">No row repeats another.</p>
+        // Before the dataset checks' first scan ends, no group is known yet: not "none".
+        <p className="muted">
+          {overview.scan
+            ? 'No row repeats another.'
+            : 'Looking for repeats: the dataset checks are still scanning…'}
+        </p>
       ) : (
         <>
           <div className="dupes-actions">
