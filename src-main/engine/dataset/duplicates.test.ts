@@ -293,17 +293,23 @@ describe('duplicates injected into real data', () => {
   });
 });
 
+/** GSM8K with copies, its words, an index of its samples and each sample's stored signature. */
+function storedCase() {
+  const samples = injectDuplicates(gsm8k(), 40, ['exact', 'case', 'two_words']).samples;
+  const fetch = (rows: readonly number[], deliver: (row: number, words: string[]) => void) => {
+    for (const row of rows) deliver(row, duplicateWords(samples[row]!));
+  };
+  const fresh = new DuplicateIndex();
+  const signatures = samples.map((sample) => {
+    fresh.add(sample);
+    return fresh.lastSignature();
+  });
+  return { fetch, fresh, signatures };
+}
+
 describe('stored signatures', () => {
   it('give the same groups as the samples, and are refused under another banding', async () => {
-    const samples = injectDuplicates(gsm8k(), 40, ['exact', 'case', 'two_words']).samples;
-    const fetch = (rows: readonly number[], deliver: (row: number, words: string[]) => void) => {
-      for (const row of rows) deliver(row, duplicateWords(samples[row]!));
-    };
-    const fresh = new DuplicateIndex();
-    const signatures = samples.map((sample) => {
-      fresh.add(sample);
-      return fresh.lastSignature();
-    });
+    const { fetch, fresh, signatures } = storedCase();
     const stored = new DuplicateIndex();
     for (const signature of signatures) expect(stored.addSignature(signature)).toBe(true);
     expect((await stored.finish(fetch)).groups).toEqual((await fresh.finish(fetch)).groups);
@@ -311,15 +317,7 @@ describe('stored signatures', () => {
   });
 
   it('packed one after another, with origins, give what each added in turn gives', async () => {
-    const samples = injectDuplicates(gsm8k(), 40, ['exact', 'case', 'two_words']).samples;
-    const fetch = (rows: readonly number[], deliver: (row: number, words: string[]) => void) => {
-      for (const row of rows) deliver(row, duplicateWords(samples[row]!));
-    };
-    const fresh = new DuplicateIndex();
-    const signatures = samples.map((sample) => {
-      fresh.add(sample);
-      return fresh.lastSignature();
-    });
+    const { fetch, signatures } = storedCase();
     const length = signatures[0]!.length;
     const packed = new Uint32Array(signatures.length * length);
     signatures.forEach((signature, i) => packed.set(signature, i * length));
