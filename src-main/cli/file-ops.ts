@@ -1,4 +1,5 @@
 import { fileMatcher } from './contamination-flags.ts';
+import { CleanRows } from './shard-rows.ts';
 import { BENCHMARK_NAMES } from '../../src-shared/benchmarks.ts';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -41,6 +42,7 @@ import {
   inputFingerprint,
   openPartWriter,
   ownsRow,
+  PART_FORMAT,
   parseShard,
   rowsOfShard,
   type PartHeader,
@@ -303,9 +305,13 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   // Results leave in input order: the JSONL of samples with their result blocks, the source's
   // own rows with the repairs written back (--write-back), or a shard's part.
   let part: PartWriter | undefined;
+  let cleanRows: CleanRows | undefined;
   if (shard) {
+    // Whether the contamination check runs decides the verdicts every row carries (merge checks).
+    const active = (await fileMatcher(contamination, readOptions)) !== null;
+    cleanRows = new CleanRows(operation, active);
     const header: PartHeader = {
-      svc_part: 1,
+      svc_part: PART_FORMAT,
       version: packageVersion(),
       operation,
       shard: shard.index,
@@ -318,6 +324,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       engines: Object.fromEntries(
         Object.entries(engines).map(([role, { engine }]) => [role, engineIdentity(engine)]),
       ),
+      clean: cleanRows.checks,
     };
     part = await openPartWriter(values.out, header);
     // The shard's share of the dataset checks' scan, beside its part: svc merge takes it.
@@ -376,8 +383,9 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         const place = places[next];
         const output = outputs[next++] as ResultSample;
         if (writeBack) await writeBack.write(item, output);
-        else if (part && place) await part.row(place.position, place.row, output);
-        else await sink?.write(output);
+        else if (part && place && cleanRows) {
+          await part.row(place.position, place.row, cleanRows.row(output, place.position));
+        } else await sink?.write(output);
       }
     }
     pending = [];
@@ -474,6 +482,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       usage: usage.byModel(),
       cost_micro: tokenCostMicro(usage.byModel(), rates),
       run_id: runId,
+      ...(cleanRows as CleanRows).counted(),
     });
     if (writeBack) {
       const { kept, lost } = await writeBack.close();

@@ -179,6 +179,14 @@ describe('svc merge OUT PART...', () => {
       /^cannot read the part/,
     );
     expect((await mergeFails(dir, [p0, input])).message).toMatch(/is not a part written by svc/);
+    // A part of an earlier svc: its rows carry no clean verdicts, its trailer no tally.
+    const old = join(dir, 'old.jsonl');
+    const header = { ...(JSON.parse(lines[0] as string) as object), svc_part: 1 };
+    writeFileSync(old, [JSON.stringify(header), ...lines.slice(1)].join('\n') + '\n');
+    expect((await mergeFails(dir, [p0, old])).message).toBe(
+      `${old} is a part of format 1, written by another version of svc (this one merges ` +
+        'format 2): run its shards again with this version',
+    );
 
     const moved = join(dir, 'moved.jsonl');
     writeFileSync(moved, readFileSync(input));

@@ -12,6 +12,7 @@ import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
 import { printReport } from './dataset-report.ts';
 import { mergeRows, type MergedRow } from './merge-rows.ts';
+import { PositionedTally } from '../service/dataset-checks/positioned-tally.ts';
 import { TaskRunner } from '../service/file-pass/parallel-pass.ts';
 import { orderedMap } from '../service/file-pass/ordered.ts';
 import { OutputBuffers } from '../service/file-pass/output-buffers.ts';
@@ -242,6 +243,8 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     // dataset checks' verdicts, count them and write the output, a batch of rows at a time.
     const rowsOf = new Map<PartReader, number>();
     const found = checks.found;
+    // The shards counted their rows as written; the workers send what the checks change.
+    const tally = new PositionedTally();
     const runner = new TaskRunner(filePassPool(), new AbortController().signal);
     const buffers = new OutputBuffers();
     const { issuesOfRange } = await import('../service/file-pass/parallel-pass.ts');
@@ -259,6 +262,8 @@ export async function mergeCommand(argv: string[]): Promise<void> {
           kind: 'merge-rows',
           operation,
           ...partRanges(batch.rows),
+          first: batch.first,
+          clean: header.clean,
           issues: issuesOfRange(found, batch.first, batch.rows.length),
           into,
         });
@@ -269,7 +274,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
           const { row, part } = batch.rows[result.error.index] as MergedRow;
           throw part.bad(row.lineNumber, result.error.what);
         }
-        checks.absorb(result.tally);
+        tally.absorb(result.changes);
         addCounts(recounted, result.recount);
         if (result.output) {
           buffers.give(into);
@@ -291,7 +296,10 @@ export async function mergeCommand(argv: string[]): Promise<void> {
           `${part.name} holds ${rowsOf.get(part) ?? 0} rows, its trailer says ${part.trailer?.samples}`,
         );
       }
+      tally.absorb(part.trailer.tally);
+      addCounts(recounted, part.trailer.recount);
     }
+    checks.absorb(tally.parts());
     await sink.close();
   } catch (error) {
     await sink.discard();

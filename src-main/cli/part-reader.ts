@@ -1,5 +1,5 @@
 import { AppError } from '../../src-shared/errors.ts';
-import { PartHeader, PartTrailer, type PartTrailer as Trailer } from './shard.ts';
+import { PART_FORMAT, PartHeader, PartTrailer, type PartTrailer as Trailer } from './shard.ts';
 import type { PartRowValue } from '../service/file-pass/part-rows.ts';
 import { ByteLines, type ByteLine } from './byte-lines.ts';
 
@@ -74,9 +74,17 @@ export class PartReader {
       throw invalid(`cannot read the part ${path}: ${(error as Error).message}`);
     }
     const first = await lines.next();
-    const parsed = first ? PartHeader.safeParse(parseLine(textOf(first))) : undefined;
-    if (!parsed?.success) {
+    const value = first ? parseLine(textOf(first)) : undefined;
+    const parsed = PartHeader.safeParse(value);
+    if (!parsed.success) {
       await lines.close();
+      const format = (value as { svc_part?: unknown } | undefined)?.svc_part;
+      if (typeof format === 'number' && format !== PART_FORMAT) {
+        throw invalid(
+          `${path} is a part of format ${format}, written by another version of svc (this one ` +
+            `merges format ${PART_FORMAT}): run its shards again with this version`,
+        );
+      }
       throw invalid(
         `${path} is not a part written by svc audit|fix|refine --shard I/N (its first line is not a part header)`,
       );

@@ -22,6 +22,7 @@ const IDENTITY: [string, (h: PartHeader) => unknown][] = [
   ['conventions', (h) => h.conventions],
   ['engines (upstream settings)', (h) => h.engines],
   ['svc version', (h) => h.version],
+  ['contamination check (--benchmarks, --against)', (h) => h.clean],
 ];
 
 const show = (value: unknown): string => JSON.stringify(value);

@@ -26,8 +26,10 @@ import { openJsonlSink } from './output.ts';
  *
  * A part is JSON Lines: a header (the run's identity, which merge checks
  * every part against), one line per output row `{position, source_row,
- * sample}` in position order (the sample as the engine left it, before the
- * dataset checks), and a trailer with the shard's tallies. A part without its
+ * sample}` in position order (the sample as one run writes a row in which the
+ * dataset checks find nothing: merge splices most rows through as they are,
+ * and changes only those with findings), and a trailer with the shard's
+ * tallies. A part without its
  * trailer is a shard that did not finish.
  */
 
@@ -64,9 +66,14 @@ export function rowsOfShard(shard: Shard, rows: number): number {
   return rows > shard.index ? Math.floor((rows - 1 - shard.index) / shard.of) + 1 : 0;
 }
 
-export const PART_FORMAT = 1;
+/**
+ * 2: rows carry the dataset checks' verdicts of a row where they find nothing
+ * (the header's `clean`), and the trailer the shard's tally and recount.
+ */
+export const PART_FORMAT = 2;
 
 const Counts = z.record(z.string(), z.number());
+const TallyEntry = z.tuple([z.string(), z.number(), z.number(), z.number(), z.number()]);
 const ModelUsage = z.object({
   input_tokens: z.number(),
   output_tokens: z.number(),
@@ -93,6 +100,11 @@ export const PartHeader = z.object({
   conventions: z.string().nullable(),
   /** Which engine ran each model role: mixing engines would not be one run's output. */
   engines: z.record(z.string(), z.string()),
+  /**
+   * The dataset checks whose verdicts every row carries as where they find
+   * nothing (in this order, last): merge changes only the rows with findings.
+   */
+  clean: z.array(z.string()),
 });
 export type PartHeader = z.infer<typeof PartHeader>;
 
@@ -113,6 +125,14 @@ export const PartTrailer = z.object({
   cost_micro: z.number(),
   /** The shard's owner run, where its usage is recorded (its data folder). */
   run_id: z.string(),
+  /** The verdict tally of the shard's rows as written, each name with where it was first counted. */
+  tally: z.object({
+    samples: z.number().int().nonnegative(),
+    checks: z.array(TallyEntry),
+    issues: z.array(TallyEntry),
+  }),
+  /** The counts the dataset checks can change (`recountOf`), over the rows as written. */
+  recount: Counts,
 });
 export type PartTrailer = z.infer<typeof PartTrailer>;
 

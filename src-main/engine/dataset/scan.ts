@@ -208,6 +208,29 @@ function templatedFinding(templated: TemplatedRows, name: NameRow): DatasetFindi
   };
 }
 
+/** What one row adds to a tally, in the order it counts them: by check, then by issue code. */
+export interface RowCounts {
+  checks: [string, keyof Tally][];
+  issues: [string, keyof Tally][];
+}
+
+/** The checks and issue codes an audit block counts as failed or warned. */
+export function rowCounts(audit: AuditBlock): RowCounts {
+  const checks: [string, keyof Tally][] = [];
+  const codes = new Map<string, keyof Tally>();
+  for (const [name, verdict] of Object.entries(audit.checks)) {
+    const warned = verdict.issues.some((issue) => issue.severity === 'warning');
+    if (verdict.passed === false) checks.push([name, 'failed']);
+    else if (warned) checks.push([name, 'warned']);
+    for (const issue of verdict.issues) {
+      const kind = issue.severity === 'warning' ? 'warned' : 'failed';
+      // A row counts once per code; an error outranks a warning of the same code.
+      if (codes.get(issue.code) !== 'failed') codes.set(issue.code, kind);
+    }
+  }
+  return { checks, issues: [...codes] };
+}
+
 /** A VerdictTally as plain data (see `parts`). */
 export interface TallyParts {
   samples: number;
@@ -225,18 +248,9 @@ export class VerdictTally {
   add(audit: AuditBlock | null | undefined): void {
     this.samples++;
     if (!audit) return;
-    const codes = new Map<string, 'failed' | 'warned'>();
-    for (const [name, verdict] of Object.entries(audit.checks)) {
-      const warned = verdict.issues.some((issue) => issue.severity === 'warning');
-      if (verdict.passed === false) bumpTally(this.checks, name, 'failed');
-      else if (warned) bumpTally(this.checks, name, 'warned');
-      for (const issue of verdict.issues) {
-        const kind = issue.severity === 'warning' ? 'warned' : 'failed';
-        // A row counts once per code; an error outranks a warning of the same code.
-        if (codes.get(issue.code) !== 'failed') codes.set(issue.code, kind);
-      }
-    }
-    for (const [code, kind] of codes) bumpTally(this.issues, code, kind);
+    const counted = rowCounts(audit);
+    for (const [name, kind] of counted.checks) bumpTally(this.checks, name, kind);
+    for (const [code, kind] of counted.issues) bumpTally(this.issues, code, kind);
   }
 
   /** The counts as plain data, in the order first counted (another thread's, for `absorb`). */

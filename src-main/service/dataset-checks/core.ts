@@ -55,6 +55,17 @@ export function verdictsAt(checked: DatasetIssues, position: number): DatasetVer
   return verdicts;
 }
 
+const NONE: IssuesAt = { get: () => undefined };
+
+/**
+ * A row's verdicts where the dataset checks found nothing in it (`active`:
+ * whether the contamination check runs): what a shard's rows carry until
+ * `svc merge`, which has the whole file, changes the few rows with findings.
+ */
+export function cleanVerdicts(active: boolean): DatasetVerdicts {
+  return verdictsAt({ duplicates: { issues: NONE }, contamination: { active, issues: NONE } }, 0);
+}
+
 /** Whether any of the verdicts fails. */
 export const anyFailed = (verdicts: DatasetVerdicts): boolean =>
   Object.values(verdicts).some((verdict) => verdict.passed === false);

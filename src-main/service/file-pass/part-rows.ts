@@ -43,3 +43,60 @@ export function checkPartRow(
   }
   return { position, source_row, sample } as PartRowValue;
 }
+
+const POSITION = Buffer.from('{"position":');
+const SOURCE_ROW = Buffer.from(',"source_row":');
+const SAMPLE = Buffer.from(',"sample":');
+const OPEN = 0x7b; // {
+const CLOSE = 0x7d; // }
+
+/** The row line's parts, read from its bytes (see `splitPartRow`). */
+export interface PartRowBytes {
+  position: number;
+  source_row: number;
+  /** Where the sample's JSON object starts and ends in the line. */
+  sampleStart: number;
+  sampleEnd: number;
+}
+
+/** A decimal integer of `bytes` from `at` up to `stop` (exclusive), or -1. */
+function integerAt(bytes: Uint8Array, at: number, stop: number): number {
+  if (stop <= at || stop - at > 15 || (bytes[at] === 0x30 && stop - at > 1)) return -1;
+  let value = 0;
+  for (let i = at; i < stop; i++) {
+    const digit = (bytes[i] as number) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * A row line as the part writer writes it, `{"position":P,"source_row":S,
+ * "sample":{...}}`, cut at its bytes without decoding or parsing the sample:
+ * most rows of a merge go to the output as their sample's bytes. Undefined
+ * for any other line (the merge then parses it, and says what is wrong).
+ */
+export function splitPartRow(line: Uint8Array): PartRowBytes | undefined {
+  const buffer = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+  if (!buffer.subarray(0, POSITION.length).equals(POSITION)) return undefined;
+  const positionEnd = buffer.indexOf(SOURCE_ROW, POSITION.length);
+  if (positionEnd < 0) return undefined;
+  const position = integerAt(buffer, POSITION.length, positionEnd);
+  const rowStart = positionEnd + SOURCE_ROW.length;
+  const rowEnd = buffer.indexOf(SAMPLE, rowStart);
+  if (position < 0 || rowEnd < 0) return undefined;
+  const sourceRow = integerAt(buffer, rowStart, rowEnd);
+  const sampleStart = rowEnd + SAMPLE.length;
+  const sampleEnd = buffer.length - 1; // the row's own closing brace
+  if (
+    sourceRow < 0 ||
+    sampleEnd <= sampleStart + 1 ||
+    buffer[sampleStart] !== OPEN ||
+    buffer[sampleEnd - 1] !== CLOSE ||
+    buffer[sampleEnd] !== CLOSE
+  ) {
+    return undefined;
+  }
+  return { position, source_row: sourceRow, sampleStart, sampleEnd };
+}

@@ -9,6 +9,7 @@ import type { PackedRecords } from '../../engine/dataset/packed-records.ts';
 import type { ContentName } from '../../engine/dataset/template-siblings.ts';
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { ModelUsage } from '../../engine/usage.ts';
+import type { PositionedTallyData } from '../dataset-checks/positioned-tally.ts';
 
 /**
  * The tasks of a file's pass that the engine's workers run (tasks.ts), and
@@ -146,6 +147,10 @@ export interface MergeRowsTask {
   parts: { path: string; start: number; length: number; shard: { shard: number; of: number } }[];
   /** Per row in position order: the index in `parts` of the part it is from. */
   from: number[];
+  /** The output position of the batch's first row. */
+  first: number;
+  /** The verdicts the parts' rows carry (their header's `clean`). */
+  clean: string[];
   issues: SliceIssues;
   /** As RunSliceTask's. */
   into: SharedArrayBuffer | null;
@@ -155,8 +160,9 @@ export interface MergeRowsResult {
   /** As RunSliceResult's. */
   output: Uint8Array | null;
   written: number;
-  tally: TallyParts;
-  /** The counts the dataset checks change, summed over the rows (see `recountOf`). */
+  /** What the rows' dataset checks change in the tally the shards made. */
+  changes: PositionedTallyData;
+  /** And in the counts they can change (see `recountOf`): after less before, summed. */
   recount: Record<string, number>;
   /** The first row that is not one, by its index in the task. */
   error?: { index: number; what: string };

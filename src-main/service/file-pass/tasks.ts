@@ -18,26 +18,15 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { jsonlRowsOf } from '../../files/index.ts';
 import { benchmarkSets } from '../contamination/benchmark-fingerprints.ts';
 import { contaminationMatcher } from '../contamination/matcher.ts';
-import {
-  addCounts,
-  applyDatasetVerdicts,
-  datasetChecksOnly,
-  recountOf,
-  verdictsAt,
-  withDatasetVerdicts,
-  type DatasetIssues,
-} from '../dataset-checks/core.ts';
+import { applyDatasetVerdicts, datasetChecksOnly, verdictsAt } from '../dataset-checks/core.ts';
 import { readSlice } from './line-slices.ts';
-import { checkPartRow } from './part-rows.ts';
+import { issuesOf, mergeRows } from './merge-rows-task.ts';
 import { SlicePreparer } from './prepared-slice.ts';
 import type { OperationRequest } from '../runs/contract.ts';
 import { runOperationInThread } from '../runs/operation.ts';
 import type {
   FileTask,
   MatcherSpec,
-  MergeRowsResult,
-  MergeRowsTask,
-  SliceIssues,
   BandPairsResult,
   RunSliceResult,
   RunSliceTask,
@@ -206,56 +195,12 @@ const encoder = new TextEncoder();
 function encodedOutput(
   text: string,
   into: SharedArrayBuffer | null,
-): Pick<RunSliceResult & MergeRowsResult, 'output' | 'written'> {
+): Pick<RunSliceResult, 'output' | 'written'> {
   if (into) {
     const { read, written } = encoder.encodeInto(text, new Uint8Array(into));
     if (read === text.length) return { output: null, written };
   }
   return { output: encoder.encode(text), written: 0 };
-}
-
-/** The lines of whole lines' text (`\n` or `\r\n` ends, as a part's reader cuts them). */
-function linesOf(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
-}
-
-/** The dataset checks' issues of a task's rows, as `verdictsAt` reads them (by index). */
-const issuesOf = (issues: SliceIssues): DatasetIssues => ({
-  duplicates: { issues: new Map(issues.duplicates) },
-  contamination: { active: issues.active, issues: new Map(issues.contamination) },
-});
-
-export function mergeRows(task: MergeRowsTask): MergeRowsResult {
-  const checked = issuesOf(task.issues);
-  const tally = new VerdictTally();
-  const recount: Record<string, number> = {};
-  let text = '';
-  const lines = task.parts.map((part) => linesOf(readSlice(part.path, part).toString('utf8')));
-  const next = task.parts.map(() => 0);
-  for (let i = 0; i < task.from.length; i++) {
-    const from = task.from[i] as number;
-    const part = task.parts[from] as MergeRowsTask['parts'][number];
-    const at = next[from] as number;
-    next[from] = at + 1;
-    const row = checkPartRow((lines[from] as string[])[at] ?? '', part.shard);
-    if ('error' in row) {
-      return {
-        output: null,
-        written: 0,
-        tally: tally.parts(),
-        recount,
-        error: { index: i, what: row.error },
-      };
-    }
-    const verdicts = verdictsAt(checked, i);
-    const sample = withDatasetVerdicts(task.operation, row.sample, verdicts);
-    tally.add(sample.audit ?? datasetChecksOnly(verdicts));
-    addCounts(recount, recountOf(task.operation, sample));
-    text += `${JSON.stringify(sample)}\n`;
-  }
-  return { ...encodedOutput(text, task.into), tally: tally.parts(), recount };
 }
 
 export async function runSlice(task: RunSliceTask, signal: AbortSignal): Promise<RunSliceResult> {
