@@ -489,7 +489,8 @@ describe('svc fix OpenAssistant trees --oasst-paths all', () => {
     }
     expect(next).toBe(626);
     expect(changed).toBeGreaterThan(10);
-  });
+    // Two processes over 626 paths: ~10 s alone, past the default 20 s on two busy cores.
+  }, 60_000);
 });
 
 describe('mapping flag errors', () => {
