@@ -239,8 +239,8 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         settings.dedup.threshold,
         await fileMatcher(contamination, read),
       ));
-    // This thread orders the parts' lines by position; the workers check each row, add the
-    // dataset checks' verdicts, count them and write the output, a batch of rows at a time.
+    // This thread orders the parts' lines by position; the workers check each row, copy those
+    // the dataset checks found nothing in and give the others their verdicts, a batch at a time.
     const rowsOf = new Map<PartReader, number>();
     const found = checks.found;
     // The shards counted their rows as written; the workers send what the checks change.
