@@ -40,7 +40,7 @@ export async function benchEndToEnd(rows: number): Promise<void> {
   const duckMs = typeof duckdb === 'string' ? duckdb : await duckDbReadJson(duckdb, file, dir);
   const server = await startSvc();
   // The server's cheap route asked every 100 ms throughout: the worst wait of each step.
-  const pinger = new Pinger(server.baseUrl);
+  const pinger = new Pinger(server.baseUrl, server.process.pid);
   try {
     const cookie = await signIn(server);
     const owner = ownerCaller(server, cookie);

@@ -1,4 +1,5 @@
 import { percentile } from './stats.ts';
+import { threadCpuMs } from './thread-cpu.ts';
 
 /** How often the cheap route is asked. */
 export const PING_MS = 100;
@@ -8,25 +9,34 @@ export interface PingPhase {
   seconds: number;
   /** How long each answer took, ms. */
   waits: number[];
+  /** How long the server's main thread ran on a CPU meanwhile, ms (NaN: not known). */
+  ran: number[];
 }
 
 /**
  * A client asking a server's cheap `GET /pricing` every PING_MS while the
  * bench puts it through phases of work: how long each answer took is how
  * long the server's thread was held (plus the request's own ~1 ms). Pings
- * between two phases count in the earlier one.
+ * between two phases count in the earlier one. Given the server's process
+ * id (Linux), each ping also reads how long the server's main thread ran on
+ * a CPU while it waited: a wait the thread did not spend running was spent
+ * off the CPU (waiting on the disk, for a core, or for the host to run the
+ * machine), not in the server's code.
  */
 export class Pinger {
   readonly phases: PingPhase[] = [];
   /** Pings that got no answer (a connection reset by a thread held too long), by wait. */
   readonly failures: number[] = [];
   #current: number[] = [];
+  #ran: number[] = [];
   readonly #stop = new AbortController();
   readonly #loop: Promise<void>;
 
-  constructor(baseUrl: string) {
+  constructor(baseUrl: string, serverPid?: number) {
+    const ranMs = (): number => (serverPid && threadCpuMs(serverPid)) ?? Number.NaN;
     this.#loop = (async () => {
       while (!this.#stop.signal.aborted) {
+        const ranBefore = ranMs();
         const sent = performance.now();
         // A thread held past the keep-alive timeout resets the connection: counted, not fatal.
         const answered = await fetch(`${baseUrl}/pricing`)
@@ -37,6 +47,7 @@ export class Pinger {
           );
         const took = performance.now() - sent;
         this.#current.push(took);
+        this.#ran.push(ranMs() - ranBefore);
         if (!answered) this.failures.push(took);
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, PING_MS - took)));
       }
@@ -46,9 +57,15 @@ export class Pinger {
   /** Runs `work` as the phase `name`. */
   async phase<T>(name: string, work: () => Promise<T>): Promise<T> {
     this.#current = [];
+    this.#ran = [];
     const started = performance.now();
     const result = await work();
-    this.phases.push({ name, seconds: (performance.now() - started) / 1000, waits: this.#current });
+    this.phases.push({
+      name,
+      seconds: (performance.now() - started) / 1000,
+      waits: this.#current,
+      ran: this.#ran,
+    });
     return result;
   }
 
@@ -57,20 +74,31 @@ export class Pinger {
     await this.#loop;
   }
 
-  /** The phases' waits as a table, the worst of all against the goal, and any failed pings. */
+  /**
+   * The phases' waits as a table (with how long the server's main thread ran
+   * during each phase's worst), the worst of all against the goal, and any
+   * failed pings.
+   */
   print(goalMs: number): void {
-    console.log('| phase | took | pings | p50 wait | p99 wait | worst wait |');
-    console.log('| --- | --- | --- | --- | --- | --- |');
-    for (const { name, seconds, waits } of this.phases) {
+    const ranOf = (ms: number): string => (Number.isNaN(ms) ? '?' : `${ms.toFixed(1)} ms`);
+    console.log('| phase | took | pings | p50 wait | p99 wait | worst wait | server ran in it |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    let worst = { wait: 0, ran: Number.NaN };
+    for (const { name, seconds, waits, ran } of this.phases) {
       const sorted = [...waits].sort((a, b) => a - b);
+      const at = waits.indexOf(Math.max(0, ...waits));
+      const phaseWorst = { wait: waits[at] ?? 0, ran: ran[at] ?? Number.NaN };
+      if (phaseWorst.wait > worst.wait) worst = phaseWorst;
       console.log(
         `| ${name} | ${seconds.toFixed(1)} s | ${waits.length} | ` +
           `${percentile(sorted, 50).toFixed(1)} ms | ${percentile(sorted, 99).toFixed(1)} ms | ` +
-          `${(sorted.at(-1) ?? 0).toFixed(1)} ms |`,
+          `${phaseWorst.wait.toFixed(1)} ms | ${ranOf(phaseWorst.ran)} |`,
       );
     }
-    const worst = Math.max(0, ...this.phases.flatMap((p) => p.waits));
-    console.log(`worst wait of all: ${worst.toFixed(1)} ms (goal ${goalMs} ms)`);
+    console.log(
+      `worst wait of all: ${worst.wait.toFixed(1)} ms (goal ${goalMs} ms); ` +
+        `the server's main thread ran ${ranOf(worst.ran)} of it`,
+    );
     if (this.failures.length > 0) {
       console.log(`pings that failed (connection reset): ${this.failures.length}`);
     }

@@ -37,7 +37,7 @@ export async function benchServerWait(rows: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-wait-'));
   const path = await templatedFile(dir, rows);
   const server = await startSvc();
-  const pinger = new Pinger(server.baseUrl);
+  const pinger = new Pinger(server.baseUrl, server.process.pid);
   try {
     const cookie = await signIn(server);
     const owner = ownerCaller(server, cookie);
