@@ -87,26 +87,15 @@ export class PositionedTally {
   }
 
   #count(counts: RowCounts, position: number, sign: 1 | -1): void {
-    counts.checks.forEach(([name, kind], rank) =>
-      bump(
-        this.#checks,
-        name,
-        kind === 'failed' ? sign : 0,
-        kind === 'warned' ? sign : 0,
-        position,
-        rank,
-      ),
-    );
-    counts.issues.forEach(([code, kind], rank) =>
-      bump(
-        this.#issues,
-        code,
-        kind === 'failed' ? sign : 0,
-        kind === 'warned' ? sign : 0,
-        position,
-        rank,
-      ),
-    );
+    for (const [map, named] of [
+      [this.#checks, counts.checks],
+      [this.#issues, counts.issues],
+    ] as const) {
+      named.forEach(([name, kind], rank) => {
+        const failed = kind === 'failed' ? sign : 0;
+        bump(map, name, failed, sign - failed, position, rank);
+      });
+    }
   }
 }
 
