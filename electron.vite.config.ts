@@ -27,6 +27,11 @@ export default defineConfig({
           // The grid's queries and its search index's builder (see service/datasets/grid-queries.ts).
           'grid-worker': resolve(root, 'src-main/service/datasets/grid-worker.ts'),
           'search-index-worker': resolve(root, 'src-main/service/datasets/search-index-worker.ts'),
+          // A part of the search index, started by the index's worker (see store/search-index.ts).
+          'search-index-part-worker': resolve(
+            root,
+            'src-main/service/datasets/search-index-part-worker.ts',
+          ),
           // An import's WAL checkpoint (see service/datasets/wal-checkpoint.ts).
           'wal-checkpoint-worker': resolve(
             root,

@@ -36,7 +36,7 @@ function sentences(): string[] {
 }
 
 /** Seeded (mulberry32): the same file every run. */
-function writeTexts(path: string, rows: number): void {
+export function writeTexts(path: string, rows: number): void {
   const pool = sentences();
   let seed = 0x2f6b1c3;
   const random = (): number => {

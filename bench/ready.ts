@@ -6,6 +6,7 @@ import { gridQueries } from '../src-main/service/datasets/grid-queries.ts';
 import { importDataset } from '../src-main/service/datasets/import.ts';
 import { datasetScanner } from '../src-main/service/datasets/scanner.ts';
 import { openDatabase } from '../src-main/store/db.ts';
+import { writeTexts } from './file-pass.ts';
 import { plainInsert, writeGsm8kLike } from './import.ts';
 import { formatRow, mib, percentile } from './stats.ts';
 
@@ -38,10 +39,20 @@ interface SearchTimes {
   indexing: number[];
 }
 
+/**
+ * What the part imports (BENCH_READY_DATA): `gsm8k`, GSM8K test questions
+ * numbered apart (300 templates, every row a benchmark item: the dataset
+ * checks' heaviest case), or `texts`, samples of 3-6 real sentences (distinct
+ * paragraphs, the file pass's data).
+ */
+type ReadyData = 'gsm8k' | 'texts';
+const readyData = (): ReadyData => (process.env.BENCH_READY_DATA === 'texts' ? 'texts' : 'gsm8k');
+
 async function appReady(
   file: string,
   dir: string,
   search: boolean,
+  data: ReadyData,
 ): Promise<ReadyTimes & SearchTimes> {
   const db = openDatabase(dir);
   const ctx = createServiceContext(db, dir, '0.0.0-bench');
@@ -90,7 +101,7 @@ async function appReady(
         if (event.type === 'import' && event.rows > 0) state.datasetId = event.dataset_id;
       },
     },
-    { source: { path: file }, shape: 'gsm8k', name: 'bench' },
+    { source: { path: file }, shape: data === 'texts' ? 'sample' : 'gsm8k', name: 'bench' },
   );
   const returned = performance.now() - started;
   state.imported = true;
@@ -129,15 +140,17 @@ const median = (values: number[]): string =>
 
 export async function benchReady(rows: number): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'svc-bench-ready-'));
-  const file = join(root, `gsm8k-x${rows}.jsonl`);
-  await writeGsm8kLike(file, rows);
+  const data = readyData();
+  const file = join(root, `${data}-x${rows}.jsonl`);
+  if (data === 'texts') writeTexts(file, rows);
+  else await writeGsm8kLike(file, rows);
   const plainMs = await plainInsert(file, fresh(root, 'plain'));
-  const quiet = await appReady(file, fresh(root, 'app'), false);
-  const searched = await appReady(file, fresh(root, 'app'), true);
+  const quiet = await appReady(file, fresh(root, 'app'), false, data);
+  const searched = await appReady(file, fresh(root, 'app'), true, data);
   const readyMs = Math.max(quiet.scanned, quiet.indexed);
   const ratio = (ms: number): string => `${(ms / plainMs).toFixed(2)}×`;
   console.log(
-    `\n## ready: ${rows.toLocaleString('en-US')} distinct GSM8K-like rows ` +
+    `\n## ready: ${rows.toLocaleString('en-US')} ${data === 'texts' ? 'distinct texts (3-6 real sentences)' : 'distinct GSM8K-like rows'} ` +
       `(${mib(statSync(file).size)} JSONL), dropped until scanned and indexed`,
   );
   const widths = [58, 10, 10];

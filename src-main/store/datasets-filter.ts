@@ -269,8 +269,8 @@ function trigramQuery(search: string): string {
 }
 
 /**
- * The rows whose text holds the search, from the dataset's search index, in
- * ascending parts: the trigram table's candidates (every trigram of the
+ * The rows whose text holds the search, from the dataset's search index (in
+ * each of its parts, a share of the rows): the trigram table's candidates (every trigram of the
  * search is in the row's text) confirmed against the narrow texts; the narrow
  * texts after the last row with trigrams; the wide rows after the last row
  * with a text (a dataset still being indexed: the rows committed since).
@@ -284,22 +284,24 @@ function indexedMatches(
   const arms: string[] = [];
   const params: unknown[] = [];
   const trigrams = codePoints(search) >= INDEXED_SEARCH_MIN;
-  if (trigrams) {
-    const table = index.fts.split('.').at(-1) ?? index.fts;
-    arms.push(
-      `SELECT row_index FROM ${index.text} WHERE row_index IN
-         (SELECT rowid FROM ${index.fts} WHERE ${table} MATCH ? AND rowid <= ?)
-         AND instr(text, ?) > 0`,
-    );
-    params.push(trigramQuery(search), index.trigramsThrough, search);
-  }
-  if (!trigrams || !index.complete) {
-    // Bounded on both sides: the builder may have gone on since `index` was read.
-    arms.push(
-      `SELECT row_index FROM ${index.text} WHERE row_index > ? AND row_index <= ?
-         AND instr(text, ?) > 0`,
-    );
-    params.push(trigrams ? index.trigramsThrough : -1, index.textsThrough, search);
+  for (const part of index.parts) {
+    if (trigrams) {
+      const table = part.fts.split('.').at(-1) ?? part.fts;
+      arms.push(
+        `SELECT row_index FROM ${part.text} WHERE row_index IN
+           (SELECT rowid FROM ${part.fts} WHERE ${table} MATCH ? AND rowid <= ?)
+           AND instr(text, ?) > 0`,
+      );
+      params.push(trigramQuery(search), index.trigramsThrough, search);
+    }
+    if (!trigrams || !index.complete) {
+      // Bounded on both sides: the builders may have gone on since `index` was read.
+      arms.push(
+        `SELECT row_index FROM ${part.text} WHERE row_index > ? AND row_index <= ?
+           AND instr(text, ?) > 0`,
+      );
+      params.push(trigrams ? index.trigramsThrough : -1, index.textsThrough, search);
+    }
   }
   if (!index.complete) {
     const scanned = scannedSearch(search);

@@ -8,6 +8,7 @@ import { finishImport, insertDataset } from './datasets.ts';
 import { countRows, insertRows, leanRowInserter, pageIndices } from './datasets-rows.ts';
 import { openDatabase, type Db } from './db.ts';
 import { indexedSearch, SEARCH_FILE, SearchIndexBuilder } from './search-index.ts';
+import { partFileName } from './search-index-part.ts';
 import type { LeanSearchText, RowSearch } from './search-text.ts';
 
 /**
@@ -23,6 +24,8 @@ afterEach(() => {
 });
 
 const N = 150;
+/** Three parts of chunks of 16 rows: every part holds some of the N rows. */
+const LAYOUT = { parts: 3, chunk: 16 };
 
 /** A row is searched in its original's `text`, lowercased (the service's: every field). */
 const leanText = (): LeanSearchText => ({
@@ -116,13 +119,15 @@ describe('the search index', () => {
   it('answers each search as a scan of the rows does, complete or built in part', () => {
     const { db } = database();
     expect(indexedSearch(db, 'ds_a')).toBeUndefined();
-    const index = new SearchIndexBuilder(db, () => leanText());
+    const index = new SearchIndexBuilder(db, () => leanText(), LAYOUT);
     build(index);
     expect(index.completed()).toEqual(['ds_a']);
     const complete = indexedSearch(db, 'ds_a');
     expect(complete).toMatchObject({
-      fts: 'search.fts_ds_a',
-      text: 'search.text_ds_a',
+      parts: [0, 1, 2].map((part) => ({
+        fts: `search_p${part}.fts_ds_a`,
+        text: `search_p${part}.text_ds_a`,
+      })),
       trigramsThrough: N - 1,
       textsThrough: N - 1,
       complete: true,
@@ -134,6 +139,7 @@ describe('the search index', () => {
       [-1, -1],
       [-1, 60],
       [40, 90],
+      [15, 16],
       [N - 1, N - 1],
     ] as const) {
       const partial = { ...complete, trigramsThrough, textsThrough, complete: false };
@@ -147,18 +153,48 @@ describe('the search index', () => {
   it('indexes a dataset while it imports, and completes it once imported', () => {
     const { db } = database();
     db.prepare(`UPDATE datasets SET state = 'importing'`).run();
-    const index = new SearchIndexBuilder(db, () => leanText());
-    const first = index.step();
-    expect(first).toMatchObject({ dataset_id: 'ds_a', indexed: 0, complete: false });
-    expect(index.step()).toMatchObject({ indexed: N, total: N, complete: false });
-    // Nothing more until the import is done.
-    expect(index.step()).toBeNull();
+    const index = new SearchIndexBuilder(db, () => leanText(), LAYOUT);
+    // Told once every part holds the dataset's tables, with nothing in them yet.
+    expect(index.step()).toMatchObject({ dataset_id: 'ds_a', indexed: 0, complete: false });
+    const told = [];
+    for (let progress = index.step(); progress; progress = index.step()) told.push(progress);
+    // Every row in, told as the parts went on together; nothing more until the import is done.
+    expect(told.at(-1)).toMatchObject({ indexed: N, total: N, complete: false });
+    const indexed = told.map((progress) => progress.indexed);
+    expect(indexed).toEqual([...indexed].sort((a, b) => a - b));
     expect(indexedSearch(db, 'ds_a')?.complete).toBe(false);
     db.prepare(`UPDATE datasets SET state = 'ready'`).run();
-    expect(index.step()).toMatchObject({ indexed: N, total: N, complete: true });
+    build(index);
+    expect(indexedSearch(db, 'ds_a')).toMatchObject({
+      complete: true,
+      trigramsThrough: N - 1,
+      textsThrough: N - 1,
+    });
     expect(index.step()).toBeNull();
     expect(index.completed()).toEqual(['ds_a']);
     index.close();
+    db.close();
+  });
+
+  it('keeps what each part built for the next run, and builds again a part lost', () => {
+    const { dir, db } = database();
+    const first = new SearchIndexBuilder(db, () => leanText(), LAYOUT);
+    build(first);
+    first.close();
+    const again = new SearchIndexBuilder(db, () => leanText(), LAYOUT);
+    expect(again.completed()).toEqual(['ds_a']);
+    expect(again.step()).toBeNull();
+    again.close();
+    rmSync(join(dir, partFileName(1)));
+    // A layout asked for now is not the one the file was made with: the file's is kept.
+    const lost = new SearchIndexBuilder(db, () => leanText(), { parts: 2, chunk: 5000 });
+    expect(lost.step()).toMatchObject({ complete: false });
+    build(lost);
+    expect(lost.completed()).toEqual(['ds_a']);
+    const search: RowSearch = { leanText: leanText(), index: indexedSearch(db, 'ds_a') };
+    expect(countRows(db, 'ds_a', { search: 'eggs' }, search)).toBe(N / 3);
+    expect(countRows(db, 'ds_a', { search: 'ducks' }, search)).toBe(N - N / 3);
+    lost.close();
     db.close();
   });
 
@@ -176,7 +212,7 @@ describe('the search index', () => {
     old.prepare('INSERT INTO indexed VALUES (?, ?, 1)').run('ds_a', N - 1);
     old.close();
 
-    const index = new SearchIndexBuilder(db, () => leanText());
+    const index = new SearchIndexBuilder(db, () => leanText(), LAYOUT);
     expect(index.completed()).toEqual([]);
     build(index);
     expect(index.completed()).toEqual(['ds_a']);
@@ -187,13 +223,19 @@ describe('the search index', () => {
     db.close();
 
     const file = new Database(join(dir, SEARCH_FILE), { readonly: true });
-    expect(file.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1, 2, 3]);
+    expect(file.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([
+      1, 2, 3, 4,
+    ]);
+    // The old layout's tables are gone from the file.
+    expect(
+      file.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'fts%'").pluck().all(),
+    ).toEqual([]);
     file.close();
   });
 
   it('drops the index of a dataset deleted', () => {
     const { db } = database();
-    const index = new SearchIndexBuilder(db, () => leanText());
+    const index = new SearchIndexBuilder(db, () => leanText(), LAYOUT);
     build(index);
     db.prepare('DELETE FROM datasets').run();
     expect(index.step()).toBeNull();

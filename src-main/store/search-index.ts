@@ -1,68 +1,77 @@
 import Database from 'better-sqlite3';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Db } from './db.ts';
 import { migrate } from './migrate.ts';
 import { SEARCH_INDEX_MIGRATIONS } from './migrations/search-index/index.ts';
+import { builtThrough, MAX_INDEX_PARTS, type IndexLayout } from './search-index-layout.ts';
+import {
+  ftsOf,
+  partFileName,
+  SearchIndexPart,
+  textOf,
+  type PartProgress,
+} from './search-index-part.ts';
 import type { IndexedSearch, LeanSearchText } from './search-text.ts';
-import { composed, plucked, statement } from './statements.ts';
+import { plucked, statement } from './statements.ts';
 
 /**
  * The text search's index: per dataset, a narrow table of each row's search
  * text (`text_<id>`, rowid: the row's index) and an FTS5 table with the
  * trigram tokenizer over the same texts (`fts_<id>`), so a search is a set of
  * trigrams confirmed against the narrow texts, answered in milliseconds where
- * a scan of a million wide rows takes seconds. It lives in a file of its own
- * beside the database (`svc-search.sqlite`, its schema by
- * migrations/search-index): a cache, rebuilt when missing, written by a
- * worker of its own (search-index-worker.ts) that never takes the app
- * database's write lock, while the grid's worker reads it (WAL).
+ * a scan of a million wide rows takes seconds. It is a cache beside the
+ * database, rebuilt when missing, and never takes the app database's write
+ * lock, while the grid's worker reads it (WAL).
+ *
+ * The rows are shared among parts (search-index-layout.ts: chunks of 5,000
+ * rows, round robin), each a file of its own (`svc-search-part-<n>.sqlite`,
+ * search-index-part.ts) written by a thread of its own: FTS5's trigram
+ * tokenizing costs ~130 ns a character, ~70 µs a row of 500 characters, and
+ * one thread building a million rows' index was what kept a dataset from
+ * being ready on a machine with cores to spare. This file
+ * (`svc-search.sqlite`, its schema by migrations/search-index) holds the
+ * layout and, per dataset, the prefix of rows every part has stored, which
+ * is what a reader uses (`indexedSearch`).
  *
  * A dataset is indexed as soon as its rows are committed, while it still
- * imports: first its texts, then its trigrams, each in large transactions
- * (a reader never waits for a writer in WAL, so nothing is gained by small
- * ones: slices of 32 rows made a million-row build 246 s). Until the trigram
- * table is complete a search reads it for the rows it holds, the narrow texts
- * for the rows after, and the wide rows only for rows not yet in the texts
- * (see datasets-filter.ts).
+ * imports: in each part first its texts, then its trigrams, each in large
+ * transactions (a reader never waits for a writer in WAL, so nothing is
+ * gained by small ones: slices of 32 rows made a million-row build 246 s).
+ * Until the trigram tables are complete a search reads them for the rows they
+ * hold, the narrow texts for the rows after, and the wide rows only for rows
+ * not yet in the texts (see datasets-filter.ts).
  */
 
 export const SEARCH_FILE = 'svc-search.sqlite';
-/** Rows whose texts are stored per transaction. */
-const TEXT_CHUNK = 5000;
-/** Rows added to the trigram table per transaction. */
-const TRIGRAM_CHUNK = 5000;
+/** Rows per chunk of the layout: a part's transaction stores at most one chunk. */
+const CHUNK = 5000;
 
-/** The schema the index's file is attached as on a reading connection. */
+/** The schema the index's file is attached as on a reading connection; its parts' `search_p<n>`. */
 const SCHEMA = 'search';
+const partSchema = (part: number): string => `${SCHEMA}_p${part}`;
 
-const suffixOf = (datasetId: string): string => datasetId.replace(/[^A-Za-z0-9_]/g, '_');
-const ftsOf = (datasetId: string): string => `fts_${suffixOf(datasetId)}`;
-const textOf = (datasetId: string): string => `text_${suffixOf(datasetId)}`;
+/** The layout a new index takes: a part per core, at most MAX_INDEX_PARTS. */
+export function defaultLayout(): IndexLayout {
+  return { parts: Math.max(1, Math.min(MAX_INDEX_PARTS, availableParallelism())), chunk: CHUNK };
+}
 
 /** A dataset in the index's `indexed` table (migrations/search-index). */
 interface IndexedEntry {
   dataset_id: string;
-  /** The last row index in the trigram table (-1: none yet). */
+  /** The last row index in every part's trigram table (-1: none yet). */
   through: number;
-  /** The last row index whose text is stored (-1: none yet). */
+  /** The last row index whose text every part has stored (-1: none yet). */
   texts: number;
   complete: 0 | 1;
 }
 
-/** A row as the index reads it. */
-interface IndexedRow {
-  row_index: number;
-  original_json: string;
-  source_path: string | null;
-}
-
 interface DatasetState {
-  id: string;
   state: string;
   row_count: number;
 }
 
-/** How far a dataset's index is built: `indexed` of `total` rows in its trigram table. */
+/** How far a dataset's index is built: `indexed` of `total` rows in its trigram tables. */
 export interface IndexProgress {
   dataset_id: string;
   indexed: number;
@@ -77,32 +86,38 @@ function openIndexFile(appFile: string): Db {
   // A cache: rebuilt if lost, so no fsync per transaction.
   index.pragma('synchronous = OFF');
   migrate(index, SEARCH_INDEX_MIGRATIONS);
+  // The tables of the layout before parts (migration 4), in this file: dropped once.
+  const old = plucked(
+    index,
+    `SELECT name FROM sqlite_master WHERE type = 'table'
+       AND (name LIKE 'text\\_%' ESCAPE '\\' OR (name LIKE 'fts\\_%' ESCAPE '\\'
+         AND sql LIKE 'CREATE VIRTUAL TABLE%'))`,
+  ).all() as string[];
+  for (const name of old) index.exec(`DROP TABLE IF EXISTS "${name}"`);
   return index;
 }
 
-/** Builds the indexes: one connection to the index's file, one (read-only) to the app's. */
-export class SearchIndexBuilder {
+/**
+ * The index's own file, kept by one thread (search-index-worker.ts): its
+ * layout, and per dataset the prefix of rows every part has stored, from
+ * what the parts tell (`record`).
+ */
+export class SearchIndexMeta {
   readonly #db: Db;
   readonly #index: Db;
-  readonly #leanText: (datasetId: string) => LeanSearchText;
+  readonly layout: IndexLayout;
+  /** Per dataset, what each part last told (undefined: not yet). */
+  readonly #told = new Map<string, (PartProgress | undefined)[]>();
 
-  /**
-   * `db`: a connection to the app database (the builder only reads it).
-   * `leanText`: how the rows of a dataset are searched, from each row's
-   * original (the service's: every field).
-   */
-  constructor(db: Db, leanText: (datasetId: string) => LeanSearchText) {
+  /** `db`: a connection to the app database (only read). `wanted`: the layout of a new file. */
+  constructor(db: Db, wanted: IndexLayout = defaultLayout()) {
     this.#db = db;
-    this.#leanText = leanText;
     this.#index = openIndexFile(db.name);
-  }
-
-  /** Whether a dataset is still importing (its index may have more to do soon). */
-  importing(): boolean {
-    return (
-      plucked(this.#db, `SELECT 1 FROM datasets WHERE state = 'importing' LIMIT 1`).get() !==
-      undefined
+    statement(this.#index, 'INSERT OR IGNORE INTO layout (id, parts, chunk) VALUES (1, ?, ?)').run(
+      wanted.parts,
+      wanted.chunk,
     );
+    this.layout = statement(this.#index, 'SELECT parts, chunk FROM layout').get() as IndexLayout;
   }
 
   /** The datasets whose index is complete. */
@@ -113,161 +128,193 @@ export class SearchIndexBuilder {
     ).all() as string[];
   }
 
-  close(): void {
-    this.#index.close();
+  /** Forgets the datasets deleted. */
+  prune(): void {
+    const ids = new Set(plucked(this.#db, 'SELECT id FROM datasets').all() as string[]);
+    for (const id of plucked(this.#index, 'SELECT dataset_id FROM indexed').all() as string[]) {
+      if (ids.has(id)) continue;
+      statement(this.#index, 'DELETE FROM indexed WHERE dataset_id = ?').run(id);
+      this.#told.delete(id);
+    }
   }
 
   /**
-   * One transaction of work on the first dataset with some (and the indexes
-   * of datasets deleted dropped): how far that dataset is, or null when
-   * there is nothing to do now (a dataset still importing may have more later).
+   * What a part told: the dataset's prefix stored by every part written
+   * down, and how far it is, once every part has told of the dataset (a
+   * reader then finds each part's tables).
    */
-  step(): IndexProgress | null {
-    const datasets = statement(
-      this.#db,
-      'SELECT id, state, row_count FROM datasets',
-    ).all() as DatasetState[];
-    const byId = new Map(datasets.map((d) => [d.id, d]));
-    const known = statement(
+  record(progress: PartProgress): IndexProgress | undefined {
+    const id = progress.dataset_id;
+    const told = this.#told.get(id) ?? Array<PartProgress | undefined>(this.layout.parts);
+    this.#told.set(id, told);
+    told[progress.part] = progress;
+    const parts = told.filter((part) => part !== undefined);
+    if (parts.length < this.layout.parts) return undefined;
+    const dataset = statement(this.#db, 'SELECT state, row_count FROM datasets WHERE id = ?').get(
+      id,
+    ) as DatasetState | undefined;
+    if (dataset === undefined) return undefined;
+    const last = (of: 'texts' | 'through'): number =>
+      builtThrough(
+        this.layout,
+        parts.map((part) => (part.complete ? 'complete' : part[of])),
+        dataset.row_count,
+      );
+    const complete = parts.every((part) => part.complete);
+    const through = last('through');
+    statement(
       this.#index,
-      'SELECT dataset_id, through, texts, complete FROM indexed',
-    ).all() as IndexedEntry[];
-    for (const entry of known) {
-      if (!byId.has(entry.dataset_id)) this.#drop(entry.dataset_id);
-    }
-    const entries = new Map(known.map((entry) => [entry.dataset_id, entry]));
-    for (const dataset of datasets) {
-      if (dataset.state !== 'ready' && dataset.state !== 'importing') continue;
-      const entry = entries.get(dataset.id);
-      if (entry?.complete === 1) continue;
-      const progress = this.#advance(dataset, entry);
-      if (progress) return progress;
-    }
-    return null;
-  }
-
-  #drop(datasetId: string): void {
-    this.#index.transaction(() => {
-      this.#index.exec(`DROP TABLE IF EXISTS ${ftsOf(datasetId)}`);
-      this.#index.exec(`DROP TABLE IF EXISTS ${textOf(datasetId)}`);
-      statement(this.#index, 'DELETE FROM indexed WHERE dataset_id = ?').run(datasetId);
-    })();
-  }
-
-  /** One transaction on the dataset's index, or undefined when it has nothing to do now. */
-  #advance(dataset: DatasetState, known: IndexedEntry | undefined): IndexProgress | undefined {
-    const id = dataset.id;
-    const fts = ftsOf(id);
-    const text = textOf(id);
-    let entry = known;
-    // A dataset not begun (or to be rebuilt from the start: migrations 2 and 3) gets new tables.
-    if (entry === undefined || (entry.through === -1 && entry.texts === -1)) {
-      this.#index.transaction(() => {
-        this.#index.exec(`DROP TABLE IF EXISTS ${fts}`);
-        this.#index.exec(`DROP TABLE IF EXISTS ${text}`);
-        // Lowercased texts and searches alike: no case folding. No positions (detail = none):
-        // a match's trigrams are all there, and the narrow text confirms the substring.
-        this.#index.exec(
-          `CREATE VIRTUAL TABLE ${fts} USING fts5(text, tokenize = 'trigram case_sensitive 1',
-             content = '', detail = none, columnsize = 0)`,
-        );
-        this.#index.exec(
-          `CREATE TABLE ${text} (row_index INTEGER PRIMARY KEY, text TEXT NOT NULL)`,
-        );
-        statement(
-          this.#index,
-          `INSERT OR REPLACE INTO indexed (dataset_id, through, texts, complete)
-           VALUES (?, -1, -1, 0)`,
-        ).run(id);
-      })();
-      entry = { dataset_id: id, through: -1, texts: -1, complete: 0 };
-    }
-    const progress = (through: number, complete: boolean): IndexProgress => ({
+      `INSERT OR REPLACE INTO indexed (dataset_id, through, texts, complete) VALUES (?, ?, ?, ?)`,
+    ).run(id, through, last('texts'), complete ? 1 : 0);
+    const total = Math.max(dataset.row_count, 0);
+    return {
       dataset_id: id,
-      indexed: through + 1,
-      total: Math.max(dataset.row_count, through + 1),
+      indexed: dataset.state === 'ready' ? Math.min(through + 1, total) : through + 1,
+      total: Math.max(total, through + 1),
       complete,
-    });
-    // The texts first: a search reads them while the trigrams catch up.
-    const rows = statement(
-      this.#db,
-      `SELECT row_index, original_json, source_path
-       FROM dataset_rows WHERE dataset_id = ? AND row_index > ? ORDER BY row_index LIMIT ?`,
-    ).all(id, entry.texts, TEXT_CHUNK) as IndexedRow[];
-    if (rows.length > 0) {
-      const lean = this.#leanText(id);
-      lean.prepare();
-      const insert = composed(this.#index, `INSERT INTO ${text} (row_index, text) VALUES (?, ?)`);
-      const last = (rows.at(-1) as IndexedRow).row_index;
-      this.#index.transaction(() => {
-        for (const row of rows) {
-          insert.run(row.row_index, lean.text(row.original_json, row.source_path));
-        }
-        statement(this.#index, 'UPDATE indexed SET texts = ? WHERE dataset_id = ?').run(last, id);
-      })();
-      return progress(entry.through, false);
-    }
-    if (entry.through < entry.texts) {
-      const texts = composed(
-        this.#index,
-        `SELECT row_index, text FROM ${text} WHERE row_index > ? ORDER BY row_index LIMIT ?`,
-      )
-        .raw()
-        .all(entry.through, TRIGRAM_CHUNK) as [number, string][];
-      const insert = composed(this.#index, `INSERT INTO ${fts} (rowid, text) VALUES (?, ?)`);
-      const last = (texts.at(-1) as [number, string])[0];
-      this.#index.transaction(() => {
-        for (const [rowIndex, rowText] of texts) insert.run(rowIndex, rowText);
-        statement(this.#index, 'UPDATE indexed SET through = ? WHERE dataset_id = ?').run(last, id);
-      })();
-      return progress(last, false);
-    }
-    // Every row is in: complete once the import is (its state was read before its rows).
-    if (dataset.state !== 'ready') return undefined;
-    statement(this.#index, 'UPDATE indexed SET complete = 1 WHERE dataset_id = ?').run(id);
-    return progress(entry.through, true);
+    };
+  }
+
+  close(): void {
+    this.#index.close();
   }
 }
 
 /**
- * The search index as a reading connection sees it: the index's file
- * attached (once it exists), and how far a dataset's index is built.
+ * The whole index built on the calling thread, its parts one after another
+ * (tests; the app builds each part on a thread of its own:
+ * search-index-worker.ts).
+ */
+export class SearchIndexBuilder {
+  readonly #meta: SearchIndexMeta;
+  readonly #parts: SearchIndexPart[];
+  #next = 0;
+
+  constructor(
+    db: Db,
+    leanText: (datasetId: string) => LeanSearchText,
+    layout: IndexLayout = defaultLayout(),
+  ) {
+    this.#meta = new SearchIndexMeta(db, layout);
+    this.#parts = Array.from(
+      { length: this.#meta.layout.parts },
+      (_, part) => new SearchIndexPart(db, part, this.#meta.layout, leanText),
+    );
+    for (const part of this.#parts) for (const state of part.states()) this.#meta.record(state);
+  }
+
+  completed(): string[] {
+    return this.#meta.completed();
+  }
+
+  /**
+   * One transaction of some part's work, until one changes how far a
+   * dataset's index is: that, or null when no part has anything to do now.
+   */
+  step(): IndexProgress | null {
+    this.#meta.prune();
+    for (;;) {
+      let worked = false;
+      for (let i = 0; i < this.#parts.length; i++) {
+        const part = this.#parts[this.#next] as SearchIndexPart;
+        this.#next = (this.#next + 1) % this.#parts.length;
+        const progress = part.step();
+        if (!progress) continue;
+        worked = true;
+        const told = this.#meta.record(progress);
+        if (told) return told;
+      }
+      if (!worked) return null;
+    }
+  }
+
+  close(): void {
+    for (const part of this.#parts) part.close();
+    this.#meta.close();
+  }
+}
+
+/**
+ * The search index as a reading connection sees it: the index's file and its
+ * parts attached (once they exist), and how far a dataset's index is built.
  */
 export function indexedSearch(db: Db, datasetId: string): IndexedSearch | undefined {
-  if (!attached(db)) return undefined;
+  const layout = attached(db);
+  if (layout === undefined) return undefined;
   const entry = statement(
     db,
     `SELECT dataset_id, through, texts, complete FROM ${SCHEMA}.indexed WHERE dataset_id = ?`,
   ).get(datasetId) as IndexedEntry | undefined;
+  // An entry with texts is written once every part holds the dataset's tables.
   if (entry === undefined || entry.texts === -1) return undefined;
+  if (!partsAttached(db, layout.parts)) return undefined;
   return {
-    fts: `${SCHEMA}.${ftsOf(datasetId)}`,
-    text: `${SCHEMA}.${textOf(datasetId)}`,
+    parts: Array.from({ length: layout.parts }, (_, part) => ({
+      fts: `${partSchema(part)}.${ftsOf(datasetId)}`,
+      text: `${partSchema(part)}.${textOf(datasetId)}`,
+    })),
     trigramsThrough: entry.through,
     textsThrough: entry.texts,
     complete: entry.complete === 1,
   };
 }
 
-const attachedTo = new WeakSet<Db>();
+/** Per connection: the layout of the index attached, and how many of its parts are. */
+const attachedTo = new WeakMap<Db, { layout: IndexLayout; parts: number }>();
 
-/** Attaches the index's file to the connection once it exists with its schema. */
-function attached(db: Db): boolean {
-  if (attachedTo.has(db)) return true;
-  const file = join(dirname(db.name), SEARCH_FILE);
+/** Whether `file` exists as a database this connection can read (never made by looking). */
+function readable(file: string, check?: (probe: Db) => boolean): boolean {
   try {
-    // Read-only: the builder's connection alone writes the file.
     const probe = new Database(file, { readonly: true, fileMustExist: true });
     try {
-      const columns = plucked(probe, 'SELECT name FROM pragma_table_info(?)').all('indexed');
-      if (!columns.includes('texts')) return false;
+      return check ? check(probe) : true;
     } finally {
       probe.close();
     }
-    db.exec(`ATTACH DATABASE '${file.replaceAll("'", "''")}' AS ${SCHEMA}`);
   } catch {
     return false;
   }
-  attachedTo.add(db);
+}
+
+const attach = (db: Db, file: string, schema: string): void => {
+  db.exec(`ATTACH DATABASE '${file.replaceAll("'", "''")}' AS ${schema}`);
+};
+
+/** Attaches the index's file to the connection once it exists with its layout: that layout. */
+function attached(db: Db): IndexLayout | undefined {
+  const known = attachedTo.get(db);
+  if (known) return known.layout;
+  const file = join(dirname(db.name), SEARCH_FILE);
+  let layout: IndexLayout | undefined;
+  const laidOut = readable(file, (probe) => {
+    const tables = plucked(probe, `SELECT name FROM sqlite_master WHERE type = 'table'`).all();
+    if (!tables.includes('layout')) return false;
+    layout = probe.prepare('SELECT parts, chunk FROM layout').get() as IndexLayout | undefined;
+    return layout !== undefined;
+  });
+  if (!laidOut || layout === undefined) return undefined;
+  try {
+    // Read-only: the index's own threads alone write its files.
+    attach(db, file, SCHEMA);
+  } catch {
+    return undefined;
+  }
+  attachedTo.set(db, { layout, parts: 0 });
+  return layout;
+}
+
+/** Attaches the index's parts not attached yet; whether all `parts` are. */
+function partsAttached(db: Db, parts: number): boolean {
+  const state = attachedTo.get(db);
+  if (!state) return false;
+  for (; state.parts < parts; state.parts++) {
+    const file = join(dirname(db.name), partFileName(state.parts));
+    if (!readable(file)) return false;
+    try {
+      attach(db, file, partSchema(state.parts));
+    } catch {
+      return false;
+    }
+  }
   return true;
 }

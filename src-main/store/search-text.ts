@@ -19,14 +19,17 @@ export interface LeanSearchText {
 
 /**
  * A dataset's search index as a connection reads it (see search-index.ts),
- * complete or still being built: the tables, `schema.table`, and how far each is.
+ * complete or still being built: the tables, `schema.table`, and how far they are.
  */
 export interface IndexedSearch {
-  /** The trigram table (FTS5, rowid: the row's index), holding rows up to `trigramsThrough`. */
-  fts: string;
-  /** The narrow texts (row_index, text), holding rows up to `textsThrough`. */
-  text: string;
+  /**
+   * The index's parts (each a share of the rows): the trigram table (FTS5,
+   * rowid: the row's index) and the narrow texts (row_index, text) of each.
+   */
+  parts: { fts: string; text: string }[];
+  /** Every row up to this one is in the trigram tables. */
   trigramsThrough: number;
+  /** Every row up to this one is in the narrow texts. */
   textsThrough: number;
   /** Every row of the dataset is in both. */
   complete: boolean;

@@ -2,9 +2,15 @@ import type { Migration } from '../../migrate.ts';
 import { indexed } from './001-indexed.ts';
 import { everyField } from './002-every-field.ts';
 import { narrowText } from './003-narrow-text.ts';
+import { parts } from './004-parts.ts';
 
 /**
  * Every schema change of the search index's file (a database of its own,
  * beside the app's), in order. Never edit a shipped migration: add one.
  */
-export const SEARCH_INDEX_MIGRATIONS: readonly Migration[] = [indexed, everyField, narrowText];
+export const SEARCH_INDEX_MIGRATIONS: readonly Migration[] = [
+  indexed,
+  everyField,
+  narrowText,
+  parts,
+];
