@@ -395,10 +395,7 @@ export function updateRowResults(
        reaudit_json = @reaudit_json, fixed_json = @fixed_json, passed = @passed, score = @score,
        failed_checks = @failed_checks, flagged = @flagged, changed = @changed,
        unverified = @unverified, decision = @decision, error_codes = @error_codes,
-       warning_codes = @warning_codes, warning_checks = @warning_checks,
-       -- the sample in force may have changed: its duplicate signature is recomputed at the next scan
-       dedup_sig = CASE WHEN @fixed_json IS fixed_json AND @decision IS decision
-         THEN dedup_sig ELSE NULL END
+       warning_codes = @warning_codes, warning_checks = @warning_checks
      WHERE dataset_id = @dataset_id AND row_index = @row_index`,
   );
   for (const row of rows) update.run({ dataset_id: datasetId, ...row });
@@ -464,7 +461,7 @@ export function setDecision(
 ): void {
   const update = statement(
     db,
-    `UPDATE dataset_rows SET decision = ?, dedup_sig = NULL
+    `UPDATE dataset_rows SET decision = ?
      WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
   );
   for (let start = 0; start < indices.length; start += 10_000) {

@@ -14,7 +14,6 @@ export interface ScanRowRecord extends SampleSource {
   source_row: number;
   fixed_json: string | null;
   decision: 'accepted' | 'rejected' | null;
-  dedup_sig: Buffer | null;
   dropped: 0 | 1;
   /** Whether the row has a `duplicates` verdict from an earlier scan. */
   has_checks: 0 | 1;
@@ -32,7 +31,7 @@ export function scanPage(
 ): ScanRowRecord[] {
   return statement(
     db,
-    `SELECT row_index, source_row, ${SAMPLE_SOURCE}, fixed_json, decision, dedup_sig, dropped,
+    `SELECT row_index, source_row, ${SAMPLE_SOURCE}, fixed_json, decision, dropped,
          checks_json IS NOT NULL AS has_checks, source_path IS NOT NULL AS in_tree
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ? AND row_index <= ?
        ORDER BY row_index LIMIT ?`,
@@ -74,18 +73,6 @@ export function currentSamples(
     `SELECT row_index, ${SAMPLE_SOURCE}, fixed_json, decision FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
   ).all(datasetId, JSON.stringify(indices)) as CurrentSampleRecord[];
-}
-
-export function saveSignatures(
-  db: Db,
-  datasetId: string,
-  rows: readonly { row_index: number; sig: Buffer }[],
-): void {
-  const update = statement(
-    db,
-    'UPDATE dataset_rows SET dedup_sig = ? WHERE dataset_id = ? AND row_index = ?',
-  );
-  for (const row of rows) update.run(row.sig, datasetId, row.row_index);
 }
 
 /** What recomputing a row's verdict columns needs, and what they hold now. */

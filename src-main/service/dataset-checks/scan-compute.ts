@@ -18,7 +18,7 @@ import { addPreparedSlice } from '../file-pass/prepared-slice.ts';
 import type { MatcherSpec } from '../file-pass/task-types.ts';
 import { currentSample, type ScanRowsResult, type ScanWordsResult } from './scan-rows.ts';
 import type { SliceRunner } from './scan-slices.ts';
-import type { PackedSignatures } from './signature-writer.ts';
+import type { PackedSignatures } from '../../store/signature-cache.ts';
 
 /**
  * The reading and computing half of a dataset scan (see sqlite.ts): every
@@ -29,7 +29,7 @@ import type { PackedSignatures } from './signature-writer.ts';
  * which hands the ranges' per-row work to slice workers (scan-slices.ts) and
  * adds their results in row order: the main thread only writes what it
  * found. Signatures it computes are handed out as it goes, for the caller to
- * keep.
+ * keep (store/signature-cache.ts).
  */
 
 /** The fewest rows whose words are read back at a time for near-duplicate verification. */
@@ -239,14 +239,19 @@ function* sliceRanges(db: Db, datasetId: string, rows: number): Generator<[numbe
   }
 }
 
-/** A slice's fresh signatures, packed in one buffer (moved, not copied, to another thread). */
+/** A slice's fresh signatures, packed in one buffer. */
 function freshSignatures(result: ScanRowsResult): PackedSignatures {
   const length = result.signatureLength;
   const words = new Uint32Array(result.fresh.length * length);
   result.fresh.forEach((i, at) =>
     words.set(result.signatures.subarray(i * length, (i + 1) * length), at * length),
   );
-  return { rows: result.fresh.map((i) => result.rowIndex[i] as number), words, length };
+  return {
+    rows: result.fresh.map((i) => result.rowIndex[i] as number),
+    keys: result.freshKeys,
+    words,
+    length,
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { duplicateWords, verifyWords, type VerifyWords } from '../../engine/dataset/duplicates.ts';
 import { currentSamples, scanPage, type ScanRowRecord } from '../../store/datasets-scan.ts';
+import { sampleKey, storedSignatures } from '../../store/signature-cache.ts';
 import type { SampleSource } from '../../store/datasets-rows.ts';
 import type { Db } from '../../store/db.ts';
 import { sampleReader } from '../datasets/row-sample.ts';
@@ -13,8 +14,8 @@ import type { MatcherSpec, ScanSliceResult } from '../file-pass/task-types.ts';
  * The per-row work of a dataset scan, a range of stored rows at a time, as
  * a scan's slice worker runs it (scan-slice-worker.ts, a read-only
  * connection each) or the scan's own thread: each row not dropped read, its
- * current sample made, hashed for duplicates (unless its stored signature
- * is current), recorded for the statistics and looked up for
+ * current sample made, hashed for duplicates (unless the signature kept of
+ * it is current: store/signature-cache.ts), recorded for the statistics and looked up for
  * contamination (SlicePreparer, the CLI's file pass shares it). Then, for
  * near-duplicate verification, the words of the rows asked for.
  */
@@ -41,6 +42,8 @@ export interface ScanRowsResult extends ScanSliceResult {
   hadChecks: number[];
   /** The samples (by index in the range) whose signatures were computed: to be stored. */
   fresh: number[];
+  /** The key of each fresh sample (store/signature-cache.ts sampleKey). */
+  freshKeys: number[];
 }
 
 /** The words near-duplicate verification compares, of some rows (ascending). */
@@ -75,31 +78,36 @@ export function scanRows(
   const sourceRow: number[] = [];
   const hadChecks: number[] = [];
   const fresh: number[] = [];
+  const freshKeys: number[] = [];
   for (let after = task.after; after < task.through;) {
     const page = scanPage(db, task.datasetId, after, PAGE, task.through);
     if (page.length === 0) break;
+    const last = (page.at(-1) as { row_index: number }).row_index;
+    const kept = storedSignatures(db, task.datasetId, after, last);
     for (const row of page) {
       if (row.has_checks) hadChecks.push(row.row_index);
       if (row.dropped === 1) continue;
+      const key = sampleKey(row);
+      const sig = kept.get(row.row_index);
+      // A signature of the sample in force only: one of a sample since changed is made again.
       const stored =
-        row.dedup_sig === null
+        sig === undefined || sig.key !== key
           ? undefined
           : Uint32Array.from(
-              new Uint32Array(
-                row.dedup_sig.buffer,
-                row.dedup_sig.byteOffset,
-                row.dedup_sig.length / 4,
-              ),
+              new Uint32Array(sig.sig.buffer, sig.sig.byteOffset, sig.sig.length / 4),
             );
       // The paths of one tree come from one row: never near duplicates of each other.
       const origin = row.in_tree ? row.source_row : 0;
-      if (slice.add(sampleOf(row), origin, stored)) fresh.push(rowIndex.length);
+      if (slice.add(sampleOf(row), origin, stored)) {
+        fresh.push(rowIndex.length);
+        freshKeys.push(key);
+      }
       rowIndex.push(row.row_index);
       sourceRow.push(row.source_row);
     }
-    after = (page.at(-1) as { row_index: number }).row_index;
+    after = last;
   }
-  return { ...slice.result(), rowIndex, sourceRow, hadChecks, fresh };
+  return { ...slice.result(), rowIndex, sourceRow, hadChecks, fresh, freshKeys };
 }
 
 /** What verification compares of the rows, made here (a slice worker), in the order given. */

@@ -5,6 +5,11 @@ import { createHarness, dataset, type Harness } from '../datasets/testing/harnes
 import type { ScanTask } from './scan-rows.ts';
 import { SliceWorkers } from './scan-slices.ts';
 import { scanDataset, type ScanSplit } from './sqlite.ts';
+import {
+  closeSignatureCache,
+  openSignatureCache,
+  storedSignatures,
+} from '../../store/signature-cache.ts';
 
 /**
  * A scan's reading and hashing split across slice workers (scan-slices.ts)
@@ -40,15 +45,23 @@ function gsmWithCopies(h: Harness): string {
   return path;
 }
 
+const ALL_ROWS = [-1, Number.MAX_SAFE_INTEGER] as const;
+
 /** Everything a scan writes: each row's verdict columns and signature, the groups, the scan. */
 function stored(h: Harness, id: string): unknown {
-  const rows = h.db
-    .prepare(
-      `SELECT row_index, checks_json, passed, score, failed_checks, unverified, error_codes,
-         warning_codes, warning_checks, hex(dedup_sig) AS sig
+  const signatures = storedSignatures(h.db, id, ...ALL_ROWS);
+  const rows = (
+    h.db
+      .prepare(
+        `SELECT row_index, checks_json, passed, score, failed_checks, unverified, error_codes,
+         warning_codes, warning_checks
        FROM dataset_rows WHERE dataset_id = ? ORDER BY row_index`,
-    )
-    .all(id);
+      )
+      .all(id) as { row_index: number }[]
+  ).map((row) => {
+    const kept = signatures.get(row.row_index);
+    return { ...row, sig: kept?.sig.toString('hex') ?? '', key: kept?.key };
+  });
   const groups = h.db
     .prepare(
       `SELECT first_row, kind, similarity, label_conflict, size, rows_json
@@ -79,14 +92,40 @@ async function scannedWith(h: Harness, split: ScanSplit): Promise<unknown> {
     .run(JSON.stringify(fixed), ds.id);
   await h.call('decide', { dataset_id: ds.id, indices: [7], decision: 'accepted' });
   await h.scanned(ds.id);
-  const update = h.db.prepare(
-    'UPDATE dataset_rows SET dedup_sig = ? WHERE dataset_id = ? AND row_index % 11 = ?',
+  alterSignatures(h, ds.id, (row) =>
+    // Some lost; some of another key version: stale, so hashed again.
+    row % 11 === 3 ? null : row % 11 === 5 ? Buffer.alloc(4 * 22, 7) : undefined,
   );
-  update.run(null, ds.id, 3);
-  // A signature of another key version: stale, so hashed again.
-  update.run(Buffer.alloc(4 * 22, 7), ds.id, 5);
   await scanDataset(h.ctx, ds.id, split);
   return stored(h, ds.id);
+}
+
+/** Changes the signatures kept of a dataset's rows: `null` drops one, a buffer replaces it. */
+function alterSignatures(
+  h: Harness,
+  id: string,
+  change: (row: number) => Buffer | null | undefined,
+): void {
+  const cache = openSignatureCache(h.db);
+  const kept = storedSignatures(h.db, id, ...ALL_ROWS);
+  for (const [row, { key }] of kept) {
+    const to = change(row);
+    if (to === undefined) continue;
+    if ('memory' in cache) {
+      const rows = cache.memory.get(id);
+      if (to === null) rows?.delete(row);
+      else rows?.set(row, { key, sig: to });
+    } else if (to === null) {
+      cache.file
+        .prepare('DELETE FROM signatures WHERE dataset_id = ? AND row_index = ?')
+        .run(id, row);
+    } else {
+      cache.file
+        .prepare('UPDATE signatures SET sig = ? WHERE dataset_id = ? AND row_index = ?')
+        .run(to, id, row);
+    }
+  }
+  closeSignatureCache(cache);
 }
 
 /** Each case imports and scans its dataset three times (a loaded machine takes ~10 s). */
@@ -104,9 +143,11 @@ describe("a scan's slices on several workers", () => {
       expect(text.includes(code), code).toBe(true);
     }
     // The signatures missing and stale were computed again and stored (dropped rows are not read).
-    const rows = (one as { rows: { row_index: number; sig: string }[] }).rows;
+    const rows = (one as { rows: { row_index: number; sig: string; key?: number }[] }).rows;
     const kept = rows.filter((row) => ![300, 303, 306].includes(row.row_index));
     expect(kept.filter((row) => row.sig === '' || row.sig.startsWith('07070707'))).toEqual([]);
+    // Each kept with the key of its sample in force: the accepted fix's for row 7.
+    expect(kept.filter((row) => row.key !== 0).map((row) => row.row_index)).toEqual([7]);
   });
 
   it.each([

@@ -11,14 +11,22 @@ import {
   type ScanInput,
 } from './scan-compute.ts';
 import { sharedWith } from './scan-slices.ts';
-import type { PackedSignatures } from './signature-writer.ts';
+import {
+  closeSignatureCache,
+  openSignatureCache,
+  pruneSignatures,
+  saveSignatures,
+  type SignatureCache,
+} from '../../store/signature-cache.ts';
+import { plucked } from '../../store/statements.ts';
 import { lowerThisThread } from '../threads/background-priority.ts';
 
 /**
  * A dataset scan's reading and computing (scan-compute.ts) on a thread of
  * its own, with a read-only connection to the app's database: one scan per
  * worker, started by sqlite.ts, which writes what it finds, asking for the
- * issues of a block of rows at a time until it ends the worker.
+ * issues of a block of rows at a time until it ends the worker. The
+ * signatures it computes it keeps itself (store/signature-cache.ts).
  * WAL lets it read beside the main connection's writes.
  */
 
@@ -28,7 +36,6 @@ export type ScanRequest =
   | { type: 'end' };
 
 export type ScanReply =
-  | { type: 'signatures'; signatures: PackedSignatures }
   | { type: 'done'; found: ScanFound }
   | { type: 'failed'; message: string }
   | { type: 'issues'; id: number; issues: PositionIssues[] };
@@ -52,13 +59,15 @@ port?.on('message', (request: ScanRequest) => {
   port.postMessage({ type: 'issues', id: request.id, issues } satisfies ScanReply);
 });
 
+let cache: SignatureCache | undefined;
 try {
+  cache = openSignatureCache(db);
+  const keep = cache;
+  // The signatures of datasets deleted since go first (the scan's thread is the cache's writer).
+  pruneSignatures(cache, new Set(plucked(db, 'SELECT id FROM datasets').all() as string[]));
   computed = await computeScan(db, input, {
     pause,
-    signatures: (signatures) =>
-      port?.postMessage({ type: 'signatures', signatures } satisfies ScanReply, [
-        signatures.words.buffer,
-      ]),
+    signatures: (signatures) => saveSignatures(keep, input.datasetId, signatures),
     runner: (matcher) => sharedWith(db, matcher, input.workers),
   });
   const found = foundOf(computed);
@@ -66,5 +75,6 @@ try {
 } catch (error) {
   port?.postMessage({ type: 'failed', message: (error as Error).message } satisfies ScanReply);
 } finally {
+  if (cache) closeSignatureCache(cache);
   db.close();
 }

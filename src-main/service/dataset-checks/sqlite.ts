@@ -16,6 +16,11 @@ import type { VerdictRecord } from '../../store/datasets-rows.ts';
 import { datasetRecord, datasetsIn } from '../../store/datasets.ts';
 import type { Db } from '../../store/db.ts';
 import { bulkTransaction } from '../../store/bulk-writes.ts';
+import {
+  closeSignatureCache,
+  openSignatureCache,
+  saveSignatures,
+} from '../../store/signature-cache.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { displayedVerdict, verdictColumns } from '../datasets/row-state.ts';
 import type { DatasetVerdicts } from './core.ts';
@@ -29,7 +34,6 @@ import {
 } from './scan-compute.ts';
 import type { ScanReply, ScanRequest } from './scan-worker.ts';
 import { inThread } from './scan-slices.ts';
-import { SignatureWriter, type PackedSignatures } from './signature-writer.ts';
 import { engineWorkers } from '../runs/pool/pooled.ts';
 
 /**
@@ -41,12 +45,12 @@ import { engineWorkers } from '../runs/pool/pooled.ts';
  * counts and the export's verdict columns see them; the groups, statistics
  * and findings are kept for the Overview.
  *
- * A row keeps the signature the scan computed until its sample changes, so a
- * rescan after a few fixes hashes only those rows. The reading and hashing
- * run on a worker thread (scan-compute.ts, scan-worker.ts) and the slice
- * workers it shares them with (scan-slices.ts); this thread stores the
- * signatures (signature-writer.ts) and writes the verdicts a slice at a
- * time: the server goes on answering meanwhile. When a scan runs is the
+ * The signatures the scan computed are kept until a row's sample changes
+ * (store/signature-cache.ts), so a rescan after a few fixes hashes only
+ * those rows. The reading, hashing and keeping run on a worker thread
+ * (scan-compute.ts, scan-worker.ts) and the slice workers it shares them
+ * with (scan-slices.ts); this thread writes the verdicts a slice at a time:
+ * the server goes on answering meanwhile. When a scan runs is the
  * dataset's (see `datasets/scanner.ts`).
  */
 
@@ -85,21 +89,22 @@ interface ScanSession {
 
 /**
  * Reads and computes a scan (scan-compute.ts) on a worker thread with a
- * read-only connection, so the main thread only keeps the signatures it
- * hands out and writes the verdicts; on the main thread, a slice at a time,
- * for an in-memory database (tests) or when the worker cannot start.
+ * read-only connection, so the main thread only writes the verdicts; on the
+ * main thread, a slice at a time, for an in-memory database (tests) or when
+ * the worker cannot start.
  */
-async function computed(
-  db: Db,
-  input: ScanInput,
-  keep: (signatures: PackedSignatures) => void,
-): Promise<ScanSession> {
+async function computed(db: Db, input: ScanInput): Promise<ScanSession> {
   const onMainThread = async (): Promise<ScanSession> => {
+    const cache = openSignatureCache(db);
     const result = await computeScan(
       db,
       { ...input, sliceRows: Math.min(input.sliceRows, MAIN_THREAD_SLICE_ROWS) },
-      { pause: nextTick, signatures: keep, runner: (matcher) => inThread(db, matcher) },
-    );
+      {
+        pause: nextTick,
+        signatures: (signatures) => saveSignatures(cache, input.datasetId, signatures),
+        runner: (matcher) => inThread(db, matcher),
+      },
+    ).finally(() => closeSignatureCache(cache));
     return {
       found: foundOf(result),
       issues: (positions) => Promise.resolve(issuesOf(result, positions)),
@@ -146,9 +151,7 @@ async function computed(
       void worker.terminate();
     };
     worker.on('message', (reply: ScanReply) => {
-      if (reply.type === 'signatures') {
-        keep(reply.signatures);
-      } else if (reply.type === 'issues') {
+      if (reply.type === 'issues') {
         asked.get(reply.id)?.(reply.issues);
         asked.delete(reply.id);
       } else if (reply.type === 'done') {
@@ -184,24 +187,17 @@ export async function scanDataset(
   const settings = ctx.settings();
   const threshold = settings.dedup.threshold;
   const key = contaminationKey(ctx, datasetId);
-  const signatures = new SignatureWriter(db, datasetId);
-  const keep = (packed: PackedSignatures): void => signatures.add(packed);
-  const session = await computed(
-    db,
-    {
-      datasetId,
-      workers: split.workers ?? engineWorkers(),
-      sliceRows: split.sliceRows ?? SLICE_ROWS,
-      threshold,
-      benchmarks: settings.contamination.benchmarks,
-    },
-    keep,
-  );
+  const session = await computed(db, {
+    datasetId,
+    workers: split.workers ?? engineWorkers(),
+    sliceRows: split.sliceRows ?? SLICE_ROWS,
+    threshold,
+    benchmarks: settings.contamination.benchmarks,
+  });
   try {
     await writeVerdicts(db, datasetId, session);
   } finally {
     session.end();
-    await signatures.written();
   }
   const { found } = session;
   const { rowIndex } = found;
