@@ -97,16 +97,16 @@ async function appReady(
     ctx,
     {
       uploads: { pathOf: () => file },
-      emit: (event) => {
+      // As the app's import does (service/datasets/handlers.ts): the scan follows the import.
+      emit: scanner.importEvents((event) => {
         if (event.type === 'import' && event.rows > 0) state.datasetId = event.dataset_id;
-      },
+      }),
     },
     { source: { path: file }, shape: data === 'texts' ? 'sample' : 'gsm8k', name: 'bench' },
   );
   const returned = performance.now() - started;
   state.imported = true;
-  // As the app does once an import returns (service/datasets/handlers.ts).
-  scanner.request(dataset.id);
+  scanner.imported(dataset.id);
   const [scanned, indexed] = await Promise.all([
     scanner.idle(dataset.id).then(() => performance.now() - started),
     grid.whenIndexed(dataset.id).then(() => performance.now() - started),

@@ -1,5 +1,5 @@
 import type { Db } from './db.ts';
-import { statement } from './statements.ts';
+import { plucked, statement } from './statements.ts';
 
 /** The `datasets` and `dataset_errors` tables (migration 3). Rows live in datasets-rows.ts. */
 
@@ -112,6 +112,11 @@ export function finishImport(
 
 export function datasetRecord(db: Db, id: string): DatasetRecord | undefined {
   return statement(db, 'SELECT * FROM datasets WHERE id = ?').get(id) as DatasetRecord | undefined;
+}
+
+/** A dataset's state (`importing`, `ready`, ...), undefined when there is no such dataset. */
+export function datasetState(db: Db, id: string): string | undefined {
+  return plucked(db, 'SELECT state FROM datasets WHERE id = ?').get(id) as string | undefined;
 }
 
 /** Marks a dataset as an evaluation set, or not. */

@@ -8,7 +8,7 @@ import { sampleAsItem } from '../../engine/contamination/fields.ts';
 import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { ContaminationScan } from '../../engine/contamination/scan.ts';
 import { scanPage, scanSliceEnd } from '../../store/datasets-scan.ts';
-import { datasetsIn } from '../../store/datasets.ts';
+import { datasetState, datasetsIn } from '../../store/datasets.ts';
 import { keptPairs } from '../../store/kept-pairs.ts';
 import type { Db } from '../../store/db.ts';
 import { sampleReader } from '../datasets/row-sample.ts';
@@ -229,10 +229,29 @@ export async function computeScan(
   }
 }
 
-/** The ranges (after, through] of `rows` rows each, in order, read as they are asked for. */
-function* sliceRanges(db: Db, datasetId: string, rows: number): Generator<[number, number]> {
+/** While a dataset imports, how often its scan looks for the rows committed since. */
+const IMPORT_POLL_MS = 50;
+
+/**
+ * The ranges (after, through] of `rows` rows each, in order, read as they
+ * are asked for. Of a dataset still importing, whole ranges only, as its
+ * rows are committed; the last one once the import has ended. Its state is
+ * read before its rows: an import read as ended has every row committed.
+ */
+async function* sliceRanges(
+  db: Db,
+  datasetId: string,
+  rows: number,
+): AsyncGenerator<[number, number]> {
   for (let after = -1; ;) {
+    const state = datasetState(db, datasetId);
+    // Deleted (or its import failed) meanwhile: nothing more to read.
+    if (state !== 'importing' && state !== 'ready') return;
     const through = scanSliceEnd(db, datasetId, after, rows);
+    if (state === 'importing' && (through === null || through - after < rows)) {
+      await new Promise((resolve) => setTimeout(resolve, IMPORT_POLL_MS));
+      continue;
+    }
     if (through === null) return;
     yield [after, through];
     after = through;

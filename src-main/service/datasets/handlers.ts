@@ -59,8 +59,9 @@ export function datasetHandlers(
   return {
     importPreview: (input) => importPreview(input, deps.uploads),
     importDataset: async (input) => {
-      const dataset = await importDataset(ctx, deps, input);
-      scanner.request(dataset.id);
+      const emit = scanner.importEvents(deps.emit);
+      const dataset = await importDataset(ctx, { ...deps, emit }, input);
+      scanner.imported(dataset.id);
       return dataset;
     },
     listDatasets: () =>

@@ -6,15 +6,18 @@ import { scanDataset } from '../dataset-checks/sqlite.ts';
 
 /**
  * When a dataset's checks run (see `dataset-checks/sqlite.ts` for what a
- * scan does): scans are asked for after an import, after a run and after
- * decisions (debounced); one runs at a time per dataset, and one asked for
- * meanwhile runs after it.
+ * scan does): scans are asked for as an import's first rows are committed
+ * (the scan follows the import, its slices read as the rows come, and ends
+ * once the import has), after a run and after decisions (debounced); one
+ * runs at a time per dataset, and one asked for meanwhile runs after it.
  */
 
 /** Scans in the background, one at a time per dataset, coalescing requests. */
 export class DatasetScanner {
   readonly #state = new Map<string, { running: Promise<void>; again: boolean }>();
   readonly #timers = new Map<string, NodeJS.Timeout>();
+  /** Datasets importing whose scan was asked for with their first rows. */
+  readonly #following = new Set<string>();
 
   readonly #ctx: ServiceContext;
   readonly #emit: (event: OwnerEvent) => void;
@@ -39,6 +42,31 @@ export class DatasetScanner {
         this.start(datasetId);
       }, delayMs),
     );
+  }
+
+  /**
+   * An import's first rows are committed: its scan starts now and follows
+   * the import to its end (`importEvents` tells it).
+   */
+  importing(datasetId: string): void {
+    if (this.#following.has(datasetId)) return;
+    this.#following.add(datasetId);
+    this.request(datasetId);
+  }
+
+  /** An import returned: its scan is asked for, unless one already follows it. */
+  imported(datasetId: string): void {
+    if (this.#following.delete(datasetId)) return;
+    this.request(datasetId);
+  }
+
+  /** `emit` for an import, telling this scanner of the import's first rows. */
+  importEvents(emit: (event: OwnerEvent) => void): (event: OwnerEvent) => void {
+    return (event) => {
+      if (event.type === 'import' && event.rows > 0 && !event.done)
+        this.importing(event.dataset_id);
+      emit(event);
+    };
   }
 
   /** Resolves once no scan of the dataset is running or waiting (tests, shutdown). */
@@ -66,10 +94,10 @@ export class DatasetScanner {
       do {
         state.again = false;
         try {
-          // A dataset deleted meanwhile (or a database closed) is not scanned.
-          if (!this.#ctx.db.open || datasetRecord(this.#ctx.db, datasetId)?.state !== 'ready') {
-            break;
-          }
+          // A dataset deleted meanwhile (or a database closed) is not scanned. One importing
+          // is: its scan reads the rows as they are committed (dataset-checks/scan-compute.ts).
+          const state = this.#ctx.db.open ? datasetRecord(this.#ctx.db, datasetId)?.state : null;
+          if (state !== 'ready' && state !== 'importing') break;
           await scanDataset(this.#ctx, datasetId);
           error = null;
         } catch (failure) {
