@@ -114,6 +114,11 @@ export function datasetRecord(db: Db, id: string): DatasetRecord | undefined {
   return statement(db, 'SELECT * FROM datasets WHERE id = ?').get(id) as DatasetRecord | undefined;
 }
 
+/** The ids of every dataset, whatever its state. */
+export function datasetIds(db: Db): Set<string> {
+  return new Set(plucked(db, 'SELECT id FROM datasets').all() as string[]);
+}
+
 /** A dataset's state (`importing`, `ready`, ...), undefined when there is no such dataset. */
 export function datasetState(db: Db, id: string): string | undefined {
   return plucked(db, 'SELECT state FROM datasets WHERE id = ?').get(id) as string | undefined;

@@ -5,7 +5,7 @@ import { migrate } from './migrate.ts';
 import { SEARCH_PART_MIGRATIONS } from './migrations/search-index-part/index.ts';
 import { firstUndone, type IndexLayout } from './search-index-layout.ts';
 import type { LeanSearchText } from './search-text.ts';
-import { composed, statement } from './statements.ts';
+import { composed, plucked, statement } from './statements.ts';
 
 /**
  * One part of the search index (see search-index.ts): the rows of the chunks
@@ -79,6 +79,14 @@ export class SearchIndexPart {
     this.#layout = layout;
     this.#leanText = leanText;
     this.#file = openPartFile(db.name, part);
+  }
+
+  /** Whether a dataset is still importing (the part may have more to do soon). */
+  importing(): boolean {
+    return (
+      plucked(this.#db, `SELECT 1 FROM datasets WHERE state = 'importing' LIMIT 1`).get() !==
+      undefined
+    );
   }
 
   /** How far the part has stored each dataset it holds (told once at start). */

@@ -18,7 +18,7 @@ import {
   saveSignatures,
   type SignatureCache,
 } from '../../store/signature-cache.ts';
-import { plucked } from '../../store/statements.ts';
+import { datasetIds } from '../../store/datasets.ts';
 import { lowerThisThread } from '../threads/background-priority.ts';
 
 /**
@@ -64,7 +64,7 @@ try {
   cache = openSignatureCache(db);
   const keep = cache;
   // The signatures of datasets deleted since go first (the scan's thread is the cache's writer).
-  pruneSignatures(cache, new Set(plucked(db, 'SELECT id FROM datasets').all() as string[]));
+  pruneSignatures(cache, datasetIds(db));
   computed = await computeScan(db, input, {
     pause,
     signatures: (signatures) => saveSignatures(keep, input.datasetId, signatures),

@@ -1,6 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadOnly } from '../../store/db.ts';
-import { plucked } from '../../store/statements.ts';
 import type { IndexLayout } from '../../store/search-index-layout.ts';
 import { SearchIndexPart, type PartProgress } from '../../store/search-index-part.ts';
 import { leanSearchText } from './search-text.ts';
@@ -34,9 +33,6 @@ const tell = (progress: PartProgress): void =>
 // What the part holds from an earlier run, told first: the index's worker knows where every part is.
 for (const state of builder.states()) tell(state);
 
-const importing = (): boolean =>
-  plucked(db, `SELECT 1 FROM datasets WHERE state = 'importing' LIMIT 1`).get() !== undefined;
-
 let building = false;
 let again = false;
 
@@ -56,7 +52,7 @@ const build = (): void => {
       setImmediate(step);
       return;
     }
-    if (again || importing()) {
+    if (again || builder.importing()) {
       again = false;
       setTimeout(step, IMPORTING_POLL_MS);
       return;
