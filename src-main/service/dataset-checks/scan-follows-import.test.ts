@@ -6,6 +6,7 @@ import { leanRowInserter } from '../../store/datasets-rows.ts';
 import { removeDataset } from '../datasets/remove.ts';
 import { createHarness, type Harness } from '../datasets/testing/harness.ts';
 import { scanDataset } from './sqlite.ts';
+import { datasetScanner } from '../datasets/scanner.ts';
 
 /**
  * A scan asked for while its dataset still imports reads the rows as they
@@ -78,23 +79,47 @@ describe('a scan that follows an import', () => {
   });
 });
 
+/** 1,500 text rows (three batches of an import), 100 of them copies of others. */
+function texts(h: Harness): string {
+  const path = join(h.dir, 'texts.jsonl');
+  const lines = Array.from({ length: 1500 }, (_, i) =>
+    JSON.stringify({ task_type: 'text', text: `Row ${i % 1400} of a file imported in batches.` }),
+  );
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+const importedAt = (h: Harness, id: string): number =>
+  h.received.findIndex((event) => event.type === 'import' && event.done && event.dataset_id === id);
+
+const scansOf = (h: Harness) =>
+  h.received.flatMap((event) => (event.type === 'scan' ? [event] : []));
+
 describe("an import's scan", () => {
+  it('begins once the import returns on a machine without cores to spare', async () => {
+    const h = createHarness({ onDisk: true });
+    datasetScanner(h.ctx, () => undefined).followImports = false;
+    const ds = await h.importFile(texts(h), 'sample');
+    await h.scanned(ds.id);
+    const scans = scansOf(h);
+    expect(scans.map((event) => event.state)).toEqual(['running', 'done']);
+    expect(h.received.indexOf(scans[0] as (typeof h.received)[number])).toBeGreaterThan(
+      importedAt(h, ds.id),
+    );
+  });
+
   it('starts with its first rows and is not asked for again once it returns', async () => {
     const h = createHarness({ onDisk: true });
-    const path = join(h.dir, 'texts.jsonl');
-    const lines = Array.from({ length: 1500 }, (_, i) =>
-      JSON.stringify({ task_type: 'text', text: `Row ${i % 1400} of a file imported in batches.` }),
-    );
-    writeFileSync(path, `${lines.join('\n')}\n`);
-    const ds = await h.importFile(path, 'sample');
+    // As on a machine with cores to spare, whatever this one has.
+    datasetScanner(h.ctx, () => undefined).followImports = true;
+    const ds = await h.importFile(texts(h), 'sample');
     await h.scanned(ds.id);
-    const scans = h.received.flatMap((event) => (event.type === 'scan' ? [event] : []));
-    const importedAt = h.received.findIndex(
-      (event) => event.type === 'import' && event.done && event.dataset_id === ds.id,
-    );
+    const scans = scansOf(h);
     // One scan, begun before the import's end and done after it, of every row.
     expect(scans.map((event) => event.state)).toEqual(['running', 'done']);
-    expect(h.received.indexOf(scans[0] as (typeof h.received)[number])).toBeLessThan(importedAt);
+    expect(h.received.indexOf(scans[0] as (typeof h.received)[number])).toBeLessThan(
+      importedAt(h, ds.id),
+    );
     const overview = await h.call('datasetOverview', { dataset_id: ds.id });
     expect(overview.duplicate_groups.total).toBe(100);
   });
