@@ -9,6 +9,7 @@ import { openDatabase } from '../src-main/store/db.ts';
 import { writeTexts } from './file-pass.ts';
 import { plainInsert, writeGsm8kLike } from './import.ts';
 import { formatRow, mib, percentile } from './stats.ts';
+import { cpuByThreadName } from './thread-cpu.ts';
 
 /**
  * Ready as soon as it is stored (issue 22, item 4): from the drop of a file
@@ -138,6 +139,35 @@ const median = (values: number[]): string =>
         50,
       ).toFixed(0)} ms`;
 
+/**
+ * Threads by what they do (their names: Node names a worker's thread after
+ * its `name`), so that what a machine with more cores would shorten shows:
+ * the main thread's share no core count does, the scan's spreads over the
+ * engine's worker count, the search index's over its parts.
+ */
+function threadGroups(byThread: Map<string, { ms: number; threads: number }>): string {
+  const groups: [string, (name: string) => boolean][] = [
+    ['main', (name) => name === 'MainThread' || name === 'node'],
+    ['scan', (name) => name.startsWith('svc-scan')],
+    ['search index', (name) => name.startsWith('svc-search')],
+    ["V8's GC and compilers", (name) => name === 'V8Worker'],
+  ];
+  const sums = groups.map(() => ({ ms: 0, threads: 0 }));
+  const other = { ms: 0, threads: 0 };
+  for (const [name, { ms, threads }] of byThread) {
+    const at = groups.findIndex(([, matches]) => matches(name));
+    const sum = at === -1 ? other : (sums[at] as { ms: number; threads: number });
+    sum.ms += ms;
+    sum.threads += threads;
+  }
+  const said = (label: string, sum: { ms: number; threads: number }): string =>
+    `${label} ${(sum.ms / 1000).toFixed(1)} s (${sum.threads} thread${sum.threads === 1 ? '' : 's'})`;
+  return [
+    ...groups.map(([label], i) => said(label, sums[i] as typeof other)),
+    said('other', other),
+  ].join(', ');
+}
+
 export async function benchReady(rows: number): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'svc-bench-ready-'));
   const data = readyData();
@@ -145,7 +175,9 @@ export async function benchReady(rows: number): Promise<void> {
   if (data === 'texts') writeTexts(file, rows);
   else await writeGsm8kLike(file, rows);
   const plainMs = await plainInsert(file, fresh(root, 'plain'));
-  const quiet = await appReady(file, fresh(root, 'app'), false, data);
+  const [quiet, byThread] = await cpuByThreadName(() =>
+    appReady(file, fresh(root, 'app'), false, data),
+  );
   const searched = await appReady(file, fresh(root, 'app'), true, data);
   const readyMs = Math.max(quiet.scanned, quiet.indexed);
   const ratio = (ms: number): string => `${(ms / plainMs).toFixed(2)}×`;
@@ -172,6 +204,7 @@ export async function benchReady(rows: number): Promise<void> {
       `(${perRow(quiet.mainCpu)}), all threads ${(quiet.processCpu / 1000).toFixed(1)} s ` +
       `(${perRow(quiet.processCpu)}; on 2 idle cores at least ${(quiet.processCpu / 2000).toFixed(1)} s)`,
   );
+  console.log(`CPU by thread until ready: ${threadGroups(byThread)}`);
   console.log(
     `searches before ready (one every ${SEARCH_EVERY_MS} ms from the first rows, ` +
       `a second import that was ready after ${(Math.max(searched.scanned, searched.indexed) / 1000).toFixed(1)} s):`,
