@@ -79,6 +79,22 @@ export class SearchIndexPart {
     this.#layout = layout;
     this.#leanText = leanText;
     this.#file = openPartFile(db.name, part);
+    this.#keepLayout();
+  }
+
+  /** A file of another layout (its index's file made again since) holds other chunks: emptied. */
+  #keepLayout(): void {
+    const kept = statement(this.#file, 'SELECT parts, chunk FROM part_layout').get() as
+      IndexLayout | undefined;
+    if (kept?.parts === this.#layout.parts && kept.chunk === this.#layout.chunk) return;
+    const ids = statement(this.#file, 'SELECT dataset_id FROM built').all() as {
+      dataset_id: string;
+    }[];
+    for (const { dataset_id } of ids) this.#drop(dataset_id);
+    statement(
+      this.#file,
+      'INSERT OR REPLACE INTO part_layout (id, parts, chunk) VALUES (1, ?, ?)',
+    ).run(this.#layout.parts, this.#layout.chunk);
   }
 
   /** Whether a dataset is still importing (the part may have more to do soon). */

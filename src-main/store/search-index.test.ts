@@ -196,6 +196,19 @@ describe('the search index', () => {
     expect(countRows(db, 'ds_a', { search: 'ducks' }, search)).toBe(N - N / 3);
     lost.close();
     db.close();
+    // The index's own file deleted (the app closed), made again with another layout: the parts'
+    // chunks are another layout's, so they are built anew.
+    for (const suffix of ['', '-wal', '-shm'])
+      rmSync(join(dir, SEARCH_FILE + suffix), { force: true });
+    const reopened = openDatabase(dir);
+    const other = new SearchIndexBuilder(reopened, () => leanText(), { parts: 2, chunk: 7 });
+    expect(other.completed()).toEqual([]);
+    build(other);
+    const rebuilt: RowSearch = { leanText: leanText(), index: indexedSearch(reopened, 'ds_a') };
+    expect(countRows(reopened, 'ds_a', { search: 'eggs' }, rebuilt)).toBe(N / 3);
+    expect(countRows(reopened, 'ds_a', { search: 'ducks' }, rebuilt)).toBe(N - N / 3);
+    other.close();
+    reopened.close();
   });
 
   it('rebuilds the indexes of a file written before the narrow texts', () => {
