@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { fileMatcher } from './contamination-flags.ts';
 import { formatFromPath } from '../files/index.ts';
 import { filePassPool } from '../service/runs/pool/pooled.ts';
@@ -48,22 +49,43 @@ async function openParts(paths: readonly string[]): Promise<PartReader[]> {
   return parts;
 }
 
-/** The input the shards read: here at `path`, and the same file (size and SHA-256). */
-async function checkInput(header: PartHeader, path: string, given: boolean): Promise<void> {
-  let print: { bytes: number; sha256: string };
-  try {
-    print = await inputFingerprint(path);
-  } catch (error) {
-    const hint = given ? '' : ' (give its path here with --input FILE)';
-    throw invalid(`${(error as Error).message}${hint}`);
-  }
-  if (print.bytes !== header.input.bytes || print.sha256 !== header.input.sha256) {
-    throw invalid(
+/**
+ * The input the shards read: here at `path`, and the same file (size and
+ * SHA-256). A promise that fails once it is known to be another; where its
+ * size is the shards', that is when its digest is made (the merge reads the
+ * file meanwhile, and awaits this before the output is kept).
+ */
+function checkInput(header: PartHeader, path: string, given: boolean): Promise<void> {
+  const hint = given ? '' : ' (give its path here with --input FILE)';
+  const differs = (print: { bytes: number; sha256: string }): AppError =>
+    invalid(
       `${path} is not the file the shards read (${header.input.bytes} bytes, SHA-256 ` +
         `${header.input.sha256.slice(0, 12)}...; this one has ${print.bytes} bytes, ` +
         `${print.sha256.slice(0, 12)}...): it changed since, or --input names another file`,
     );
+  let bytes: number;
+  try {
+    bytes = statSync(path).size;
+  } catch (error) {
+    return Promise.reject(invalid(`cannot read ${path}: ${(error as Error).message}${hint}`));
   }
+  if (bytes !== header.input.bytes) {
+    // The digest is still told, as when the sizes agree.
+    return inputFingerprint(path).then(
+      (print) => Promise.reject(differs(print)),
+      (error: unknown) => Promise.reject(invalid(`${(error as Error).message}${hint}`)),
+    );
+  }
+  const checked = inputFingerprint(path).then(
+    (print) => {
+      if (print.bytes !== header.input.bytes || print.sha256 !== header.input.sha256) {
+        throw differs(print);
+      }
+    },
+    (error: unknown) => Promise.reject(invalid(`${(error as Error).message}${hint}`)),
+  );
+  checked.catch(() => undefined); // awaited before the output is kept, or on the way out
+  return checked;
 }
 
 /** The shards' usage, model by model. */
@@ -190,8 +212,13 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   let position = 0;
   let checks: FileChecks;
   let scanNote: string | undefined;
+  // Its SHA-256 is made while the merge reads it, into a file kept only once it agrees. Another
+  // size is told before anything is read; stdout, which keeps what it is sent, waits for it.
+  const inputChecked = checkInput(header, input, values.input !== undefined);
   try {
-    await checkInput(header, input, values.input !== undefined);
+    if (out === '-' || statSync(input, { throwIfNoEntry: false })?.size !== header.input.bytes) {
+      await inputChecked;
+    }
     const settings = createServiceContext(db, dataDir, packageVersion()).settings();
     // The dataset checks of the whole file, read exactly as the shards (and a single run) read it.
     const read = {
@@ -300,9 +327,12 @@ export async function mergeCommand(argv: string[]): Promise<void> {
       addCounts(recounted, part.trailer.recount);
     }
     checks.absorb(tally.parts());
+    await inputChecked;
     await sink.close();
   } catch (error) {
     await sink.discard();
+    // Another file than the shards read explains whatever failed on the way.
+    await inputChecked;
     throw error;
   } finally {
     for (const part of parts) part.close();

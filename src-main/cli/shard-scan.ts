@@ -18,6 +18,7 @@ import { filePassPool } from '../service/runs/pool/pooled.ts';
 import { readHead, type ReadSamplesOptions } from '../service/samples/read-samples.ts';
 import { filePassContamination, type FileContamination } from './contamination-flags.ts';
 import type { ScanSliceResult } from '../service/file-pass/task-types.ts';
+import { withoutLanguageTexts } from '../engine/dataset/packed-records.ts';
 import type { Shard } from './shard.ts';
 
 /**
@@ -35,9 +36,13 @@ import type { Shard } from './shard.ts';
  * (what postMessage sends: typed arrays as they are), a header first, then
  * each slice's result in the file's order. Written beside the part under
  * another name and renamed once complete: a shard that stops leaves none.
+ * The rows' language texts are left out (`withoutLanguageTexts`): they were
+ * nine tenths of the file, and the merge reads again from the input only
+ * the rows its language sample keeps.
  */
 
-export const SCAN_FORMAT = 1;
+/** 2: the rows' language texts are left out (`withoutLanguageTexts`). */
+export const SCAN_FORMAT = 2;
 
 /** What makes a shard's scan the merge's own: every field must be equal. */
 export interface ShardScanHeader {
@@ -124,7 +129,11 @@ export async function writeShardScan(
       ([slice]) => runner.run<ScanSliceResult>(taskOf(slice)),
       async (result, [slice, index]) => {
         const { start, length, firstLine } = slice;
-        await file.write(frame({ index, start, length, firstLine, result } satisfies SliceFrame));
+        // The texts were nine tenths of the bytes; the merge reads again the few its sample keeps.
+        const written = { ...result, statistics: withoutLanguageTexts(result.statistics) };
+        await file.write(
+          frame({ index, start, length, firstLine, result: written } satisfies SliceFrame),
+        );
       },
     );
     await file.close();

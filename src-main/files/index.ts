@@ -14,7 +14,7 @@ export { formatFromPath, FILE_FORMATS, type FileFormat } from './format.ts';
 export { fsProblem } from './errors.ts';
 
 export { readRows, type ReadOptions } from './read/read-rows.ts';
-export { jsonlRowsOf, readJsonlBatches } from './read/jsonl.ts';
+export { jsonlRowsOf, jsonlRowsOfBytes, readJsonlBatches } from './read/jsonl.ts';
 export type { RowResult } from './read/row-result.ts';
 
 export { writeRows } from './write/write-rows.ts';

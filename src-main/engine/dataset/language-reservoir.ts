@@ -14,6 +14,9 @@ export class LanguageReservoir {
   readonly #chars: number;
   readonly #units: Uint16Array;
   readonly #lengths: Uint32Array;
+  /** A slot's row position whose text is still to be fetched (`keepLater`); -1: it has its text. */
+  readonly #later: Int32Array;
+  #anyLater = false;
   readonly #random = prng(20261124);
   #kept = 0;
 
@@ -22,6 +25,7 @@ export class LanguageReservoir {
     this.#chars = chars;
     this.#units = new Uint16Array(size * chars);
     this.#lengths = new Uint32Array(size);
+    this.#later = new Int32Array(size).fill(-1);
   }
 
   /** How many texts are kept. */
@@ -48,6 +52,7 @@ export class LanguageReservoir {
       slot * this.#chars,
     );
     this.#lengths[slot] = length;
+    this.#later[slot] = -1;
   }
 
   keepString(slot: number, text: string): void {
@@ -55,10 +60,40 @@ export class LanguageReservoir {
     const at = slot * this.#chars;
     for (let i = 0; i < length; i++) this.#units[at + i] = text.charCodeAt(i);
     this.#lengths[slot] = length;
+    this.#later[slot] = -1;
+  }
+
+  /**
+   * Keeps the row at `position` (0-based, in the run) in its slot without its
+   * text, which `fetchLater` brings before `texts`: a shard's scan comes
+   * without its rows' texts (they were most of its bytes), and only the few
+   * thousand rows kept at the end are read again.
+   */
+  keepLater(slot: number, position: number): void {
+    this.#later[slot] = position;
+    this.#anyLater = true;
+  }
+
+  /** Fetches the texts of the rows kept by `keepLater` (`fetch`: by position, ascending). */
+  async fetchLater(fetch: LanguageTextFetch): Promise<void> {
+    if (!this.#anyLater) return;
+    const slots: number[] = [];
+    for (let slot = 0; slot < this.#kept; slot++)
+      if ((this.#later[slot] as number) >= 0) slots.push(slot);
+    slots.sort((a, b) => (this.#later[a] as number) - (this.#later[b] as number));
+    const positions = slots.map((slot) => this.#later[slot] as number);
+    const texts = await fetch(positions);
+    slots.forEach((slot, k) => {
+      const text = texts[k];
+      if (text === undefined) throw new Error(`no text came for row ${positions[k]}'s language`);
+      this.keepString(slot, text);
+    });
+    this.#anyLater = false;
   }
 
   /** The texts kept, in slot order, each code unit as it was given. */
   texts(): string[] {
+    if (this.#anyLater) throw new Error('the texts of rows kept without them were not fetched');
     const out: string[] = [];
     for (let slot = 0; slot < this.#kept; slot++) {
       const at = slot * this.#chars;
@@ -67,6 +102,12 @@ export class LanguageReservoir {
     return out;
   }
 }
+
+/**
+ * The language texts (clipped as the scan clips them) of the rows at
+ * `positions` (ascending), in that order.
+ */
+export type LanguageTextFetch = (positions: readonly number[]) => Promise<readonly string[]>;
 
 const utf16 = new TextDecoder('utf-16le');
 

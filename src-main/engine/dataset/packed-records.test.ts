@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RecordPacker, unpackRecord, type PackedRecords } from './packed-records.ts';
+import {
+  RecordPacker,
+  unpackRecord,
+  withoutLanguageTexts,
+  type PackedRecords,
+} from './packed-records.ts';
 import { LANGUAGE_SAMPLE, StatisticsAccumulator, type StatisticsRecord } from './statistics.ts';
 
 /** Any record a sample can give, texts with any code units (a clip may halve a surrogate pair). */
@@ -100,5 +105,43 @@ describe('statistics records packed for another thread', () => {
     expect(one.statistics.languages.sampled).toBe(LANGUAGE_SAMPLE);
     // Four languages in the sample, in shares a different sample would not give exactly.
     expect(one.statistics.languages.detected.length).toBeGreaterThanOrEqual(4);
+  }, 60_000);
+
+  it("count the same without their texts (a shard's scan), the kept rows' texts fetched at the end", async () => {
+    const sentences = [
+      'The weather was fine and we walked along the river until the evening came.',
+      'Le temps était beau et nous avons marché le long de la rivière jusqu’au soir.',
+      'Das Wetter war schön und wir gingen am Fluss entlang, bis der Abend kam.',
+    ];
+    const records: StatisticsRecord[] = Array.from({ length: LANGUAGE_SAMPLE + 2_000 }, (_, i) =>
+      i % 97 === 5
+        ? { type: 'conversation', lengths: [], turns: 0 } // no text: draws nothing
+        : {
+            type: 'text',
+            lengths: [['text', 70]],
+            language: `${sentences[(i * 7) % sentences.length] as string} ${i}`,
+          },
+    );
+    const cuts = Array.from({ length: 20 }, (_, i) => i * 331 + 3);
+    const one = new StatisticsAccumulator();
+    for (const record of records) one.addRecord(record);
+    const mixed = new StatisticsAccumulator();
+    // Every other slice came from a shard, without its texts.
+    slices(records, cuts).forEach((slice, k) =>
+      mixed.addPacked(k % 2 === 0 ? withoutLanguageTexts(slice) : slice),
+    );
+    const asked: number[] = [];
+    const fetch = (positions: readonly number[]): Promise<string[]> => {
+      asked.push(...positions);
+      return Promise.resolve(positions.map((p) => records[p]?.language as string));
+    };
+    expect(await mixed.finish(fetch)).toEqual(await one.finish());
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.length).toBeLessThanOrEqual(LANGUAGE_SAMPLE);
+    expect(asked).toEqual([...asked].sort((a, b) => a - b));
+    // Without a fetch, rows kept without their texts are an error, not a smaller sample.
+    const unfetched = new StatisticsAccumulator();
+    for (const slice of slices(records, cuts)) unfetched.addPacked(withoutLanguageTexts(slice));
+    await expect(unfetched.finish()).rejects.toThrow(/without their texts/);
   }, 60_000);
 });

@@ -53,6 +53,12 @@ export interface PackedRecords {
   languageChars: Uint16Array;
   languageStart: Int32Array;
   languageEnd: Int32Array;
+  /**
+   * The texts were left out (`withoutLanguageTexts`): `languageStart` only
+   * tells which samples have one, and the accumulator keeps a row's position
+   * for its text to be read again if the language sample keeps it.
+   */
+  languageElsewhere?: true;
 }
 
 export const TASK_TYPES: readonly TaskType[] = [
@@ -171,6 +177,15 @@ function idOf(ids: Map<string, number>, value: string): number {
     ids.set(value, id);
   }
   return id;
+}
+
+/**
+ * The records without their language texts (see `languageElsewhere`): a
+ * shard's scan is written so, for the texts were nine tenths of its bytes
+ * and `svc merge` reads back only the few thousand its language sample keeps.
+ */
+export function withoutLanguageTexts(packed: PackedRecords): PackedRecords {
+  return { ...packed, languageChars: new Uint16Array(0), languageElsewhere: true };
 }
 
 /** Whether sample i has a text for its language. */

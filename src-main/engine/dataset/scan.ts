@@ -19,6 +19,7 @@ import {
 } from './duplicates.ts';
 import { duplicateKey, type DuplicateKey } from './keys.ts';
 import type { PackedRecords } from './packed-records.ts';
+import type { LanguageTextFetch } from './language-reservoir.ts';
 import { StatisticsAccumulator, statisticsRecord, type StatisticsRecord } from './statistics.ts';
 
 /**
@@ -109,8 +110,9 @@ export class DatasetScan {
     return this.duplicates.finish(fetch, name, pause, undefined, bandPushes);
   }
 
-  finishStatistics(): ReturnType<StatisticsAccumulator['finish']> {
-    return this.statistics.finish();
+  /** `fetch`: the language texts of rows added without them (see `StatisticsAccumulator.finish`). */
+  finishStatistics(fetch?: LanguageTextFetch): ReturnType<StatisticsAccumulator['finish']> {
+    return this.statistics.finish(fetch);
   }
 }
 

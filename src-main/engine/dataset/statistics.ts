@@ -5,7 +5,7 @@ import type {
   LengthStats,
 } from '../../../src-shared/schemas/report.ts';
 import type { Sample, TaskType } from '../../../src-shared/schemas/sample.ts';
-import { LanguageReservoir } from './language-reservoir.ts';
+import { LanguageReservoir, type LanguageTextFetch } from './language-reservoir.ts';
 import { choiceLetter } from '../../../src-shared/letters.ts';
 import { duplicateKey, type DuplicateKey } from './keys.ts';
 import { identifyLanguages } from './languages.ts';
@@ -225,7 +225,9 @@ export class StatisticsAccumulator {
       // this thread allocated while a file was scanned.
       if (hasLanguageText(packed, i)) {
         const slot = this.reservoir.slotFor(this.samples);
-        if (slot >= 0) this.reservoir.keepUnits(slot, languageUnitsOf(packed, i) as Uint16Array);
+        if (slot < 0) continue;
+        if (packed.languageElsewhere) this.reservoir.keepLater(slot, this.samples - 1);
+        else this.reservoir.keepUnits(slot, languageUnitsOf(packed, i) as Uint16Array);
       }
     }
   }
@@ -269,7 +271,17 @@ export class StatisticsAccumulator {
     if (slot >= 0) this.reservoir.keepString(slot, clipped);
   }
 
-  async finish(): Promise<{ statistics: DatasetStatistics; findings: DatasetFinding[] }> {
+  /**
+   * `fetch`: the texts of rows added without them (`languageElsewhere`), by
+   * their position in the run; needed only when some were.
+   */
+  async finish(
+    fetch?: LanguageTextFetch,
+  ): Promise<{ statistics: DatasetStatistics; findings: DatasetFinding[] }> {
+    await this.reservoir.fetchLater(
+      fetch ??
+        (() => Promise.reject(new Error('rows were added without their texts and no fetch came'))),
+    );
     const findings: DatasetFinding[] = [];
     const statistics: DatasetStatistics = {
       samples: this.samples,

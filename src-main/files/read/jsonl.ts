@@ -101,6 +101,34 @@ export function jsonlRowsOf(text: string, first: number, only?: ReadonlySet<numb
   return rows;
 }
 
+/**
+ * `jsonlRowsOf(bytes.toString('utf8'), first, only)`, decoding only the lines
+ * in `only`: a few rows of a slice (the words a verification compares, the
+ * texts a language sample keeps) cost a scan for line ends, not the whole
+ * slice made a string. A newline byte is never inside a UTF-8 sequence, so
+ * each line decodes as it does within the whole.
+ */
+export function jsonlRowsOfBytes(
+  bytes: Buffer,
+  first: number,
+  only: ReadonlySet<number>,
+): RowResult[] {
+  const rows: RowResult[] = [];
+  const bom = first === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  let start = bom ? 3 : 0;
+  for (let line = first; start < bytes.length; line++) {
+    const newline = bytes.indexOf(10, start);
+    const end = newline < 0 ? bytes.length : newline;
+    if (only.has(line)) {
+      const cut = end > start && bytes[end - 1] === 13 ? end - 1 : end;
+      const result = jsonlRow(line, bytes.toString('utf8', start, cut));
+      if (result !== null) rows.push(result);
+    }
+    start = end + 1;
+  }
+  return rows;
+}
+
 function notJsonLines(path: string, what: string, failures: RowResult[]): Error {
   const first = failures[0];
   const detail = first && 'error' in first ? ` (line ${first.row}: ${first.error})` : '';

@@ -6,6 +6,7 @@ import { ContaminationScan } from '../../engine/contamination/scan.ts';
 import type { BandPushes } from '../../engine/dataset/duplicates.ts';
 import { DatasetScan, withStatistics, type ScanResult } from '../../engine/dataset/scan.ts';
 import { startLanguageIdentification } from '../../engine/dataset/languages.ts';
+import type { LanguageTextFetch } from '../../engine/dataset/language-reservoir.ts';
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
 import { decodeError } from '../runs/pool/wire.ts';
@@ -19,6 +20,7 @@ import { runFileTask } from './tasks.ts';
 import type {
   BandPairsResult,
   FileTask,
+  LanguageSliceResult,
   MatcherSpec,
   RunSliceResult,
   ScanSliceResult,
@@ -169,7 +171,7 @@ export async function scanInParallel(
   );
   // The statistics (languages: a worker of their own) finish while the run goes on.
   const name = (row: number): string => `output line ${row + 1}`;
-  const statistics = scan.finishStatistics();
+  const statistics = scan.finishStatistics(languageTextsOn(runner, file));
   statistics.catch(() => undefined); // awaited with the report; meanwhile never unhandled
   const duplicates = await scan.finishDuplicates(
     async (rows, deliver) => {
@@ -205,6 +207,41 @@ export async function scanInParallel(
     scan: statistics.then((done) => withStatistics(duplicates, done, name)),
     checked: { duplicates, contamination: found.finish() },
     file,
+  };
+}
+
+/**
+ * The language texts of rows a shard's scan brought without them (see
+ * `withoutLanguageTexts`), read again from the file on the runner: the few
+ * thousand rows the language sample kept, spread over every slice, in a
+ * few tasks rather than one per slice.
+ */
+function languageTextsOn(runner: TaskRunner, file: ParallelFile): LanguageTextFetch {
+  return async (positions) => {
+    const bySlice = wantedBySlice(file.slices, positions);
+    const texts: string[] = [];
+    await orderedMap(
+      chunks(bySlice, Math.ceil(bySlice.length / runner.window)),
+      runner.window,
+      (group) =>
+        runner.run<LanguageSliceResult>({
+          kind: 'file-language',
+          slices: group.map(([slice, indexes]) => ({
+            source: sourceOf(file.path, slice, file.mapping),
+            wanted: indexes,
+            ...(slice.rows && { lines: linesOf(slice.rows, indexes) }),
+          })),
+        }),
+      (result) => {
+        for (const text of result.texts) {
+          if (text === null) {
+            throw new Error('a row scanned with a text for its language has none now');
+          }
+          texts.push(text);
+        }
+      },
+    );
+    return texts;
   };
 }
 
@@ -264,6 +301,14 @@ function linesOf(
     firstOfLine.push(first);
   }
   return { line, firstOfLine };
+}
+
+/** `items` in runs of `size` (the last may be shorter). */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let at = 0; at < items.length; at += Math.max(1, size))
+    out.push(items.slice(at, at + Math.max(1, size)));
+  return out;
 }
 
 /** Each item with its index. */

@@ -66,6 +66,26 @@ export interface ScanSliceResult {
   found: [number, ItemMatch[]][];
 }
 
+/**
+ * The texts the language sample reads (clipped as the scan clips them), of
+ * some samples of a slice: those a shard's scan left out (see
+ * `withoutLanguageTexts`) and the sample kept.
+ */
+export interface LanguageSliceTask {
+  kind: 'file-language';
+  /**
+   * Slices, each with the indexes in it wanted (ascending) and where they
+   * are: a few thousand rows spread over every slice of the file go in a few
+   * tasks, not one per slice.
+   */
+  slices: { source: SliceSource; wanted: number[]; lines?: WordsSliceTask['lines'] }[];
+}
+
+/** Each wanted sample's text, slice after slice, in the task's order (null: the sample has none). */
+export interface LanguageSliceResult {
+  texts: (string | null)[];
+}
+
 /** The words near-duplicate verification compares, of some samples of a slice. */
 export interface WordsSliceTask {
   kind: 'file-words';
@@ -185,4 +205,4 @@ export interface BandPairsResult {
 }
 
 export type FileTask =
-  ScanSliceTask | WordsSliceTask | RunSliceTask | MergeRowsTask | BandPairsTask;
+  ScanSliceTask | WordsSliceTask | LanguageSliceTask | RunSliceTask | MergeRowsTask | BandPairsTask;

@@ -15,13 +15,14 @@ import {
   type SampleRow,
 } from '../../engine/rows/index.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import { jsonlRowsOf } from '../../files/index.ts';
+import { jsonlRowsOf, jsonlRowsOfBytes } from '../../files/index.ts';
 import { benchmarkSets } from '../contamination/benchmark-fingerprints.ts';
 import { contaminationMatcher } from '../contamination/matcher.ts';
 import { applyDatasetVerdicts, datasetChecksOnly, verdictsAt } from '../dataset-checks/core.ts';
 import { readSlice } from './line-slices.ts';
 import { issuesOf, mergeRows } from './merge-rows-task.ts';
 import { SlicePreparer } from './prepared-slice.ts';
+import { statisticsRecord } from '../../engine/dataset/statistics.ts';
 import type { OperationRequest } from '../runs/contract.ts';
 import { runOperationInThread } from '../runs/operation.ts';
 import type {
@@ -33,6 +34,8 @@ import type {
   ScanSliceResult,
   ScanSliceTask,
   SliceSource,
+  LanguageSliceResult,
+  LanguageSliceTask,
   WordsSliceResult,
   WordsSliceTask,
 } from './task-types.ts';
@@ -50,6 +53,8 @@ export async function runFileTask(task: FileTask, signal: AbortSignal): Promise<
       return scanSlice(task);
     case 'file-words':
       return wordsSlice(task);
+    case 'file-language':
+      return languageSlice(task);
     case 'file-run':
       return runSlice(task, signal);
     case 'merge-rows':
@@ -94,8 +99,11 @@ function mappingFor(spec: SliceSource['mapping']): RowMapping {
  * only (the others are not parsed).
  */
 export function sliceSamples(source: SliceSource, lines?: ReadonlySet<number>): SampleRow[] {
-  const text = readSlice(source.path, source).toString('utf8');
-  return samplesOfRows(mappingFor(source.mapping), jsonlRowsOf(text, source.firstLine, lines));
+  const bytes = readSlice(source.path, source);
+  const rows = lines
+    ? jsonlRowsOfBytes(bytes, source.firstLine, lines)
+    : jsonlRowsOf(bytes.toString('utf8'), source.firstLine);
+  return samplesOfRows(mappingFor(source.mapping), rows);
 }
 
 const indexes = new Map<number, DuplicateIndex>();
@@ -131,37 +139,50 @@ export function scanSlice(task: ScanSliceTask): ScanSliceResult {
   return slice.result();
 }
 
-export function wordsSlice(task: WordsSliceTask): WordsSliceResult {
-  const made: VerifyWords[] = [];
-  const at: number[] = [];
-  const seen = new Set<number>();
-  if (task.lines) {
-    // Only the wanted samples' lines are parsed: a wanted sample is the k-th of its line.
-    const { line, firstOfLine } = task.lines;
+/**
+ * The wanted samples of a slice (`wanted`: indexes in it, ascending), each
+ * with its index; a wanted sample that is not there (its line fails now) is
+ * left out. With `lines`, only the wanted samples' lines are parsed.
+ */
+function wantedSamples(
+  source: SliceSource,
+  wanted: readonly number[],
+  lines: WordsSliceTask['lines'],
+): [number, Sample][] {
+  const out: [number, Sample][] = [];
+  if (lines) {
+    // A wanted sample is the k-th of its line.
+    const { line, firstOfLine } = lines;
     const ofLine = new Map<number, Sample[]>();
-    for (const item of sliceSamples(task.source, new Set(line))) {
+    for (const item of sliceSamples(source, new Set(line))) {
       if (!('sample' in item)) continue;
       const samples = ofLine.get(item.row);
       if (samples) samples.push(item.sample);
       else ofLine.set(item.row, [item.sample]);
     }
-    task.wanted.forEach((index, k) => {
+    wanted.forEach((index, k) => {
       const sample = ofLine.get(line[k] as number)?.[index - (firstOfLine[k] as number)];
-      if (!sample) return;
-      at.push(index);
-      made.push(verifyWords(duplicateWords(sample), seen));
+      if (sample) out.push([index, sample]);
     });
-  } else {
-    const wanted = new Set(task.wanted);
-    let index = 0;
-    for (const item of sliceSamples(task.source)) {
-      if (!('sample' in item)) continue;
-      if (wanted.has(index)) {
-        at.push(index);
-        made.push(verifyWords(duplicateWords(item.sample), seen));
-      }
-      index++;
-    }
+    return out;
+  }
+  const set = new Set(wanted);
+  let index = 0;
+  for (const item of sliceSamples(source)) {
+    if (!('sample' in item)) continue;
+    if (set.has(index)) out.push([index, item.sample]);
+    index++;
+  }
+  return out;
+}
+
+export function wordsSlice(task: WordsSliceTask): WordsSliceResult {
+  const made: VerifyWords[] = [];
+  const at: number[] = [];
+  const seen = new Set<number>();
+  for (const [index, sample] of wantedSamples(task.source, task.wanted, task.lines)) {
+    at.push(index);
+    made.push(verifyWords(duplicateWords(sample), seen));
   }
   const shingles = packed(made.map((m) => m.shingles));
   const tagged = packed(made.map((m) => m.tagged));
@@ -173,6 +194,25 @@ export function wordsSlice(task: WordsSliceTask): WordsSliceResult {
     taggedEnds: tagged.ends,
     names: made.map((m) => m.names),
   };
+}
+
+/** The language sample's texts of the wanted samples, as the scan made them (`statisticsRecord`). */
+export function languageSlice(task: LanguageSliceTask): LanguageSliceResult {
+  const out: (string | null)[] = [];
+  for (const { source, wanted, lines } of task.slices) {
+    const texts = new Map<number, string | null>();
+    for (const [index, sample] of wantedSamples(source, wanted, lines)) {
+      texts.set(index, statisticsRecord(sample).language ?? null);
+    }
+    for (const index of wanted) {
+      const text = texts.get(index);
+      if (text === undefined) {
+        throw new Error(`sample ${index} of the slice at line ${source.firstLine} is gone`);
+      }
+      out.push(text);
+    }
+  }
+  return { texts: out };
 }
 
 /** Arrays one after another in one (one transfer, not one per sample), with where each ends. */
