@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn, startSvc, stopSvc } from '../e2e/fixtures.ts';
-import { ownerCaller } from './owner-client.ts';
+import { ownerCaller, ownerEvents } from './owner-client.ts';
 import { Pinger } from './pinger.ts';
 import { duckDbReadJson, loadDuckDb, plainInsert, writeGsm8kLike } from './import.ts';
 import { mib } from './stats.ts';
@@ -10,7 +10,7 @@ import { mib } from './stats.ts';
 /**
  * A dataset's whole life through a real `svc serve`, as a user drives it:
  * drop a file of ROWS GSM8K-like rows (import), see its first rows, wait until
- * it is ready (scan ended, search answering), refine every row, open the
+ * it is ready (scan ended, search index complete), search, refine every row, open the
  * Overview, export it as JSON Lines. Each step's time, against the peers
  * measured in the same run on the same file (a plain better-sqlite3 insert of
  * its lines, DuckDB's `read_json_auto`), and the server's peak memory (its
@@ -47,6 +47,13 @@ export async function benchEndToEnd(rows: number): Promise<void> {
     const steps: [string, number][] = [];
     const started = performance.now();
     const since = (): number => performance.now() - started;
+    // When each dataset's search index was complete, as the server pushes it to the UI.
+    const indexedAt = new Map<string, number>();
+    const stopEvents = ownerEvents(server, cookie, (event) => {
+      if (event.type === 'index' && event.done === true && typeof event.dataset_id === 'string') {
+        if (!indexedAt.has(event.dataset_id)) indexedAt.set(event.dataset_id, since());
+      }
+    });
 
     // First rows: the grid asks for a page while the import runs.
     let firstRows: number | undefined;
@@ -77,7 +84,7 @@ export async function benchEndToEnd(rows: number): Promise<void> {
     steps.push(['first rows on screen', firstRows ?? imported]);
     steps.push(['import returned (rows stored)', imported]);
 
-    // Ready: the scan ended and a search answers from the index (the first search after it).
+    // Ready: the scan ended and the search index is complete (the first search after both).
     await pinger.phase('scan until ended', async () => {
       for (;;) {
         const overview = await owner<{ scanning: boolean; scan: unknown }>('datasetOverview', {
@@ -88,6 +95,11 @@ export async function benchEndToEnd(rows: number): Promise<void> {
       }
     });
     steps.push(['scan ended', since()]);
+    await pinger.phase('index until complete', async () => {
+      while (!indexedAt.has(id)) await sleep(POLL_MS);
+    });
+    stopEvents();
+    steps.push(['search index complete', indexedAt.get(id) as number]);
     const searchStarted = performance.now();
     await pinger.phase('search', () =>
       owner('datasetRows', {

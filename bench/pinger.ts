@@ -85,6 +85,11 @@ export class Pinger {
     console.log('| --- | --- | --- | --- | --- | --- | --- |');
     let worst = { wait: 0, ran: Number.NaN };
     for (const { name, seconds, waits, ran } of this.phases) {
+      if (waits.length === 0) {
+        // Over before a ping was due: nothing measured, not a wait of 0.
+        console.log(`| ${name} | ${seconds.toFixed(1)} s | 0 | - | - | - | - |`);
+        continue;
+      }
       const sorted = [...waits].sort((a, b) => a - b);
       const at = waits.indexOf(Math.max(0, ...waits));
       const phaseWorst = { wait: waits[at] ?? 0, ran: ran[at] ?? Number.NaN };
