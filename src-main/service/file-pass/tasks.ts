@@ -1,5 +1,4 @@
 import { ContaminationMatcher } from '../../engine/contamination/match.ts';
-import { builtinBackend } from '../../engine/builtin/backend.ts';
 import {
   bandPushes,
   DuplicateIndex,
@@ -24,7 +23,7 @@ import { issuesOf, mergeRows } from './merge-rows-task.ts';
 import { SlicePreparer } from './prepared-slice.ts';
 import { statisticsRecord } from '../../engine/dataset/statistics.ts';
 import type { OperationRequest } from '../runs/contract.ts';
-import { runOperationInThread } from '../runs/operation.ts';
+import { runBuiltinInThread } from '../runs/builtin-run.ts';
 import type {
   FileTask,
   MatcherSpec,
@@ -257,7 +256,7 @@ export async function runSlice(task: RunSliceTask, signal: AbortSignal): Promise
     conventions: task.conventions,
   } as OperationRequest;
   const history = task.history ? JSON.stringify(samples) : undefined;
-  const result = await runOperationInThread(request, { backend: builtinBackend, signal });
+  const result = await runBuiltinInThread(request, signal);
   const checked = issuesOf(task.issues);
   applyDatasetVerdicts(result, checked);
   const tally = new VerdictTally();

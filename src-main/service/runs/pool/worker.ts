@@ -1,7 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../../../../src-shared/errors.ts';
-import { builtinBackend } from '../../../engine/builtin/backend.ts';
-import { runOperationInThread } from '../operation.ts';
+import { runBuiltinInThread } from '../builtin-run.ts';
 import { runFileTask, transferablesOf } from '../../file-pass/tasks.ts';
 import { encodeError, encodeResult, type FromWorker, type ToWorker } from './wire.ts';
 import { lowerThisThread } from '../../threads/background-priority.ts';
@@ -34,10 +33,7 @@ async function run({ id, task }: Run): Promise<{ reply: FromWorker; transfer: Ar
       // Its large arrays move to the main thread rather than being copied.
       return { reply: { type: 'done', id, result }, transfer: transferablesOf(result) };
     }
-    const result = await runOperationInThread(task.request, {
-      backend: builtinBackend,
-      signal: controller.signal,
-    });
+    const result = await runBuiltinInThread(task.request, controller.signal);
     return { reply: { type: 'done', id, result: encodeResult(result) }, transfer: [] };
   } catch (error) {
     return { reply: { type: 'failed', id, error: encodeError(error) }, transfer: [] };
