@@ -192,6 +192,22 @@ describe('svc merge OUT PART...', () => {
     writeFileSync(moved, readFileSync(input));
     writeFileSync(input, readFileSync(input, 'utf8') + '{"question": "q", "answer": "#### 1"}\n');
     expect((await mergeFails(dir, parts)).message).toMatch(/is not the file the shards read/);
+    // The same size, one byte changed: its digest is made while the merge reads it, and the
+    // output is not kept.
+    const original = readFileSync(moved);
+    const changed = Buffer.from(original);
+    const at = changed.indexOf('eggs');
+    changed[at] = 'E'.charCodeAt(0);
+    writeFileSync(input, changed);
+    expect((await mergeFails(dir, parts)).message).toMatch(
+      new RegExp(`^${input}.* is not the file the shards read \\(${original.length} bytes`),
+    );
+    expect(existsSync(join(dir, 'm.jsonl'))).toBe(false);
+    expect(existsSync(join(dir, 'm.jsonl.partial'))).toBe(false);
+    rmSync(input);
+    expect((await mergeFails(dir, parts)).message).toMatch(
+      /^cannot read .*small\.jsonl: .*\(give its path here with --input FILE\)$/,
+    );
     expect((await merge(dir, parts, ['--input', moved])).out).toBe(single.out);
   });
 });

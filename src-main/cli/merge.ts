@@ -51,41 +51,39 @@ async function openParts(paths: readonly string[]): Promise<PartReader[]> {
 
 /**
  * The input the shards read: here at `path`, and the same file (size and
- * SHA-256). A promise that fails once it is known to be another; where its
- * size is the shards', that is when its digest is made (the merge reads the
- * file meanwhile, and awaits this before the output is kept).
+ * SHA-256). `checked` fails once it is known to be another. Its size is
+ * compared at once (`sameSize`); where it is the shards', the digest is made
+ * while the merge reads the file, and awaited before the output is kept.
  */
-function checkInput(header: PartHeader, path: string, given: boolean): Promise<void> {
+function checkInput(
+  header: PartHeader,
+  path: string,
+  given: boolean,
+): { sameSize: boolean; checked: Promise<void> } {
   const hint = given ? '' : ' (give its path here with --input FILE)';
-  const differs = (print: { bytes: number; sha256: string }): AppError =>
-    invalid(
-      `${path} is not the file the shards read (${header.input.bytes} bytes, SHA-256 ` +
-        `${header.input.sha256.slice(0, 12)}...; this one has ${print.bytes} bytes, ` +
-        `${print.sha256.slice(0, 12)}...): it changed since, or --input names another file`,
-    );
+  const unreadable = (error: unknown): AppError => invalid(`${(error as Error).message}${hint}`);
   let bytes: number;
   try {
     bytes = statSync(path).size;
   } catch (error) {
-    return Promise.reject(invalid(`cannot read ${path}: ${(error as Error).message}${hint}`));
+    const message = `cannot read ${path}: ${(error as Error).message}`;
+    return { sameSize: false, checked: Promise.reject(unreadable(new Error(message))) };
   }
-  if (bytes !== header.input.bytes) {
-    // The digest is still told, as when the sizes agree.
-    return inputFingerprint(path).then(
-      (print) => Promise.reject(differs(print)),
-      (error: unknown) => Promise.reject(invalid(`${(error as Error).message}${hint}`)),
-    );
-  }
+  // Another size is told with its digest too, as another file of the same size is.
   const checked = inputFingerprint(path).then(
     (print) => {
       if (print.bytes !== header.input.bytes || print.sha256 !== header.input.sha256) {
-        throw differs(print);
+        throw invalid(
+          `${path} is not the file the shards read (${header.input.bytes} bytes, SHA-256 ` +
+            `${header.input.sha256.slice(0, 12)}...; this one has ${print.bytes} bytes, ` +
+            `${print.sha256.slice(0, 12)}...): it changed since, or --input names another file`,
+        );
       }
     },
-    (error: unknown) => Promise.reject(invalid(`${(error as Error).message}${hint}`)),
+    (error: unknown) => Promise.reject(unreadable(error)),
   );
   checked.catch(() => undefined); // awaited before the output is kept, or on the way out
-  return checked;
+  return { sameSize: bytes === header.input.bytes, checked };
 }
 
 /** The shards' usage, model by model. */
@@ -214,11 +212,9 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   let scanNote: string | undefined;
   // Its SHA-256 is made while the merge reads it, into a file kept only once it agrees. Another
   // size is told before anything is read; stdout, which keeps what it is sent, waits for it.
-  const inputChecked = checkInput(header, input, values.input !== undefined);
+  const { sameSize, checked: inputChecked } = checkInput(header, input, values.input !== undefined);
   try {
-    if (out === '-' || statSync(input, { throwIfNoEntry: false })?.size !== header.input.bytes) {
-      await inputChecked;
-    }
+    if (out === '-' || !sameSize) await inputChecked;
     const settings = createServiceContext(db, dataDir, packageVersion()).settings();
     // The dataset checks of the whole file, read exactly as the shards (and a single run) read it.
     const read = {
