@@ -50,6 +50,11 @@ interface DatasetState {
   state: string;
 }
 
+/** FTS5's in-memory postings before a flush (its default: 1 MiB). */
+export const FTS_HASH_BYTES = 64 * 1024 * 1024;
+/** Segments of a level FTS5 merges at once (its default: 4). */
+export const FTS_AUTOMERGE = 16;
+
 /** A part's file beside the app database `appFile`, opened and migrated. */
 function openPartFile(appFile: string, part: number): Db {
   const file = new Database(join(dirname(appFile), partFileName(part)));
@@ -178,6 +183,11 @@ export class SearchIndexPart {
           `CREATE VIRTUAL TABLE ${fts} USING fts5(text, tokenize = 'trigram case_sensitive 1',
              content = '', detail = none, columnsize = 0)`,
         );
+        // A chunk's postings are flushed once, at its commit (not each MiB), and segments are
+        // merged 16 at a time (not 4): measured on 100,000 texts, 4.8-5.2 s of CPU where FTS5's
+        // defaults took 5.8-7.5 s, with searches as fast. Both are kept in the table's config.
+        this.#file.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('hashsize', ${FTS_HASH_BYTES})`);
+        this.#file.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`);
         this.#file.exec(`CREATE TABLE ${text} (row_index INTEGER PRIMARY KEY, text TEXT NOT NULL)`);
         statement(
           this.#file,

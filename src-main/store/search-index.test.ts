@@ -8,7 +8,7 @@ import { finishImport, insertDataset } from './datasets.ts';
 import { countRows, insertRows, leanRowInserter, pageIndices } from './datasets-rows.ts';
 import { openDatabase, type Db } from './db.ts';
 import { indexedSearch, SEARCH_FILE, SearchIndexBuilder } from './search-index.ts';
-import { partFileName } from './search-index-part.ts';
+import { FTS_AUTOMERGE, FTS_HASH_BYTES, ftsOf, partFileName } from './search-index-part.ts';
 import type { LeanSearchText, RowSearch } from './search-text.ts';
 
 /**
@@ -180,6 +180,28 @@ describe('the search index', () => {
     expect(index.step()).toBeNull();
     expect(index.completed()).toEqual(['ds_a']);
     index.close();
+    db.close();
+  });
+
+  it("sets each part's trigram table to flush a chunk at once and merge 16 segments at a time", () => {
+    const { dir, db } = database();
+    const builder = new SearchIndexBuilder(db, () => leanText(), LAYOUT);
+    build(builder);
+    builder.close();
+    for (let part = 0; part < LAYOUT.parts; part++) {
+      const file = new Database(join(dir, partFileName(part)), { readonly: true });
+      const config = Object.fromEntries(
+        (
+          file.prepare(`SELECT k, v FROM ${ftsOf('ds_a')}_config`).all() as {
+            k: string;
+            v: number;
+          }[]
+        ).map(({ k, v }) => [k, v]),
+      );
+      expect(config).toMatchObject({ hashsize: FTS_HASH_BYTES, automerge: FTS_AUTOMERGE });
+      file.close();
+    }
+    expectEggsAndDucks(db);
     db.close();
   });
 
