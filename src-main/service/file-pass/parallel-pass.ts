@@ -181,9 +181,7 @@ export async function scanInParallel(
         ([slice, indexes]) =>
           runner.run<WordsSliceResult>({
             kind: 'file-words',
-            source: sourceOf(path, slice, mapping),
-            wanted: indexes,
-            ...(slice.rows && { lines: linesOf(slice.rows, indexes) }),
+            ...wantedIn(path, mapping, slice, indexes),
           }),
         (words, [slice]) => {
           words.at.forEach((at, k) => {
@@ -226,11 +224,9 @@ function languageTextsOn(runner: TaskRunner, file: ParallelFile): LanguageTextFe
       (group) =>
         runner.run<LanguageSliceResult>({
           kind: 'file-language',
-          slices: group.map(([slice, indexes]) => ({
-            source: sourceOf(file.path, slice, file.mapping),
-            wanted: indexes,
-            ...(slice.rows && { lines: linesOf(slice.rows, indexes) }),
-          })),
+          slices: group.map(([slice, indexes]) =>
+            wantedIn(file.path, file.mapping, slice, indexes),
+          ),
         }),
       (result) => {
         for (const text of result.texts) {
@@ -303,12 +299,26 @@ function linesOf(
   return { line, firstOfLine };
 }
 
-/** `items` in runs of `size` (the last may be shorter). */
+/** `items` in runs of `size` (at least 1; the last run may be shorter). */
 function chunks<T>(items: readonly T[], size: number): T[][] {
+  const step = Math.max(1, size);
   const out: T[][] = [];
-  for (let at = 0; at < items.length; at += Math.max(1, size))
-    out.push(items.slice(at, at + Math.max(1, size)));
+  for (let at = 0; at < items.length; at += step) out.push(items.slice(at, at + step));
   return out;
+}
+
+/** Some samples of a slice, as a task reads them: only their lines, where they are known. */
+function wantedIn(
+  path: string,
+  mapping: RowMappingSpec,
+  slice: ScannedSlice,
+  indexes: number[],
+): Pick<WordsSliceTask, 'source' | 'wanted' | 'lines'> {
+  return {
+    source: sourceOf(path, slice, mapping),
+    wanted: indexes,
+    ...(slice.rows && { lines: linesOf(slice.rows, indexes) }),
+  };
 }
 
 /** Each item with its index. */
