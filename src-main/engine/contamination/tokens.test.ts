@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { grams } from './grams.ts';
-import { hashWord, tokenize } from './tokens.ts';
+import { hashWord, tokenize, tokenizeInto, TokenBuffer } from './tokens.ts';
 
 const words = (text: string): string[] => {
   const t = tokenize(text);
@@ -134,6 +134,49 @@ describe('the tokenizer against its definition', () => {
         // Each token hashes as its folded word, whichever path (ASCII as it comes, or whole).
         expected.forEach((e, i) => expect([t.a[i], t.b[i]]).toEqual(hashWord(e.word)));
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads texts one after another into a buffer as tokenize reads each alone', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 40 }),
+      fc.stringMatching(/^[A-Za-z0-9 .,'<>=+]{0,60}$/),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(text, { maxLength: 4 }), { maxLength: 4 }),
+        fc.nat(8),
+        (rows, capacity) => {
+          // A small first capacity: the buffer grows in the middle of a row and keeps what it held.
+          const buffer = new TokenBuffer(capacity);
+          for (const fields of rows) {
+            buffer.clear();
+            const expected = {
+              a: [] as number[],
+              b: [] as number[],
+              starts: [] as number[],
+              ends: [] as number[],
+            };
+            for (const field of fields) {
+              const alone = tokenize(field);
+              expect(tokenizeInto(field, buffer)).toBe(alone.length);
+              expected.a.push(...alone.a);
+              expected.b.push(...alone.b);
+              expected.starts.push(...alone.starts);
+              expected.ends.push(...alone.ends);
+            }
+            const held = (array: Uint32Array): number[] =>
+              Array.from(array.subarray(0, buffer.length));
+            expect({
+              a: held(buffer.a),
+              b: held(buffer.b),
+              starts: held(buffer.starts),
+              ends: held(buffer.ends),
+            }).toEqual(expected);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

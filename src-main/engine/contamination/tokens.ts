@@ -69,29 +69,76 @@ const FNV_PRIME = 0x01000193;
 const B_SEED = 0x9747b28c;
 const B_PRIME = 0x5bd1e995;
 
-/** Scratch for one text's tokens (at most one per character), copied out at the end. */
-let scratchA = new Uint32Array(4096);
-let scratchB = new Uint32Array(4096);
-let scratchStarts = new Uint32Array(4096);
-let scratchEnds = new Uint32Array(4096);
+/**
+ * A run of tokens that grows as texts are read into it (`tokenizeInto`): the
+ * matcher reads every field of a row into one and reuses it row after row.
+ * Its arrays are longer than `length`; only the first `length` entries are
+ * tokens. A typed array of more than 64 bytes has its memory outside V8's
+ * heap, so four new arrays per text cost as much as reading the text.
+ */
+export class TokenBuffer implements Tokens {
+  a: Uint32Array;
+  b: Uint32Array;
+  starts: Uint32Array;
+  ends: Uint32Array;
+  length = 0;
 
-/** The tokens of `text`. */
+  constructor(capacity = 1024) {
+    this.a = new Uint32Array(capacity);
+    this.b = new Uint32Array(capacity);
+    this.starts = new Uint32Array(capacity);
+    this.ends = new Uint32Array(capacity);
+  }
+
+  /** Makes room for `extra` more tokens after the ones held, keeping them. */
+  reserve(extra: number): void {
+    const wanted = this.length + extra;
+    if (this.a.length >= wanted) return;
+    const size = Math.max(wanted, this.a.length * 2);
+    const grow = (old: Uint32Array): Uint32Array => {
+      const next = new Uint32Array(size);
+      next.set(old.subarray(0, this.length));
+      return next;
+    };
+    this.a = grow(this.a);
+    this.b = grow(this.b);
+    this.starts = grow(this.starts);
+    this.ends = grow(this.ends);
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+}
+
+/** For `tokenize`: a text's tokens are read here, then copied out. */
+const scratch = new TokenBuffer(4096);
+
+/** The tokens of `text`, in arrays of their own. */
 export function tokenize(text: string): Tokens {
+  scratch.clear();
+  const count = tokenizeInto(text, scratch);
+  return {
+    a: scratch.a.slice(0, count),
+    b: scratch.b.slice(0, count),
+    starts: scratch.starts.slice(0, count),
+    ends: scratch.ends.slice(0, count),
+    length: count,
+  };
+}
+
+/**
+ * Appends the tokens of `text` to `out` (their ranges are the text's own
+ * characters) and returns how many.
+ */
+export function tokenizeInto(text: string, out: TokenBuffer): number {
   const source = text.includes('<<') ? text.replace(ANNOTATION, (m) => ' '.repeat(m.length)) : text;
   const length = source.length;
-  if (scratchA.length < length) {
-    const size = Math.max(length, scratchA.length * 2);
-    scratchA = new Uint32Array(size);
-    scratchB = new Uint32Array(size);
-    scratchStarts = new Uint32Array(size);
-    scratchEnds = new Uint32Array(size);
-  }
-  const a = scratchA;
-  const b = scratchB;
-  const starts = scratchStarts;
-  const ends = scratchEnds;
-  let count = 0;
-
+  // At most one token per character.
+  out.reserve(length);
+  const { a, b, starts, ends } = out;
+  const first = out.length;
+  let count = first;
   let i = 0;
   while (i < length) {
     let code = source.charCodeAt(i);
@@ -173,13 +220,8 @@ export function tokenize(text: string): Tokens {
     starts[count] = start;
     ends[count++] = end;
   }
-  return {
-    a: a.slice(0, count),
-    b: b.slice(0, count),
-    starts: starts.slice(0, count),
-    ends: ends.slice(0, count),
-    length: count,
-  };
+  out.length = count;
+  return count - first;
 }
 
 /** Whether the character at `i` is a word character. */
