@@ -10,7 +10,7 @@ import {
   hashString2,
   jaccard,
   shingleSet,
-  shinglesOfHashes,
+  shinglesInPlace,
   signatureInto,
   SIGNATURE_BINS,
   type Banding,
@@ -347,6 +347,8 @@ export class DuplicateIndex {
   private readonly bands: U32;
   private readonly signature = new Uint32Array(SIGNATURE_BINS);
   private readonly bandScratch: Uint32Array;
+  /** A sample's word hashes, then its shingles (signatureOf). */
+  private wordHashes = new Uint32Array(1024);
 
   constructor(threshold = DEFAULT_DUPLICATE_THRESHOLD) {
     this.threshold = threshold;
@@ -383,7 +385,10 @@ export class DuplicateIndex {
     let lo = fmix32(0x85a308d3 ^ type);
     let count = 0;
     for (const part of parts) count += part.length;
-    const hashes = new Uint32Array(count);
+    if (this.wordHashes.length < count) this.wordHashes = new Uint32Array(count * 2);
+    // Scratch, reused sample after sample: a new typed array per sample costs an allocation
+    // outside V8's heap.
+    const hashes = this.wordHashes;
     let at = 0;
     for (const part of parts) {
       for (const word of part) {
@@ -395,7 +400,7 @@ export class DuplicateIndex {
       hi = fmix32(hi ^ 0x9e3779b9);
       lo = fmix32(lo ^ 0x7f4a7c15);
     }
-    signatureInto(shinglesOfHashes(hashes), this.signature);
+    signatureInto(hashes, this.signature, shinglesInPlace(hashes, count));
     bandsInto(this.signature, this.banding, this.bandScratch);
     const out = new Uint32Array(SIGNATURE_HEADER + this.banding.bands);
     out[0] = this.tag;

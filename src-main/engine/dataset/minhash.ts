@@ -44,17 +44,20 @@ export function hashString(text: string, seed = 0x811c9dc5): number {
 export function shingleHashes(words: readonly string[]): Uint32Array {
   const hashes = new Uint32Array(words.length);
   for (let i = 0; i < words.length; i++) hashes[i] = hashString(words[i] as string);
-  return shinglesOfHashes(hashes);
+  return hashes.subarray(0, shinglesInPlace(hashes, hashes.length));
 }
 
-/** The bigram hashes of word hashes (the word's own hash for one word). */
-export function shinglesOfHashes(hashes: Uint32Array): Uint32Array {
-  if (hashes.length <= 1) return hashes.slice();
-  const out = new Uint32Array(hashes.length - 1);
-  for (let i = 1; i < hashes.length; i++) {
-    out[i - 1] = fmix32(Math.imul(hashes[i - 1] as number, 0x9e3779b1) ^ (hashes[i] as number));
+/**
+ * The bigram hashes of the first `count` word hashes of `hashes`, written
+ * over them (each reads its word and the next before the next is
+ * overwritten); returns how many (the one word's own hash for one word).
+ */
+export function shinglesInPlace(hashes: Uint32Array, count: number): number {
+  if (count <= 1) return count;
+  for (let i = 1; i < count; i++) {
+    hashes[i - 1] = fmix32(Math.imul(hashes[i - 1] as number, 0x9e3779b1) ^ (hashes[i] as number));
   }
-  return out;
+  return count - 1;
 }
 
 /** A second, independent hash of a word (another seed and multiplier), for 64-bit keys. */
@@ -104,15 +107,19 @@ export function jaccard(a: Uint32Array, b: Uint32Array): number {
  * signatures agree in a bin with probability equal to the Jaccard similarity.
  * An empty text gets a signature of its own (all bins EMPTY).
  */
-export function signatureInto(shingles: Uint32Array, out: Uint32Array): void {
+export function signatureInto(
+  shingles: Uint32Array,
+  out: Uint32Array,
+  count = shingles.length,
+): void {
   out.fill(EMPTY);
-  for (let i = 0; i < shingles.length; i++) {
+  for (let i = 0; i < count; i++) {
     const h = shingles[i] as number;
     const bin = h >>> BIN_SHIFT;
     const value = fmix32(h ^ 0x5bd1e995);
     if (value < (out[bin] as number)) out[bin] = value;
   }
-  if (shingles.length === 0) return;
+  if (count === 0) return;
   // One pass leftwards from a filled bin: each empty bin takes the nearest filled bin to its right.
   let start = 0;
   while (out[start] === EMPTY) start++;
