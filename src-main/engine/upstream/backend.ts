@@ -2,7 +2,7 @@ import { AppError } from '../../../src-shared/errors.ts';
 import type { EngineBackend } from '../backend.ts';
 import { builtinBackend } from '../builtin/backend.ts';
 import { upstreamAudit } from './audit.ts';
-import { UpstreamClient } from './client.ts';
+import type { UpstreamClient } from './client.ts';
 import { describeServer, type UpstreamConfig } from './config.ts';
 import { upstreamProposeFix, type RejectedProposals } from './fix.ts';
 
@@ -33,6 +33,17 @@ export function describeRole(role: RoleEngine): string {
 }
 
 /**
+ * A role's client, made at its first request: the client module loads the
+ * openai SDK, ~0.1 s of CPU that every command and the server's start paid
+ * though most runs never ask an upstream server.
+ */
+function lazyClient(config: UpstreamConfig): () => Promise<UpstreamClient> {
+  let client: Promise<UpstreamClient> | undefined;
+  return () =>
+    (client ??= import('./client.ts').then(({ UpstreamClient }) => new UpstreamClient(config)));
+}
+
+/**
  * The backend for a pair of roles: each runs on the builtin engine or on its
  * upstream server. Both builtin gives the builtin backend itself. The engine
  * may run up to the larger upstream concurrency of samples at once; each
@@ -40,8 +51,8 @@ export function describeRole(role: RoleEngine): string {
  */
 export function createRolesBackend(roles: EngineRoles): EngineBackend {
   if (roles.audit.kind === 'builtin' && roles.fix.kind === 'builtin') return builtinBackend;
-  const clientFor = (role: RoleEngine, scope: string): UpstreamClient | null =>
-    role.kind === 'upstream' ? new UpstreamClient({ ...role.config, scope }) : null;
+  const clientFor = (role: RoleEngine, scope: string): (() => Promise<UpstreamClient>) | null =>
+    role.kind === 'upstream' ? lazyClient({ ...role.config, scope }) : null;
   const unavailable = (role: RoleEngine, model: string): AppError =>
     new AppError(
       'service_error',
@@ -57,13 +68,15 @@ export function createRolesBackend(roles: EngineRoles): EngineBackend {
     id: `audit: ${describeRole(roles.audit)}; fix: ${describeRole(roles.fix)}`,
     concurrency: Math.max(...widths),
     audit: (sample, ctx) => {
-      if (auditClient) return upstreamAudit(auditClient, sample, ctx);
+      if (auditClient) return auditClient().then((client) => upstreamAudit(client, sample, ctx));
       if (roles.audit.kind === 'builtin') return builtinBackend.audit(sample, ctx);
       return Promise.reject(unavailable(roles.audit, 'svc-audit-1'));
     },
     proposeFix: (sample, audit, attempt, maxAttempts, ctx) => {
       if (fixClient) {
-        return upstreamProposeFix(fixClient, sample, audit, attempt, maxAttempts, ctx, rejected);
+        return fixClient().then((client) =>
+          upstreamProposeFix(client, sample, audit, attempt, maxAttempts, ctx, rejected),
+        );
       }
       if (roles.fix.kind === 'builtin') {
         return builtinBackend.proposeFix(sample, audit, attempt, maxAttempts, ctx);
