@@ -31,6 +31,7 @@ import { addCounts } from '../service/dataset-checks/core.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
 import type { TakenRunSlice } from '../service/file-pass/parallel-pass.ts';
 import { filePassPool } from '../service/runs/pool/pooled.ts';
+import { FILE_OPS_OPTIONS } from './file-ops-options.ts';
 import { meterOf } from '../service/runs/pool/wire.ts';
 import { JsonText } from '../service/runs/history.ts';
 import { formatFromPath } from '../files/index.ts';
@@ -157,27 +158,7 @@ function engineIdentity(engine: RoleEngine): string {
 
 /** `svc audit|fix|refine IN`: the operation over a whole file, with the engine in force. */
 export async function fileOperationCommand(operation: Operation, argv: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(
-    argv,
-    {
-      out: { type: 'string', short: 'o' },
-      votes: { type: 'string' },
-      'max-attempts': { type: 'string' },
-      conventions: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'task-type': { type: 'string' },
-      map: { type: 'string', multiple: true },
-      'answer-form': { type: 'string' },
-      shape: { type: 'string' },
-      'write-back': { type: 'boolean' },
-      'oasst-paths': { type: 'string' },
-      report: { type: 'string' },
-      shard: { type: 'string' },
-      benchmarks: { type: 'string' },
-      against: { type: 'string', multiple: true },
-    },
-    true,
-  );
+  const { values, positionals } = parseCommandArgs(argv, FILE_OPS_OPTIONS, true);
   const [input, ...extra] = positionals;
   if (input === undefined || extra.length > 0) {
     throw new AppError('invalid_request', `expected one input file\n\n${FILE_OPS_USAGE}`);

@@ -23,6 +23,12 @@ async function usage(): Promise<string> {
   return `${COMMANDS_USAGE}\n\n${SERVE_USAGE}\n\n${FILE_OPS_USAGE}\n\n${MERGE_USAGE}`;
 }
 
+/** `svc audit|fix|refine`: the engine's workers start first (file-pass-ahead.ts). */
+async function fileOperation(operation: 'audit' | 'fix' | 'refine', argv: string[]): Promise<void> {
+  (await import('./file-pass-ahead.ts')).startFilePassAhead(argv);
+  await (await import('./file-ops.ts')).fileOperationCommand(operation, argv);
+}
+
 /**
  * Each command's module is loaded when it runs: loading all of them (the
  * server's routes, the engine) cost every command ~0.5 s of CPU before it
@@ -33,9 +39,9 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   keys: async (argv) => (await import('./keys.ts')).keysCommand(argv),
   credits: async (argv) => (await import('./credits.ts')).creditsCommand(argv),
   settings: async (argv) => (await import('./settings.ts')).settingsCommand(argv),
-  audit: async (argv) => (await import('./file-ops.ts')).fileOperationCommand('audit', argv),
-  fix: async (argv) => (await import('./file-ops.ts')).fileOperationCommand('fix', argv),
-  refine: async (argv) => (await import('./file-ops.ts')).fileOperationCommand('refine', argv),
+  audit: (argv) => fileOperation('audit', argv),
+  fix: (argv) => fileOperation('fix', argv),
+  refine: (argv) => fileOperation('refine', argv),
   merge: async (argv) => (await import('./merge.ts')).mergeCommand(argv),
 };
 

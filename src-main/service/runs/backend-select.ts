@@ -17,6 +17,7 @@ import {
 } from '../../engine/upstream/backend.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { configureEngineWorkers } from './pool/pooled.ts';
+import { envFor, OFF_URL, type Env, type Field } from './upstream-env.ts';
 import { getSecretBox, maskSecret, openSecret, type SecretBox } from '../owner/secret-box.ts';
 
 /**
@@ -32,36 +33,12 @@ import { getSecretBox, maskSecret, openSecret, type SecretBox } from '../owner/s
  * the stored base URL, never to one the environment substitutes.
  */
 
-export type Env = Readonly<Record<string, string | undefined>>;
-
-type Field = 'base_url' | 'model' | 'api_key' | 'timeout_seconds' | 'concurrency';
+export { envFor, type Env } from './upstream-env.ts';
 
 export interface ResolvedRole {
   engine: RoleEngine;
   /** Where each value in force came from: `settings`, `default` or an environment variable. */
   origin: Partial<Record<Field, string>>;
-}
-
-const ENV_SUFFIX: Record<Field, string> = {
-  base_url: 'URL',
-  model: 'MODEL',
-  api_key: 'KEY',
-  timeout_seconds: 'TIMEOUT',
-  concurrency: 'CONCURRENCY',
-};
-
-/** The role's own variable, else the shared one; empty values count as unset. */
-export function envFor(
-  env: Env,
-  role: UpstreamRole,
-  field: Field,
-): { name: string; value: string } | undefined {
-  const suffix = ENV_SUFFIX[field];
-  for (const name of [`SVC_${role.toUpperCase()}_UPSTREAM_${suffix}`, `SVC_UPSTREAM_${suffix}`]) {
-    const value = env[name]?.trim();
-    if (value) return { name, value };
-  }
-  return undefined;
 }
 
 const sameUrl = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
@@ -105,7 +82,7 @@ export function resolveRole(
   box: SecretBox = getSecretBox(),
 ): ResolvedRole {
   const url = envFor(env, role, 'base_url');
-  if (url && /^(off|builtin|none)$/i.test(url.value)) {
+  if (url && OFF_URL.test(url.value)) {
     return { engine: { kind: 'builtin' }, origin: { base_url: url.name } };
   }
   const rawUrl = url?.value ?? stored?.base_url;

@@ -1,0 +1,20 @@
+import type { ParseArgsConfig } from 'node:util';
+
+/** The options of `svc audit|fix|refine IN` (file-ops.ts; file-pass-ahead.ts reads them first). */
+export const FILE_OPS_OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  votes: { type: 'string' },
+  'max-attempts': { type: 'string' },
+  conventions: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'task-type': { type: 'string' },
+  map: { type: 'string', multiple: true },
+  'answer-form': { type: 'string' },
+  shape: { type: 'string' },
+  'write-back': { type: 'boolean' },
+  'oasst-paths': { type: 'string' },
+  report: { type: 'string' },
+  shard: { type: 'string' },
+  benchmarks: { type: 'string' },
+  against: { type: 'string', multiple: true },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
