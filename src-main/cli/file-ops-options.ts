@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 
-/** The options of `svc audit|fix|refine IN` (file-ops.ts; file-pass-ahead.ts reads them first). */
+/** The options of `svc audit|fix|refine IN` (file-ops.ts; pool-ahead.ts reads them first). */
 export const FILE_OPS_OPTIONS = {
   out: { type: 'string', short: 'o' },
   votes: { type: 'string' },
@@ -17,4 +17,11 @@ export const FILE_OPS_OPTIONS = {
   shard: { type: 'string' },
   benchmarks: { type: 'string' },
   against: { type: 'string', multiple: true },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** The options of `svc merge OUT PART...` (merge.ts; pool-ahead.ts reads them first). */
+export const MERGE_OPTIONS = {
+  input: { type: 'string' },
+  report: { type: 'string' },
+  'data-dir': { type: 'string' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;

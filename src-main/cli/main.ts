@@ -23,9 +23,9 @@ async function usage(): Promise<string> {
   return `${COMMANDS_USAGE}\n\n${SERVE_USAGE}\n\n${FILE_OPS_USAGE}\n\n${MERGE_USAGE}`;
 }
 
-/** `svc audit|fix|refine`: the engine's workers start first (file-pass-ahead.ts). */
+/** `svc audit|fix|refine`: the engine's workers start first (pool-ahead.ts). */
 async function fileOperation(operation: 'audit' | 'fix' | 'refine', argv: string[]): Promise<void> {
-  (await import('./file-pass-ahead.ts')).startFilePassAhead(argv);
+  (await import('./pool-ahead.ts')).startFilePassAhead(argv);
   await (await import('./file-ops.ts')).fileOperationCommand(operation, argv);
 }
 
@@ -42,7 +42,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   audit: (argv) => fileOperation('audit', argv),
   fix: (argv) => fileOperation('fix', argv),
   refine: (argv) => fileOperation('refine', argv),
-  merge: async (argv) => (await import('./merge.ts')).mergeCommand(argv),
+  merge: async (argv) => {
+    (await import('./pool-ahead.ts')).startMergeAhead(argv);
+    await (await import('./merge.ts')).mergeCommand(argv);
+  },
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -11,6 +11,7 @@ import { addCounts } from '../service/dataset-checks/core.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
 import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
+import { MERGE_OPTIONS } from './file-ops-options.ts';
 import { printReport } from './dataset-report.ts';
 import { mergeRows, type MergedRow } from './merge-rows.ts';
 import { PositionedTally } from '../service/dataset-checks/positioned-tally.ts';
@@ -174,15 +175,7 @@ function partRanges(rows: readonly MergedRow[]): Pick<MergeRowsTask, 'parts' | '
 
 /** `svc merge OUT PART...`: the parts of a sharded run as the output of one run over the file. */
 export async function mergeCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(
-    argv,
-    {
-      input: { type: 'string' },
-      report: { type: 'string' },
-      'data-dir': { type: 'string' },
-    },
-    true,
-  );
+  const { values, positionals } = parseCommandArgs(argv, MERGE_OPTIONS, true);
   const [out, ...paths] = positionals;
   if (out === undefined || paths.length === 0) {
     throw invalid(`expected OUT and the parts to merge\n\n${MERGE_USAGE}`);

@@ -1,6 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeEnginePool, filePassPool } from '../service/runs/pool/engine-pool.ts';
-import { startFilePassAhead } from './file-pass-ahead.ts';
+import { startFilePassAhead, startMergeAhead } from './pool-ahead.ts';
 
 const VARS = ['SVC_ENGINE_WORKERS', 'SVC_FILE_PASS', 'SVC_UPSTREAM_URL', 'SVC_FIX_UPSTREAM_URL'];
 const saved = new Map(VARS.map((name) => [name, process.env[name]]));
@@ -8,13 +11,13 @@ const workersStarted = (): number => filePassPool()?.live ?? 0;
 
 describe('the engine workers started ahead of svc audit|fix|refine', () => {
   beforeEach(() => {
-    for (const name of VARS) delete process.env[name];
+    for (const name of VARS) Reflect.deleteProperty(process.env, name);
     process.env.SVC_ENGINE_WORKERS = '2';
   });
   afterEach(async () => {
     await closeEnginePool();
     for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
+      if (value === undefined) Reflect.deleteProperty(process.env, name);
       else process.env[name] = value;
     }
   });
@@ -49,6 +52,54 @@ describe('the engine workers started ahead of svc audit|fix|refine', () => {
     expect(workersStarted()).toBe(0);
     delete process.env.SVC_FILE_PASS;
     startFilePassAhead(['data.jsonl']);
+    expect(workersStarted()).toBe(2);
+  });
+});
+
+describe('the engine workers started ahead of svc merge', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-merge-ahead-'));
+  const part = (name: string, input: string): string => {
+    const path = join(dir, name);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ svc_part: 2, input: { path: input } })}\n{"position":0}\n`,
+    );
+    return path;
+  };
+  beforeEach(() => {
+    process.env.SVC_ENGINE_WORKERS = '2';
+  });
+  afterEach(async () => {
+    await closeEnginePool();
+    const value = saved.get('SVC_ENGINE_WORKERS');
+    if (value === undefined) Reflect.deleteProperty(process.env, 'SVC_ENGINE_WORKERS');
+    else process.env.SVC_ENGINE_WORKERS = value;
+  });
+
+  it('start when the input the first part names (or --input) is JSON Lines', () => {
+    startMergeAhead([
+      'out.jsonl',
+      part('a.part', '/data/in.jsonl'),
+      part('b.part', '/data/in.csv'),
+    ]);
+    expect(workersStarted()).toBe(2);
+  });
+
+  it('do not start for another format, a part without a header or a missing part', () => {
+    const csv = part('c.part', '/data/in.csv');
+    const broken = join(dir, 'broken.part');
+    writeFileSync(broken, 'not a header');
+    for (const argv of [
+      ['out.jsonl', csv],
+      ['out.jsonl', broken],
+      ['out.jsonl', join(dir, 'missing.part')],
+      ['out.jsonl', csv, '--input', '/data/in.parquet'],
+      ['out.jsonl'],
+    ]) {
+      startMergeAhead(argv);
+      expect(workersStarted(), argv.join(' ')).toBe(0);
+    }
+    startMergeAhead(['out.jsonl', csv, '--input', '/data/in.ndjson']);
     expect(workersStarted()).toBe(2);
   });
 });

@@ -1,8 +1,9 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatFromPath } from '../files/format.ts';
 import { filePassPool } from '../service/runs/pool/engine-pool.ts';
 import { upstreamInEnv } from '../service/runs/upstream-env.ts';
-import { FILE_OPS_OPTIONS } from './file-ops-options.ts';
+import { FILE_OPS_OPTIONS, MERGE_OPTIONS } from './file-ops-options.ts';
 
 /**
  * Starts the engine pool's workers for `svc audit|fix|refine IN` before the
@@ -31,4 +32,41 @@ export function startFilePassAhead(argv: string[]): void {
   if (formatFromPath(input) !== 'jsonl' || process.env.SVC_FILE_PASS === 'rows') return;
   if (upstreamInEnv(process.env, 'audit') || upstreamInEnv(process.env, 'fix')) return;
   filePassPool()?.prestart();
+}
+
+/**
+ * The same for `svc merge OUT PART...`: a merge of a JSON Lines file runs on
+ * the workers (the input is `--input`, else the one the first part's header
+ * names). Whatever this cannot read (a missing part, no header), the command
+ * reads again and reports.
+ */
+export function startMergeAhead(argv: string[]): void {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: MERGE_OPTIONS, allowPositionals: true });
+  } catch {
+    return;
+  }
+  const [, first] = parsed.positionals;
+  if (first === undefined) return;
+  const input = parsed.values.input ?? headerInput(first);
+  if (input !== undefined && formatFromPath(input) === 'jsonl') filePassPool()?.prestart();
+}
+
+/** The input a part's header (its first line) names, if it reads as one in its first 64 KiB. */
+function headerInput(part: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(part, 'r');
+    const bytes = Buffer.alloc(64 * 1024);
+    const read = readSync(fd, bytes, 0, bytes.length, 0);
+    const end = bytes.subarray(0, read).indexOf(10);
+    if (end < 0) return undefined;
+    const header = JSON.parse(bytes.toString('utf8', 0, end)) as { input?: { path?: unknown } };
+    return typeof header.input?.path === 'string' ? header.input.path : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
