@@ -31,7 +31,8 @@ export function startFilePassAhead(argv: string[]): void {
   if (values.shard !== undefined || values['write-back'] === true) return;
   if (formatFromPath(input) !== 'jsonl' || process.env.SVC_FILE_PASS === 'rows') return;
   if (upstreamInEnv(process.env, 'audit') || upstreamInEnv(process.env, 'fix')) return;
-  filePassPool()?.prestart();
+  // They will run the engine: each loads it while the main thread loads the command.
+  filePassPool()?.prestart({ warm: true });
 }
 
 /**

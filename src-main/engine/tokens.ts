@@ -116,6 +116,12 @@ export function loadTokenizer(): typeof GptTokenizer {
   tokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as typeof GptTokenizer;
   return tokenizer;
 }
+
+/** Loads the tokenizer and builds its tables now (a worker that waits: see service/runs/builtin-run.ts). */
+export function warmTokenizer(): void {
+  loadTokenizer().countTokens('a');
+}
+
 const CACHEABLE_LENGTH = 512;
 const MAX_CACHE_ENTRIES = 50_000;
 

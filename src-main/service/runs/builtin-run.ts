@@ -11,9 +11,21 @@ export async function runBuiltinInThread(
   request: OperationRequest,
   signal: AbortSignal,
 ): Promise<OperationResult> {
-  const [{ builtinBackend }, { runOperationInThread }] = await Promise.all([
-    import('../../engine/builtin/backend.ts'),
-    import('./operation.ts'),
-  ]);
+  const [{ builtinBackend }, { runOperationInThread }] = await loadEngine();
   return runOperationInThread(request, { backend: builtinBackend, signal });
+}
+
+const loadEngine = () =>
+  Promise.all([import('../../engine/builtin/backend.ts'), import('./operation.ts')]);
+
+/**
+ * Loads the engine and builds its tokenizer's tables (~0.5 s of CPU in all)
+ * before the first run: a worker started ahead of a pass that will run the
+ * engine (cli/pool-ahead.ts) would otherwise wait for the main thread's
+ * first task, then pay this at its first run.
+ */
+export async function warmBuiltin(): Promise<void> {
+  await loadEngine();
+  const { warmTokenizer } = await import('../../engine/tokens.ts');
+  warmTokenizer();
 }

@@ -3,7 +3,7 @@ import type { UpstreamRole } from '../../../src-shared/schemas/settings.ts';
 /**
  * The environment's say on the upstream engines (see backend-select.ts),
  * apart from the engines themselves: a command reads it before it loads
- * them (cli/file-pass-ahead.ts).
+ * them (cli/pool-ahead.ts).
  */
 
 export type Env = Readonly<Record<string, string | undefined>>;

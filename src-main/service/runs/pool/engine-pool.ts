@@ -7,7 +7,7 @@ import { EnginePool } from './pool.ts';
  * The process's engine pool and how many workers it has, apart from
  * pooled.ts (which loads the engine to tell it from an upstream backend):
  * a command can start the pool's workers before it loads anything else
- * (cli/file-pass-ahead.ts).
+ * (cli/pool-ahead.ts).
  */
 
 let setting: number | null = null;

@@ -81,6 +81,21 @@ describe('EnginePool', () => {
     expect(engine.slicesByThread.size).toBe(2);
   });
 
+  it('runs the same slices alike on workers that loaded the engine ahead', async () => {
+    const samples = gsm8k().slice(0, 40);
+    const slices = [audit(samples.slice(0, 20)), audit(samples.slice(20))];
+    const cold = pool(WORKER, 2);
+    const warm = pool(WORKER, 2);
+    warm.prestart({ warm: true });
+    expect(warm.live).toBe(2);
+    const [coldResults, warmResults] = await Promise.all([
+      cold.run(slices, undefined),
+      warm.run(slices, undefined),
+    ]);
+    expect(warmResults).toEqual(coldResults);
+    expect(warm.live).toBe(2);
+  });
+
   it('says it is unavailable when no worker can start, and stays so', async () => {
     const engine = pool(new URL('./no-such-worker.ts', import.meta.url), 2);
     await expect(engine.run([audit(gsm8k().slice(0, 3))], undefined)).rejects.toBeInstanceOf(

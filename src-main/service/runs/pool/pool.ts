@@ -195,14 +195,17 @@ export class EnginePool {
   /**
    * Starts every worker the pool may use now, before its first slice (a
    * whole file's pass uses them all): their start, a few hundred ms of
-   * loading the engine, overlaps the caller's own (reading settings, cutting
-   * the file). Idle until given a slice, they keep the process alive no more
-   * than an idle worker does, and retire as one does.
+   * loading modules, overlaps the caller's own (reading settings, cutting
+   * the file). `warm`: each also loads the engine meanwhile (the pass will
+   * run it; a merge's or a scan's never does). Idle until given a slice, they
+   * keep the process alive no more than an idle worker does, and retire as
+   * one does.
    */
-  prestart(): void {
+  prestart({ warm = false }: { warm?: boolean } = {}): void {
     while (this.#workers.size < this.#size) {
       const worker = this.#spawn();
       if (!worker) return;
+      if (warm) worker.thread.postMessage({ type: 'warm' } satisfies ToWorker);
       worker.thread.unref();
       worker.idleTimer = setTimeout(() => this.#retireIdle(worker), IDLE_MS).unref();
     }

@@ -21,7 +21,11 @@ import type { FileTask } from '../../file-pass/task-types.ts';
 /** What a worker is given to do: a slice of an operation, or a slice of a file's pass. */
 export type PoolTask = { kind: 'operation'; request: OperationRequest } | FileTask;
 
-export type ToWorker = { type: 'run'; id: number; task: PoolTask } | { type: 'cancel'; id: number };
+export type ToWorker =
+  | { type: 'run'; id: number; task: PoolTask }
+  | { type: 'cancel'; id: number }
+  /** Load the engine now: the worker's pass will run it (pool.ts `prestart`). */
+  | { type: 'warm' };
 
 export type FromWorker =
   | { type: 'ready' }

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../../../../src-shared/errors.ts';
-import { runBuiltinInThread } from '../builtin-run.ts';
+import { runBuiltinInThread, warmBuiltin } from '../builtin-run.ts';
 import { runFileTask, transferablesOf } from '../../file-pass/tasks.ts';
 import { encodeError, encodeResult, type FromWorker, type ToWorker } from './wire.ts';
 import { lowerThisThread } from '../../threads/background-priority.ts';
@@ -54,6 +54,11 @@ async function drain(): Promise<void> {
 }
 
 port.on('message', (message: ToWorker) => {
+  if (message.type === 'warm') {
+    // Only ahead of time: a failure to load shows at the first run, which loads it again.
+    warmBuiltin().catch(() => undefined);
+    return;
+  }
   if (message.type === 'run') {
     queue.push(message);
     if (!draining) void drain();
