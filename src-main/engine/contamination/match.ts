@@ -168,7 +168,7 @@ export class ContaminationMatcher {
   #lo = new Uint32Array(1024);
   /** A row's tokens and each token's field, reused row after row (readFields). */
   readonly #tokens = new TokenBuffer();
-  #fieldOf = new Uint16Array(1024);
+  #fieldOf: Uint16Array = new Uint16Array(1024);
   /**
    * Built on the first match: a thread that only gathers what others matched
    * (a file pass's main thread) never pays the merge (~0.3 s for the
