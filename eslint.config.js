@@ -100,9 +100,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['node:*', 'electron', '**/src-main/**'] }],
     },
   },
-  // The file-format module has one door: from outside src-main/files/, only files/index.ts,
-  // and files/format.ts alone (which format a file name says: no reader, so a command can ask
-  // before it loads them all).
+  // The file-format module has one door: from outside src-main/files/, only files/index.ts.
   // typescript-eslint's copy of no-restricted-imports, so that it adds to the layer rules
   // above: a second `no-restricted-imports` for the same files would replace them.
   {
@@ -114,7 +112,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/files/*', '**/files/*/**', '!**/files/index.ts', '!**/files/format.ts'],
+              group: ['**/files/*', '**/files/*/**', '!**/files/index.ts'],
               message: 'Import the file formats through src-main/files/index.ts, their one door.',
             },
           ],

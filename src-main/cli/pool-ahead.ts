@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { formatFromPath } from '../files/format.ts';
+import { formatFromPath } from '../files/index.ts';
 import { filePassPool } from '../service/runs/pool/engine-pool.ts';
 import { upstreamInEnv } from '../service/runs/upstream-env.ts';
 import { FILE_OPS_OPTIONS, MERGE_OPTIONS } from './file-ops-options.ts';
