@@ -32,6 +32,7 @@ import { FileChecks } from '../service/dataset-checks/file.ts';
 import type { TakenRunSlice } from '../service/file-pass/parallel-pass.ts';
 import { filePassPool } from '../service/runs/pool/pooled.ts';
 import { FILE_OPS_OPTIONS } from './file-ops-options.ts';
+import { passRunsOnPool } from './pool-ahead.ts';
 import { meterOf } from '../service/runs/pool/wire.ts';
 import { JsonText } from '../service/runs/history.ts';
 import { formatFromPath } from '../files/index.ts';
@@ -222,11 +223,8 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   // now, while this thread goes on. SVC_FILE_PASS=rows keeps the row-at-a-time pass (the engine
   // alone on the workers): the bench compares the two.
   const pool =
-    !shard &&
-    !values['write-back'] &&
     backend.id === 'builtin' &&
-    formatFromPath(input) === 'jsonl' &&
-    process.env.SVC_FILE_PASS !== 'rows'
+    passRunsOnPool(input, shard !== undefined, values['write-back'] === true)
       ? filePassPool()
       : undefined;
   pool?.prestart();

@@ -28,11 +28,24 @@ export function startFilePassAhead(argv: string[]): void {
   const { values, positionals } = parsed;
   const [input] = positionals;
   if (input === undefined || positionals.length !== 1) return;
-  if (values.shard !== undefined || values['write-back'] === true) return;
-  if (formatFromPath(input) !== 'jsonl' || process.env.SVC_FILE_PASS === 'rows') return;
+  if (!passRunsOnPool(input, values.shard !== undefined, values['write-back'] === true)) return;
   if (upstreamInEnv(process.env, 'audit') || upstreamInEnv(process.env, 'fix')) return;
   // They will run the engine: each loads it while the main thread loads the command.
   filePassPool()?.prestart({ warm: true });
+}
+
+/**
+ * Whether a pass over `input` on the builtin engine runs whole on the pool's
+ * workers (file-ops.ts): a JSON Lines file, not a shard, no write-back, and
+ * the sliced pass not turned off. The rest runs a row at a time.
+ */
+export function passRunsOnPool(input: string, shard: boolean, writeBack: boolean): boolean {
+  return (
+    !shard &&
+    !writeBack &&
+    formatFromPath(input) === 'jsonl' &&
+    process.env.SVC_FILE_PASS !== 'rows'
+  );
 }
 
 /**
