@@ -1,5 +1,7 @@
 import { fileMatcher } from './contamination-flags.ts';
 import { CleanRows } from './shard-rows.ts';
+import { ShardLanguageSample } from '../engine/dataset/shard-language-sample.ts';
+import { startLanguageIdentification } from '../engine/dataset/languages.ts';
 import { BENCHMARK_NAMES } from '../../src-shared/benchmarks.ts';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -285,6 +287,8 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   // own rows with the repairs written back (--write-back), or a shard's part.
   let part: PartWriter | undefined;
   let cleanRows: CleanRows | undefined;
+  /** A shard's rows of the run's language sample, identified here (see ShardLanguageSample). */
+  let languageSample: ShardLanguageSample | undefined;
   if (shard) {
     // Whether the contamination check runs decides the verdicts every row carries (merge checks).
     const active = (await fileMatcher(contamination, readOptions)) !== null;
@@ -304,8 +308,11 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         Object.entries(engines).map(([role, { engine }]) => [role, engineIdentity(engine)]),
       ),
       clean: cleanRows.checks,
+      language_labels: true,
     };
     part = await openPartWriter(values.out, header);
+    languageSample = new ShardLanguageSample();
+    startLanguageIdentification();
     // The shard's share of the dataset checks' scan, beside its part: svc merge takes it.
     if (values.out !== undefined && values.out !== '-' && formatFromPath(input) === 'jsonl') {
       const { scanShardShare } = await import('./shard-scan.ts');
@@ -435,6 +442,8 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     const rows = parallel ? [] : readSamples(input, { ...readOptions, onMapping });
     let position = 0; // of every sample read, in the whole run's output
     for await (const item of rows) {
+      if (shard && 'sample' in item)
+        languageSample?.see(item.sample, position, ownsRow(shard, item.row));
       if (shard && !ownsRow(shard, item.row)) {
         if ('sample' in item) position++;
         continue;
@@ -462,6 +471,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       cost_micro: tokenCostMicro(usage.byModel(), rates),
       run_id: runId,
       ...(cleanRows as CleanRows).counted(),
+      languages: await (languageSample as ShardLanguageSample).labels(),
     });
     if (writeBack) {
       const { kept, lost } = await writeBack.close();

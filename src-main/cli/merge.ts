@@ -101,6 +101,33 @@ function addedUsage(trailers: readonly PartTrailer[]): Record<string, ModelUsage
   return total;
 }
 
+/**
+ * The languages the shards identified (their trailers' `languages`), once
+ * every part is read: `resolve` then. A merge that fails first never
+ * resolves it, and the statistics waiting for it do no more work (a pending
+ * promise keeps no process alive). Undefined when a part's header does not
+ * promise them (an older part): the merge identifies the sample itself.
+ */
+function shardLanguages(
+  parts: readonly PartReader[],
+): { promise: Promise<ReadonlyMap<number, string>>; resolve(): void } | undefined {
+  if (!parts.every((part) => part.header.language_labels)) return undefined;
+  let settle!: (labels: ReadonlyMap<number, string>) => void;
+  const promise = new Promise<ReadonlyMap<number, string>>((done) => (settle = done));
+  return {
+    promise,
+    resolve: () => {
+      const labels = new Map<number, string>();
+      for (const part of parts) {
+        for (const [position, language] of part.trailer?.languages ?? []) {
+          labels.set(position, language);
+        }
+      }
+      settle(labels);
+    },
+  };
+}
+
 /** Where the merge's dataset checks' scan came from (see shard-scan.ts). */
 function scanLine(slices: number, taken: number): string {
   return taken === slices
@@ -222,6 +249,9 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     };
     // JSON Lines are scanned in slices on the engine's workers, as a single run scans them.
     const pool = formatFromPath(input) === 'jsonl' ? filePassPool() : undefined;
+    // The shards identified the languages of their rows of the run's language sample: their
+    // trailers, read once the rows are, bring them (see ShardLanguageSample).
+    const languages = shardLanguages(parts);
     // The shards' shares of the scan, where they came with the parts (see shard-scan.ts).
     let scans: ReturnType<typeof openShardScans> | undefined;
     const parallel = pool
@@ -243,6 +273,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
               );
               return scans.prepared;
             },
+            languages?.promise,
           )
           .finally(() => scans?.close())
       : undefined;
@@ -315,6 +346,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
       tally.absorb(part.trailer.tally);
       addCounts(recounted, part.trailer.recount);
     }
+    languages?.resolve();
     checks.absorb(tally.parts());
     await inputChecked;
     await sink.close();

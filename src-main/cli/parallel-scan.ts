@@ -14,7 +14,8 @@ import { filePassContamination, type FileContamination } from './contamination-f
 /**
  * A CLI run's scan on every core (service/file-pass): the mapping chosen on
  * the file's first rows here, as `readSamples` chooses it, then the dataset
- * checks over slices of the file on the engine's workers. Undefined for a
+ * checks over slices of the file on the engine's workers (`languages`: see
+ * `scanInParallel`). Undefined for a
  * file without rows (the row-at-a-time pass says what it says of those).
  */
 export async function scanFileInParallel(
@@ -25,6 +26,7 @@ export async function scanFileInParallel(
   contamination: FileContamination,
   signal: AbortSignal,
   prepare?: (mapping: RowMappingSpec, contamination: PassContamination) => PreparedScan,
+  languages?: Promise<ReadonlyMap<number, string> | undefined>,
 ): Promise<{ runner: TaskRunner; file: ParallelFile; checks: FileChecks } | undefined> {
   const head = await readHead(input, 'jsonl');
   const mapping = headMapping(input, head, read);
@@ -41,6 +43,7 @@ export async function scanFileInParallel(
     pass,
     signal,
     prepare?.(spec, pass),
+    languages,
   );
   return { runner, file, checks: FileChecks.fromScan(scan, checked, file.samples) };
 }

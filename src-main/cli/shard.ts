@@ -105,6 +105,12 @@ export const PartHeader = z.object({
    * nothing (in this order, last): merge changes only the rows with findings.
    */
   clean: z.array(z.string()),
+  /**
+   * The trailer holds the languages of the shard's rows in the run's language
+   * sample (`ShardLanguageSample`): merge counts them instead of identifying
+   * the sample itself. Absent in parts written before.
+   */
+  language_labels: z.literal(true).optional(),
 });
 export type PartHeader = z.infer<typeof PartHeader>;
 
@@ -133,6 +139,8 @@ export const PartTrailer = z.object({
   }),
   /** The counts the dataset checks can change (`recountOf`), over the rows as written. */
   recount: Counts,
+  /** [output position, language] of each of the shard's rows in the run's language sample. */
+  languages: z.array(z.tuple([z.number().int().nonnegative(), z.string()])).optional(),
 });
 export type PartTrailer = z.infer<typeof PartTrailer>;
 

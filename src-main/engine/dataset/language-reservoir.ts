@@ -14,6 +14,8 @@ export class LanguageReservoir {
   readonly #chars: number;
   readonly #units: Uint16Array;
   readonly #lengths: Uint32Array;
+  /** Each slot's row position (0-based, in the run). */
+  readonly #positions: Int32Array;
   /** A slot's row position whose text is still to be fetched (`keepLater`); -1: it has its text. */
   readonly #later: Int32Array;
   #anyLater = false;
@@ -25,6 +27,7 @@ export class LanguageReservoir {
     this.#chars = chars;
     this.#units = new Uint16Array(size * chars);
     this.#lengths = new Uint32Array(size);
+    this.#positions = new Int32Array(size);
     this.#later = new Int32Array(size).fill(-1);
   }
 
@@ -44,22 +47,24 @@ export class LanguageReservoir {
     return slot < this.#size ? slot : -1;
   }
 
-  /** A text's code units into its slot (at most `chars` of them). */
-  keepUnits(slot: number, source: Uint16Array): void {
+  /** The text of the row at `position`, as code units, into its slot (at most `chars` of them). */
+  keepUnits(slot: number, source: Uint16Array, position: number): void {
     const length = Math.min(source.length, this.#chars);
     this.#units.set(
       length < source.length ? source.subarray(0, length) : source,
       slot * this.#chars,
     );
     this.#lengths[slot] = length;
+    this.#positions[slot] = position;
     this.#later[slot] = -1;
   }
 
-  keepString(slot: number, text: string): void {
+  keepString(slot: number, text: string, position: number): void {
     const length = Math.min(text.length, this.#chars);
     const at = slot * this.#chars;
     for (let i = 0; i < length; i++) this.#units[at + i] = text.charCodeAt(i);
     this.#lengths[slot] = length;
+    this.#positions[slot] = position;
     this.#later[slot] = -1;
   }
 
@@ -70,6 +75,7 @@ export class LanguageReservoir {
    * thousand rows kept at the end are read again.
    */
   keepLater(slot: number, position: number): void {
+    this.#positions[slot] = position;
     this.#later[slot] = position;
     this.#anyLater = true;
   }
@@ -86,19 +92,40 @@ export class LanguageReservoir {
     slots.forEach((slot, k) => {
       const text = texts[k];
       if (text === undefined) throw new Error(`no text came for row ${positions[k]}'s language`);
-      this.keepString(slot, text);
+      this.keepString(slot, text, positions[k] as number);
     });
     this.#anyLater = false;
+  }
+
+  /** The row positions kept, in slot order. */
+  positions(): number[] {
+    return Array.from(this.#positions.subarray(0, this.#kept));
+  }
+
+  /**
+   * The rows kept with their texts (not by `keepLater`), in position order:
+   * a shard's own rows of the run's sample, whose languages it identifies.
+   */
+  held(): { positions: number[]; texts: string[] } {
+    const slots: number[] = [];
+    for (let slot = 0; slot < this.#kept; slot++) if (this.#later[slot] === -1) slots.push(slot);
+    slots.sort((a, b) => (this.#positions[a] as number) - (this.#positions[b] as number));
+    return {
+      positions: slots.map((slot) => this.#positions[slot] as number),
+      texts: slots.map((slot) => this.#textAt(slot)),
+    };
+  }
+
+  #textAt(slot: number): string {
+    const at = slot * this.#chars;
+    return textOf(this.#units.subarray(at, at + (this.#lengths[slot] as number)));
   }
 
   /** The texts kept, in slot order, each code unit as it was given. */
   texts(): string[] {
     if (this.#anyLater) throw new Error('the texts of rows kept without them were not fetched');
     const out: string[] = [];
-    for (let slot = 0; slot < this.#kept; slot++) {
-      const at = slot * this.#chars;
-      out.push(textOf(this.#units.subarray(at, at + (this.#lengths[slot] as number))));
-    }
+    for (let slot = 0; slot < this.#kept; slot++) out.push(this.#textAt(slot));
     return out;
   }
 }

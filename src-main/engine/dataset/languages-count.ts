@@ -3,14 +3,27 @@ export async function loadIdentifier(): Promise<(typeof import('eld/small'))['el
   return (await import('eld/small')).eld;
 }
 
-/** The languages of texts, counted: ISO 639-1 codes, `und` where none is reliably identified. */
-export async function countLanguages(texts: readonly string[]): Promise<[string, number][]> {
+/** Each text's language: an ISO 639-1 code, `und` where none is reliably identified. */
+export async function labelLanguages(texts: readonly string[]): Promise<string[]> {
   const eld = await loadIdentifier();
-  const counts = new Map<string, number>();
-  for (const text of texts) {
+  return texts.map((text) => {
     const result = eld.detect(text);
-    const language = result.language && result.isReliable() ? result.language : 'und';
-    counts.set(language, (counts.get(language) ?? 0) + 1);
-  }
+    return result.language && result.isReliable() ? result.language : 'und';
+  });
+}
+
+/**
+ * Labels counted, most first; a tie keeps the order the labels were first
+ * met in (the sort is stable), so the same labels in the same order always
+ * count alike, whichever thread or process identified them.
+ */
+export function countLabels(labels: readonly string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const language of labels) counts.set(language, (counts.get(language) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1]);
+}
+
+/** The languages of texts, counted (see `labelLanguages`, `countLabels`). */
+export async function countLanguages(texts: readonly string[]): Promise<[string, number][]> {
+  return countLabels(await labelLanguages(texts));
 }

@@ -1,18 +1,18 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { countLanguages, loadIdentifier } from './languages-count.ts';
+import { labelLanguages, loadIdentifier } from './languages-count.ts';
 
 /**
  * Language identification in a worker of its own: eld's n-gram tables take
  * ~45 MB of heap, which a short-lived worker gives back when it exits
  * instead of the main process keeping them for good. Given its texts, it
- * answers at once; started ahead (`'ahead'`), it loads the identifier (a
- * third of a second) and waits for them.
+ * answers each text's language at once; started ahead (`'ahead'`), it loads
+ * the identifier (a third of a second) and waits for them.
  */
 if (workerData === 'ahead') {
   await loadIdentifier();
   parentPort?.once('message', (texts: string[]) => {
-    void countLanguages(texts).then((counts) => parentPort?.postMessage(counts));
+    void labelLanguages(texts).then((labels) => parentPort?.postMessage(labels));
   });
 } else {
-  parentPort?.postMessage(await countLanguages(workerData as string[]));
+  parentPort?.postMessage(await labelLanguages(workerData as string[]));
 }

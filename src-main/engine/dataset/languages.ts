@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { runOnce, workerScript } from '../worker-script.ts';
-import { countLanguages } from './languages-count.ts';
+import { countLabels, labelLanguages as labelHere } from './languages-count.ts';
 
 /**
  * The languages of texts (see languages-count.ts), identified in a worker
@@ -37,11 +37,11 @@ export function startLanguageIdentification(): void {
 }
 
 /** The started worker's answer for `texts`; rejects if it failed or fails. */
-function askAhead(worker: Worker, texts: readonly string[]): Promise<[string, number][]> {
+function askAhead(worker: Worker, texts: readonly string[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
     worker.ref();
-    worker.once('message', (counts: [string, number][]) => {
-      resolve(counts);
+    worker.once('message', (labels: string[]) => {
+      resolve(labels);
       void worker.terminate();
     });
     worker.once('error', reject);
@@ -50,7 +50,8 @@ function askAhead(worker: Worker, texts: readonly string[]): Promise<[string, nu
   });
 }
 
-export async function identifyLanguages(texts: readonly string[]): Promise<[string, number][]> {
+/** Each text's language (see languages-count.ts), identified in a worker. */
+export async function labelLanguages(texts: readonly string[]): Promise<string[]> {
   if (texts.length === 0) return [];
   const started = ahead;
   ahead = undefined;
@@ -62,9 +63,14 @@ export async function identifyLanguages(texts: readonly string[]): Promise<[stri
         // A worker that failed while it waited: a new one is tried below.
       }
     }
-    return await runOnce<[string, number][]>(script(), texts);
+    return await runOnce<string[]>(script(), texts);
   } catch (error) {
     console.error('language identification: no worker, identifying in process:', error);
-    return countLanguages(texts);
+    return labelHere(texts);
   }
+}
+
+/** The languages of texts, counted as `countLabels` counts them. */
+export async function identifyLanguages(texts: readonly string[]): Promise<[string, number][]> {
+  return countLabels(await labelLanguages(texts));
 }

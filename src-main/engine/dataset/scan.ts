@@ -110,9 +110,15 @@ export class DatasetScan {
     return this.duplicates.finish(fetch, name, pause, undefined, bandPushes);
   }
 
-  /** `fetch`: the language texts of rows added without them (see `StatisticsAccumulator.finish`). */
-  finishStatistics(fetch?: LanguageTextFetch): ReturnType<StatisticsAccumulator['finish']> {
-    return this.statistics.finish(fetch);
+  /**
+   * `fetch`: the language texts of rows added without them; `labels`: the
+   * languages of rows identified elsewhere (see `StatisticsAccumulator.finish`).
+   */
+  finishStatistics(
+    fetch?: LanguageTextFetch,
+    labels?: Promise<ReadonlyMap<number, string> | undefined>,
+  ): ReturnType<StatisticsAccumulator['finish']> {
+    return this.statistics.finish(fetch, labels);
   }
 }
 

@@ -8,6 +8,7 @@ import type { Sample, TaskType } from '../../../src-shared/schemas/sample.ts';
 import { LanguageReservoir, type LanguageTextFetch } from './language-reservoir.ts';
 import { choiceLetter } from '../../../src-shared/letters.ts';
 import { duplicateKey, type DuplicateKey } from './keys.ts';
+import { countLabels } from './languages-count.ts';
 import { identifyLanguages } from './languages.ts';
 import {
   LABEL_UNDEFINED,
@@ -36,7 +37,7 @@ const LABELS_KEPT = 10_000;
 const MIN_ITEMS = 20;
 const P_VALUE = 0.001;
 /** Characters of a text read for its language. */
-const LANGUAGE_CHARS = 500;
+export const LANGUAGE_CHARS = 500;
 
 const BIN_EDGES = Array.from({ length: 22 }, (_, i) => (i === 0 ? 0 : 2 ** (i - 1)));
 /**
@@ -115,19 +116,32 @@ function chiSquareP(statistic: number, degrees: number): number {
 
 export type { StatisticsRecord } from './packed-records.ts';
 
+/** The text a sample's language is identified on, clipped; undefined: it has none. */
+export function sampleLanguageText(sample: Sample): string | undefined {
+  switch (sample.task_type) {
+    case 'text':
+      return sample.text.slice(0, LANGUAGE_CHARS);
+    case 'multiple_choice':
+      return sample.context.slice(0, LANGUAGE_CHARS);
+    case 'question_answer':
+      return sample.question.slice(0, LANGUAGE_CHARS);
+    case 'conversation': {
+      const first = sample.messages.find((m) => m.role === 'user') ?? sample.messages[0];
+      return first?.content.slice(0, LANGUAGE_CHARS);
+    }
+  }
+}
+
 /** What the statistics read of a sample (see StatisticsRecord). */
 export function statisticsRecord(
   sample: Sample,
   keyOf: () => DuplicateKey = () => duplicateKey(sample),
 ): StatisticsRecord {
-  const clip = (text: string): string => text.slice(0, LANGUAGE_CHARS);
+  const text = sampleLanguageText(sample);
+  const language = text === undefined ? {} : { language: text };
   switch (sample.task_type) {
     case 'text':
-      return {
-        type: 'text',
-        lengths: [['text', sample.text.length]],
-        language: clip(sample.text),
-      };
+      return { type: 'text', lengths: [['text', sample.text.length]], ...language };
     case 'multiple_choice': {
       const lengths: [string, number][] = [['context', sample.context.length]];
       for (const choice of sample.choices) lengths.push(['choice', choice.length]);
@@ -138,7 +152,7 @@ export function statisticsRecord(
         lengths,
         ...(positioned && { position: [sample.answer_index, k] as [number, number] }),
         label: keyOf().label,
-        language: clip(sample.context),
+        ...language,
       };
     }
     case 'question_answer':
@@ -149,17 +163,15 @@ export function statisticsRecord(
           ['answer', sample.answer.length],
         ],
         label: keyOf().label,
-        language: clip(sample.question),
+        ...language,
       };
-    case 'conversation': {
-      const first = sample.messages.find((m) => m.role === 'user') ?? sample.messages[0];
+    case 'conversation':
       return {
         type: 'conversation',
         lengths: sample.messages.map((m): [string, number] => [`${m.role} turn`, m.content.length]),
         turns: sample.messages.length,
-        ...(first && { language: clip(first.content) }),
+        ...language,
       };
-    }
   }
 }
 
@@ -227,7 +239,13 @@ export class StatisticsAccumulator {
         const slot = this.reservoir.slotFor(this.samples);
         if (slot < 0) continue;
         if (packed.languageElsewhere) this.reservoir.keepLater(slot, this.samples - 1);
-        else this.reservoir.keepUnits(slot, languageUnitsOf(packed, i) as Uint16Array);
+        else {
+          this.reservoir.keepUnits(
+            slot,
+            languageUnitsOf(packed, i) as Uint16Array,
+            this.samples - 1,
+          );
+        }
       }
     }
   }
@@ -268,20 +286,22 @@ export class StatisticsAccumulator {
   /** Reservoir sampling (Algorithm R): every text has the same chance to be identified. */
   private language(clipped: string): void {
     const slot = this.reservoir.slotFor(this.samples);
-    if (slot >= 0) this.reservoir.keepString(slot, clipped);
+    if (slot >= 0) this.reservoir.keepString(slot, clipped, this.samples - 1);
   }
 
   /**
    * `fetch`: the texts of rows added without them (`languageElsewhere`), by
-   * their position in the run; needed only when some were.
+   * their position in the run; needed only when some were. `labels`: the
+   * languages of rows identified elsewhere, by position (the shards of a
+   * sharded run identify their own rows of the sample, see
+   * `ShardLanguageSample`); used when it has every row the sample keeps, and
+   * the sample's texts are identified here otherwise.
    */
   async finish(
     fetch?: LanguageTextFetch,
+    labels?: Promise<ReadonlyMap<number, string> | undefined>,
   ): Promise<{ statistics: DatasetStatistics; findings: DatasetFinding[] }> {
-    await this.reservoir.fetchLater(
-      fetch ??
-        (() => Promise.reject(new Error('rows were added without their texts and no fetch came'))),
-    );
+    const languages = await this.languageCounts(fetch, await labels);
     const findings: DatasetFinding[] = [];
     const statistics: DatasetStatistics = {
       samples: this.samples,
@@ -289,9 +309,25 @@ export class StatisticsAccumulator {
       answer_position: this.answerPosition(findings),
       labels: this.labelBalance(findings),
       lengths: Object.fromEntries([...this.lengths].map(([field, s]) => [field, s.toJSON()])),
-      languages: this.languages(await identifyLanguages(this.reservoir.texts()), findings),
+      languages: this.languages(languages, findings),
     };
     return { statistics, findings };
+  }
+
+  /** The sample's languages counted, in its slots' order (as `identifyLanguages` counts). */
+  private async languageCounts(
+    fetch: LanguageTextFetch | undefined,
+    known: ReadonlyMap<number, string> | undefined,
+  ): Promise<[string, number][]> {
+    if (known) {
+      const labels = this.reservoir.positions().map((position) => known.get(position));
+      if (labels.every((label) => label !== undefined)) return countLabels(labels);
+    }
+    await this.reservoir.fetchLater(
+      fetch ??
+        (() => Promise.reject(new Error('rows were added without their texts and no fetch came'))),
+    );
+    return identifyLanguages(this.reservoir.texts());
   }
 
   private answerPosition(findings: DatasetFinding[]): DatasetStatistics['answer_position'] {

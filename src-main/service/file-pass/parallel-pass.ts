@@ -134,7 +134,9 @@ export type PreparedScan = (index: number, slice: LineSlice) => ScanSliceResult 
 
 /**
  * The dataset checks' scan of the file (FileChecks' first pass and its
- * fetch of words), its slices kept for the run.
+ * fetch of words), its slices kept for the run. `languages`: the languages
+ * of the rows of the language sample, identified elsewhere (a sharded run's
+ * shards), by output position: identified here only if it lacks some.
  */
 export async function scanInParallel(
   runner: TaskRunner,
@@ -144,9 +146,10 @@ export async function scanInParallel(
   contamination: PassContamination,
   signal?: AbortSignal,
   prepared?: PreparedScan,
+  languages?: Promise<ReadonlyMap<number, string> | undefined>,
 ): Promise<{ scan: Promise<ScanResult>; checked: DatasetChecked; file: ParallelFile }> {
   // The languages are identified once the scan ends; their identifier loads meanwhile.
-  startLanguageIdentification();
+  if (!languages) startLanguageIdentification();
   const scan = new DatasetScan(threshold);
   const found = new ContaminationScan(contamination.matcher);
   const taskOf = scanTasks(path, mapping, threshold, contamination);
@@ -171,7 +174,7 @@ export async function scanInParallel(
   );
   // The statistics (languages: a worker of their own) finish while the run goes on.
   const name = (row: number): string => `output line ${row + 1}`;
-  const statistics = scan.finishStatistics(languageTextsOn(runner, file));
+  const statistics = scan.finishStatistics(languageTextsOn(runner, file), languages);
   statistics.catch(() => undefined); // awaited with the report; meanwhile never unhandled
   const duplicates = await scan.finishDuplicates(
     async (rows, deliver) => {
