@@ -1,4 +1,4 @@
-import { TEXT_RULE_CODES } from './text/rules/index.ts';
+import { TEXT_RULE_CODES } from './text/rules/codes.ts';
 
 /**
  * `conventions`: free text in which a dataset's owner says what is intended.

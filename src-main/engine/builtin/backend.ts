@@ -1,97 +1,42 @@
-import type { Issue, Verdict } from '../../../src-shared/schemas/blocks.ts';
-import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import type { EngineBackend, FixProposal } from '../backend.ts';
-import { inspectedFields, runChecks } from '../checks/index.ts';
-import { inspectAhead } from '../checks/text-fields.ts';
-import type { SampleVerdicts } from '../checks/types.ts';
-import { FIXABLE_CODES, proposeFix } from '../fix/fixers.ts';
-import { planAttempts } from '../fix/plan.ts';
-import { textRead } from '../read-text.ts';
-import { countTextsAhead, countTextTokens, countTokens } from '../tokens.ts';
+import type { EngineBackend } from '../backend.ts';
 
 /**
- * The tokens of the verdict JSON, counted check by check: each piece is short
- * and recurs across a dataset, so the tokenizer's cache answers most of them.
- * (Within a few tokens of counting the whole JSON at once.)
+ * The builtin backend, its engine (engine.ts: the checks, the fixers, the
+ * rules' tables, the tokenizer's code) loaded at its first use. Every thread
+ * that chooses a backend holds this object, and most never run it: the main
+ * thread of a file pass or of the server hands the work to the engine's
+ * workers, and loading the engine there was ~0.3 s of its start. A thread
+ * that runs it pays the load once (`loadBuiltinEngine` ahead, or its first
+ * audit), then each call goes straight to the engine.
  */
-function verdictTokens(verdicts: SampleVerdicts): number {
-  let tokens = 2;
-  // for-in reads the checks in Object.entries' order, without an array of pairs per sample.
-  for (const name in verdicts.checks) {
-    const verdict = verdicts.checks[name] as Verdict;
-    tokens +=
-      cleanVerdictTokens(name, verdict) ?? countTokens(`"${name}":${JSON.stringify(verdict)},`);
-  }
-  return tokens;
+let engine: EngineBackend | undefined;
+let loading: Promise<EngineBackend> | undefined;
+
+export function loadBuiltinEngine(): Promise<EngineBackend> {
+  loading ??= import('./engine.ts').then(({ builtinEngine }) => (engine = builtinEngine));
+  return loading;
 }
 
-/**
- * Most verdicts are `{"passed":…,"score":…,"issues":[]}`: their counts are
- * kept per check name and (passed, score), so a clean sample's verdicts cost
- * no JSON and no string hashing. Anything else (issues, an `agreement`) is
- * counted from its JSON.
- */
-const CLEAN_KEYS = ['passed', 'score', 'issues'] as const;
-const cleanCounts = new Map<string, Map<number, number>>();
-
-function cleanVerdictTokens(name: string, verdict: Verdict): number | undefined {
-  if (verdict.issues.length > 0 || !Number.isFinite(verdict.score)) return undefined;
-  // JSON.stringify writes the keys in insertion order (as for-in reads them): only this order counts.
-  let keys = 0;
-  for (const key in verdict) {
-    if (key !== CLEAN_KEYS[keys]) return undefined;
-    keys++;
-  }
-  if (keys !== CLEAN_KEYS.length) return undefined;
-  const slot = verdict.score + (verdict.passed === true ? 0 : verdict.passed === false ? 10 : 20);
-  let byName = cleanCounts.get(name);
-  if (!byName) {
-    byName = new Map();
-    cleanCounts.set(name, byName);
-  }
-  let count = byName.get(slot);
-  if (count === undefined) {
-    count = countTokens(`"${name}":${JSON.stringify(verdict)},`);
-    byName.set(slot, count);
-  }
-  return count;
-}
-
-/**
- * The builtin backend: the deterministic checks and fixers of this engine,
- * offline. Usage is what a model would have read and written: the sample's
- * text and the conventions in, the verdicts (or the changes) out.
- */
 export const builtinBackend: EngineBackend = {
   id: 'builtin',
 
   prepare(samples, ctx) {
-    countTextsAhead(samples.map(textRead));
-    inspectAhead(samples.flatMap(inspectedFields), ctx.conventions);
+    // A hint (see EngineBackend): before the engine is loaded there is nothing to prepare.
+    if (engine) engine.prepare?.(samples, ctx);
+    else loadBuiltinEngine().catch(() => undefined); // its audit says why it failed
   },
 
   audit(sample, ctx) {
-    const verdicts = runChecks(sample, ctx.conventions);
-    return Promise.resolve({
-      verdicts,
-      usage: {
-        input_tokens: countTextTokens(textRead(sample)) + countTokens(ctx.conventions.text),
-        output_tokens: verdictTokens(verdicts),
-      },
-    });
+    return engine
+      ? engine.audit(sample, ctx)
+      : loadBuiltinEngine().then((loaded) => loaded.audit(sample, ctx));
   },
 
-  proposeFix(sample: Sample, audit, attempt, maxAttempts, ctx): Promise<FixProposal | null> {
-    const plan = planAttempts(audit, maxAttempts, (code) => FIXABLE_CODES.has(code))[attempt - 1];
-    if (!plan) return Promise.resolve(null);
-    const candidate = proposeFix(sample, plan, ctx.conventions);
-    const issues: Issue[] = Object.values(audit.checks).flatMap((v) => v.issues);
-    return Promise.resolve({
-      candidate,
-      usage: {
-        input_tokens: countTextTokens(textRead(sample)) + countTokens(JSON.stringify(issues)),
-        output_tokens: countTokens(JSON.stringify(candidate.changes.map((c) => c.value ?? null))),
-      },
-    });
+  proposeFix(sample, audit, attempt, maxAttempts, ctx) {
+    return engine
+      ? engine.proposeFix(sample, audit, attempt, maxAttempts, ctx)
+      : loadBuiltinEngine().then((loaded) =>
+          loaded.proposeFix(sample, audit, attempt, maxAttempts, ctx),
+        );
   },
 };

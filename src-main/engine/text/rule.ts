@@ -1,4 +1,5 @@
 import type { Issue } from '../../../src-shared/schemas/blocks.ts';
+import type { TextRuleCode } from './rules/codes.ts';
 
 /** The four dimensions a text is rated on (the checks of a `text` sample). */
 export type TextDimension = 'fluency' | 'coherence' | 'formatting' | 'safety';
@@ -47,7 +48,7 @@ export function spanOf(text: string, needle: string, from = 0): [number, number]
  * expensive work. `fix`, where present, returns the repaired string.
  */
 export interface TextRule {
-  code: string;
+  code: TextRuleCode;
   dimension: TextDimension;
   severity: Severity;
   /** Only for free text (text samples and conversation turns), not for short fields like choices. */

@@ -1,10 +1,10 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { EngineBackend } from '../backend.ts';
 import { builtinBackend } from '../builtin/backend.ts';
-import { upstreamAudit } from './audit.ts';
+import type { upstreamAudit } from './audit.ts';
 import type { UpstreamClient } from './client.ts';
 import { describeServer, type UpstreamConfig } from './config.ts';
-import { upstreamProposeFix, type RejectedProposals } from './fix.ts';
+import type { upstreamProposeFix, RejectedProposals } from './fix.ts';
 
 /** What runs one model role: the builtin engine, an upstream server, or nothing (misconfigured). */
 export type RoleEngine =
@@ -32,15 +32,30 @@ export function describeRole(role: RoleEngine): string {
   }
 }
 
+/** An upstream role's client and what asks it. */
+interface UpstreamRole {
+  client: UpstreamClient;
+  audit: typeof upstreamAudit;
+  proposeFix: typeof upstreamProposeFix;
+}
+
 /**
- * A role's client, made at its first request: the client module loads the
- * openai SDK, ~0.1 s of CPU that every command and the server's start paid
- * though most runs never ask an upstream server.
+ * A role's client, made at its first request, with the code that asks it:
+ * the client module loads the openai SDK (~0.1 s of CPU), and the upstream
+ * audit and fix load the builtin checks they build on (~0.2 s), which every
+ * command and the server's start paid though most runs never ask an
+ * upstream server.
  */
-function lazyClient(config: UpstreamConfig): () => Promise<UpstreamClient> {
-  let client: Promise<UpstreamClient> | undefined;
+function lazyUpstream(config: UpstreamConfig): () => Promise<UpstreamRole> {
+  let role: Promise<UpstreamRole> | undefined;
   return () =>
-    (client ??= import('./client.ts').then(({ UpstreamClient }) => new UpstreamClient(config)));
+    (role ??= Promise.all([import('./client.ts'), import('./audit.ts'), import('./fix.ts')]).then(
+      ([{ UpstreamClient }, audit, fix]) => ({
+        client: new UpstreamClient(config),
+        audit: audit.upstreamAudit,
+        proposeFix: fix.upstreamProposeFix,
+      }),
+    ));
 }
 
 /**
@@ -51,8 +66,8 @@ function lazyClient(config: UpstreamConfig): () => Promise<UpstreamClient> {
  */
 export function createRolesBackend(roles: EngineRoles): EngineBackend {
   if (roles.audit.kind === 'builtin' && roles.fix.kind === 'builtin') return builtinBackend;
-  const clientFor = (role: RoleEngine, scope: string): (() => Promise<UpstreamClient>) | null =>
-    role.kind === 'upstream' ? lazyClient({ ...role.config, scope }) : null;
+  const clientFor = (role: RoleEngine, scope: string): (() => Promise<UpstreamRole>) | null =>
+    role.kind === 'upstream' ? lazyUpstream({ ...role.config, scope }) : null;
   const unavailable = (role: RoleEngine, model: string): AppError =>
     new AppError(
       'service_error',
@@ -68,14 +83,14 @@ export function createRolesBackend(roles: EngineRoles): EngineBackend {
     id: `audit: ${describeRole(roles.audit)}; fix: ${describeRole(roles.fix)}`,
     concurrency: Math.max(...widths),
     audit: (sample, ctx) => {
-      if (auditClient) return auditClient().then((client) => upstreamAudit(client, sample, ctx));
+      if (auditClient) return auditClient().then((up) => up.audit(up.client, sample, ctx));
       if (roles.audit.kind === 'builtin') return builtinBackend.audit(sample, ctx);
       return Promise.reject(unavailable(roles.audit, 'svc-audit-1'));
     },
     proposeFix: (sample, audit, attempt, maxAttempts, ctx) => {
       if (fixClient) {
-        return fixClient().then((client) =>
-          upstreamProposeFix(client, sample, audit, attempt, maxAttempts, ctx, rejected),
+        return fixClient().then((up) =>
+          up.proposeFix(up.client, sample, audit, attempt, maxAttempts, ctx, rejected),
         );
       }
       if (roles.fix.kind === 'builtin') {

@@ -16,7 +16,13 @@ export async function runBuiltinInThread(
 }
 
 const loadEngine = () =>
-  Promise.all([import('../../engine/builtin/backend.ts'), import('./operation.ts')]);
+  Promise.all([
+    import('../../engine/builtin/backend.ts').then(async (backend) => {
+      await backend.loadBuiltinEngine();
+      return backend;
+    }),
+    import('./operation.ts'),
+  ]);
 
 /**
  * Loads the engine and builds its tokenizer's tables (~0.5 s of CPU in all)

@@ -50,4 +50,4 @@ export const TEXT_RULES: readonly TextRule[] = [
   whitespaceRule,
 ];
 
-export const TEXT_RULE_CODES = TEXT_RULES.map((rule) => rule.code);
+export { TEXT_RULE_CODES } from './codes.ts';
