@@ -187,25 +187,12 @@ class U32 {
 }
 
 /**
- * Sorts the rows by a 32-bit value per row, ties in the rows' own order (the
- * callers give them ascending), and gives each sorted row's value beside it.
- * Linear in the rows, where a comparison sort of every LSH band was most of
- * a scan's serial work (25 bands of 100k rows).
- */
-function sortRowsBy(
-  rows: Uint32Array,
-  valueOf: (row: number) => number,
-): { rows: Uint32Array; keys: Uint32Array } {
-  const keys = new Uint32Array(rows.length);
-  for (let i = 0; i < rows.length; i++) keys[i] = valueOf(rows[i] as number) >>> 0;
-  return sortByKeys(rows, keys);
-}
-
-/**
  * `rows` sorted by `keys` (one per row, aligned; `keys` is sorted in place
  * of a copy, so the caller's may be reused), ties in the rows' own order: a
- * stable LSD radix sort, three passes of 11 bits. Passes of 16 bits took
- * two to three times as long: their 65,536 counters do not stay in cache.
+ * stable LSD radix sort, three passes of 11 bits. Linear in the rows, where
+ * a comparison sort of every LSH band was most of a scan's serial work (25
+ * bands of 100k rows). Passes of 16 bits took two to three times as long:
+ * their 65,536 counters do not stay in cache.
  */
 export function sortByKeys(
   rows: Uint32Array,
@@ -246,10 +233,11 @@ export function sortByKeys(
  * not yet each once. Pure, so any thread can make a band's pairs.
  */
 export function bandPushes(reps: Uint32Array, column: Uint32Array, n: number): Float64Array {
-  const { rows: sorted, keys } = sortRowsBy(
-    Uint32Array.from(reps.keys()),
-    (i) => column[i] as number,
-  );
+  // Indexes into `reps` by their value in the band: made in plain loops, where an iterator over
+  // `reps.keys()` and a closure per index were half of a band's time.
+  const indexes = new Uint32Array(reps.length);
+  for (let i = 0; i < indexes.length; i++) indexes[i] = i;
+  const { rows: sorted, keys } = sortByKeys(indexes, column.slice(0, reps.length));
   let out = new Float64Array(64);
   let count = 0;
   const push = (a: number, b: number): void => {
