@@ -21,6 +21,11 @@ export { writeRows } from './write/write-rows.ts';
 export { tempFileBeside, type TempFile } from './write/temp-file.ts';
 
 export { readLayout, type SourceLayout } from './write-like/layout.ts';
-export { readParquetLayout, type ParquetLayout } from './write-like/parquet-layout.ts';
+export type { ParquetLayout } from './write-like/parquet-layout.ts';
+/** A Parquet file's layout; its module (hyparquet) loaded when one is read. */
+export const readParquetLayout = async (
+  path: string,
+): Promise<import('./write-like/parquet-layout.ts').ParquetLayout> =>
+  (await import('./write-like/parquet-layout.ts')).readParquetLayout(path);
 export { writeRowsLike } from './write-like/write-rows-like.ts';
 export type { SourcedRow } from './write-like/sourced-row.ts';

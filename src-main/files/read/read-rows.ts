@@ -1,9 +1,6 @@
 import { unreadable } from '../errors.ts';
 import { formatFromPath, type FileFormat } from '../format.ts';
-import { readCsv } from './csv.ts';
-import { readJson } from './json.ts';
 import { readJsonl } from './jsonl.ts';
-import { readParquet } from './parquet.ts';
 import type { RowResult } from './row-result.ts';
 
 export interface ReadOptions {
@@ -25,14 +22,24 @@ export function readRows(path: string, options: ReadOptions = {}): AsyncGenerato
     case 'jsonl':
       return readJsonl(path, signal);
     case 'json':
-      return readJson(path, signal);
+      return later(() => import('./json.ts').then((m) => m.readJson(path, signal)));
     case 'csv':
-      return readCsv(path, signal);
+      return later(() => import('./csv.ts').then((m) => m.readCsv(path, signal)));
     case 'parquet':
-      return readParquet(path, signal);
+      return later(() => import('./parquet.ts').then((m) => m.readParquet(path, signal)));
     case undefined:
       return unknownFormat(path);
   }
+}
+
+/**
+ * A reader whose module is loaded at its first read. The CSV, JSON and
+ * Parquet readers bring their parsers (csv-parse, @streamparser/json,
+ * hyparquet): ~0.15 s of a thread's start, which every engine worker and
+ * command paid to read JSON Lines, the only format the file passes slice.
+ */
+async function* later(reader: () => Promise<AsyncGenerator<RowResult>>): AsyncGenerator<RowResult> {
+  yield* await reader();
 }
 
 // eslint-disable-next-line require-yield -- a generator, so the error comes on the first read like the others

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { FileFormat } from '../format.ts';
-import { readCsvLayout, type CsvLayout } from './csv-layout.ts';
-import { readParquetLayout, type ParquetLayout } from './parquet-layout.ts';
+import type { CsvLayout } from './csv-layout.ts';
+import type { ParquetLayout } from './parquet-layout.ts';
 
 /**
  * What a source file looked like, beyond its rows: enough to write the same
@@ -35,11 +35,15 @@ export async function readLayout(path: string, format: FileFormat): Promise<Sour
       return { format, newline: await newlineOf(path) };
     case 'json':
       return { format };
+    // The CSV and Parquet layouts' modules load their parsers: loaded when one is read.
     case 'csv': {
-      const csv = await readCsvLayout(path);
+      const csv = await (await import('./csv-layout.ts')).readCsvLayout(path);
       return { format, newline: csv.newline, csv };
     }
     case 'parquet':
-      return { format, parquet: await readParquetLayout(path) };
+      return {
+        format,
+        parquet: await (await import('./parquet-layout.ts')).readParquetLayout(path),
+      };
   }
 }

@@ -2,10 +2,8 @@ import type { FileFormat } from '../format.ts';
 import { writeText } from '../write/text.ts';
 import { writeRowsWhole } from '../write/temp-file.ts';
 import { writeRows } from '../write/write-rows.ts';
-import { csvLinesLike } from './csv.ts';
 import { jsonlLinesLike } from './jsonl.ts';
 import type { SourceLayout } from './layout.ts';
-import { writeParquetLike } from './parquet.ts';
 import type { SourcedRow } from './sourced-row.ts';
 
 type Row = Record<string, unknown>;
@@ -44,12 +42,19 @@ function writerLike(layout: SourceLayout): WriteLike | undefined {
   switch (layout.format) {
     case 'jsonl':
       return (path, rows, counter) => writeText(path, jsonlLinesLike(rows, layout, counter));
+    // The CSV and Parquet writers' modules load their libraries: loaded when one writes.
     case 'csv':
-      return (path, rows, counter) => writeText(path, csvLinesLike(rows, layout, counter));
+      return async (path, rows, counter) => {
+        const { csvLinesLike } = await import('./csv.ts');
+        await writeText(path, csvLinesLike(rows, layout, counter));
+      };
     case 'parquet': {
       const { parquet } = layout;
       if (!parquet) return undefined;
-      return (path, rows, counter) => writeParquetLike(path, parquet, values(rows), counter);
+      return async (path, rows, counter) => {
+        const { writeParquetLike } = await import('./parquet.ts');
+        await writeParquetLike(path, parquet, values(rows), counter);
+      };
     }
     default:
       // A JSON array: its rows have no source text of their own to keep.

@@ -1,8 +1,6 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import { FILE_FORMATS, type FileFormat } from '../format.ts';
-import { writeCsv } from './csv.ts';
 import { JSON_ARRAY_FRAME, JSONL_FRAME, writeJsonRows } from './json.ts';
-import { writeParquet } from './parquet.ts';
 import { spool } from './spool.ts';
 import { writeRowsWhole } from './temp-file.ts';
 
@@ -34,8 +32,9 @@ export async function writeRows(
       // CSV and Parquet need every column before the first row: the rows are read twice.
       const spooled = await spool(rows);
       try {
-        if (format === 'csv') await writeCsv(partial, spooled, counter);
-        else await writeParquet(partial, spooled, counter);
+        // Their writers (papaparse, hyparquet-writer) are loaded when one is asked for.
+        if (format === 'csv') await (await import('./csv.ts')).writeCsv(partial, spooled, counter);
+        else await (await import('./parquet.ts')).writeParquet(partial, spooled, counter);
       } finally {
         await spooled.dispose();
       }
