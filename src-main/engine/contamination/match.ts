@@ -118,7 +118,7 @@ interface Hit {
  * short scan, not a binary search per set (a binary search's ~20 reads land
  * far apart in an index of megabytes: they were most of a match's time).
  */
-interface MergedIndex {
+export interface MergedIndex {
   keys: Uint32Array;
   /** Per entry: `set << 24 | item << 1 | part`. */
   refs: Uint32Array;
@@ -141,24 +141,98 @@ export function bucketBits(entries: number): number {
   return Math.min(MAX_BUCKET_BITS, Math.max(MIN_BUCKET_BITS, bits));
 }
 
-function mergedIndex(sets: readonly FingerprintSet[]): MergedIndex {
-  const [keys, refs] = mergeSets(sets);
-  const bits = bucketBits(refs.length);
+/**
+ * The sets' entries in one index sorted by key, each ref tagged with its set,
+ * equal keys in set order: by a counting sort on the key's bucket (the
+ * buckets' starts are the index's own), each set's sorted entries scattered
+ * in turn, then each bucket sorted, stably. A bucket holds one or two
+ * entries on average, so this is three passes over the entries. It replaced
+ * merging the sets two at a time (each entry copied once per round), which,
+ * in a worker's first moments when its code is still cold, cost 60-270 ms of
+ * every worker's start for the shipped benchmarks.
+ */
+export function mergedIndex(sets: readonly FingerprintSet[]): MergedIndex {
+  let total = 0;
+  for (const set of sets) total += set.refs.length;
+  const bits = bucketBits(total);
   const shift = 32 - bits;
   const buckets = 2 ** bits;
   const starts = new Uint32Array(buckets + 1);
-  // Counts per prefix, then each prefix's start (the keys are sorted, so its entries follow).
-  for (let e = 0; e < refs.length; e++) {
-    const prefix = (keys[2 * e] as number) >>> shift;
-    starts[prefix + 1] = (starts[prefix + 1] as number) + 1;
+  for (const set of sets) {
+    const setKeys = set.keys;
+    for (let e = 0; e < set.refs.length; e++) {
+      const prefix = (setKeys[2 * e] as number) >>> shift;
+      starts[prefix + 1] = (starts[prefix + 1] as number) + 1;
+    }
   }
   for (let p = 0; p < buckets; p++)
     starts[p + 1] = (starts[p + 1] as number) + (starts[p] as number);
+  const keys = new Uint32Array(total * 2);
+  const refs = new Uint32Array(total);
+  const next = starts.slice(0, buckets);
+  sets.forEach((set, s) => {
+    const setKeys = set.keys;
+    const setRefs = set.refs;
+    const tag = s << 24;
+    for (let e = 0; e < setRefs.length; e++) {
+      const hi = setKeys[2 * e] as number;
+      const prefix = hi >>> shift;
+      const at = next[prefix] as number;
+      next[prefix] = at + 1;
+      keys[2 * at] = hi;
+      keys[2 * at + 1] = setKeys[2 * e + 1] as number;
+      refs[at] = (tag | (setRefs[e] as number)) >>> 0;
+    }
+  });
+  for (let p = 0; p < buckets; p++)
+    sortBucket(keys, refs, starts[p] as number, starts[p + 1] as number);
   const filter = new Uint32Array((1 << BLOCK_BITS) * BLOCK_WORDS);
   for (let e = 0; e < keys.length; e += 2) {
     addToFilter(filter, keys[e] as number, keys[e + 1] as number);
   }
   return { keys, refs, starts, shift, filter };
+}
+
+/** Above this many entries a bucket is sorted by a comparison sort, not by insertion. */
+const INSERTION_MAX = 32;
+
+/**
+ * Sorts entries [from, to) by key, stably (equal keys keep their order: set
+ * order, then each set's own). Insertion for the usual bucket of a few; a
+ * bucket where one n-gram recurs in many items is sorted through an index.
+ */
+function sortBucket(keys: Uint32Array, refs: Uint32Array, from: number, to: number): void {
+  if (to - from <= 1) return;
+  if (to - from <= INSERTION_MAX) {
+    for (let i = from + 1; i < to; i++) {
+      const hi = keys[2 * i] as number;
+      const lo = keys[2 * i + 1] as number;
+      const ref = refs[i] as number;
+      let j = i - 1;
+      for (; j >= from; j--) {
+        const h = keys[2 * j] as number;
+        if (h < hi || (h === hi && (keys[2 * j + 1] as number) <= lo)) break;
+        keys[2 * j + 2] = h;
+        keys[2 * j + 3] = keys[2 * j + 1] as number;
+        refs[j + 1] = refs[j] as number;
+      }
+      keys[2 * j + 2] = hi;
+      keys[2 * j + 3] = lo;
+      refs[j + 1] = ref;
+    }
+    return;
+  }
+  // Array.prototype.sort is stable, and fast on the sorted runs the sets make here.
+  const order = Array.from({ length: to - from }, (_, k) => from + k);
+  order.sort(
+    (a, b) =>
+      (keys[2 * a] as number) - (keys[2 * b] as number) ||
+      (keys[2 * a + 1] as number) - (keys[2 * b + 1] as number),
+  );
+  const sortedKeys = order.flatMap((e) => [keys[2 * e] as number, keys[2 * e + 1] as number]);
+  const sortedRefs = order.map((e) => refs[e] as number);
+  keys.set(sortedKeys, 2 * from);
+  refs.set(sortedRefs, from);
 }
 
 export class ContaminationMatcher {
@@ -171,8 +245,8 @@ export class ContaminationMatcher {
   #fieldOf: Uint16Array = new Uint16Array(1024);
   /**
    * Built on the first match: a thread that only gathers what others matched
-   * (a file pass's main thread) never pays the merge (~0.3 s for the
-   * shipped benchmarks).
+   * (a file pass's main thread) never pays it (`mergedIndex`: 40-100 ms for
+   * the shipped benchmarks).
    */
   #index: MergedIndex | undefined;
 
@@ -408,57 +482,4 @@ function spanOf(
     path: fields[field]?.path ?? '',
     span: [Number.isFinite(start) ? start : 0, end],
   };
-}
-
-/**
- * The sets' sorted entries merged into one sorted index, each ref tagged
- * with its set: merged two at a time, in tight loops over typed arrays
- * (linear; ~10 ms for every shipped benchmark).
- */
-function mergeSets(sets: readonly FingerprintSet[]): [Uint32Array, Uint32Array] {
-  let runs: [Uint32Array, Uint32Array][] = sets.map((set, s) => [
-    set.keys,
-    set.refs.map((ref) => ((s << 24) | ref) >>> 0),
-  ]);
-  if (runs.length === 0) return [new Uint32Array(0), new Uint32Array(0)];
-  while (runs.length > 1) {
-    const next: [Uint32Array, Uint32Array][] = [];
-    for (let r = 0; r < runs.length; r += 2) {
-      const left = runs[r] as [Uint32Array, Uint32Array];
-      const right = runs[r + 1];
-      next.push(right ? mergeTwo(left, right) : left);
-    }
-    runs = next;
-  }
-  return runs[0] as [Uint32Array, Uint32Array];
-}
-
-function mergeTwo(
-  [keysA, refsA]: [Uint32Array, Uint32Array],
-  [keysB, refsB]: [Uint32Array, Uint32Array],
-): [Uint32Array, Uint32Array] {
-  const countA = refsA.length;
-  const countB = refsB.length;
-  const keys = new Uint32Array((countA + countB) * 2);
-  const refs = new Uint32Array(countA + countB);
-  let a = 0;
-  let b = 0;
-  for (let out = 0; out < countA + countB; out++) {
-    const takeA =
-      b >= countB ||
-      (a < countA &&
-        ((keysA[2 * a] as number) < (keysB[2 * b] as number) ||
-          (keysA[2 * a] === keysB[2 * b] &&
-            (keysA[2 * a + 1] as number) <= (keysB[2 * b + 1] as number))));
-    if (takeA) {
-      keys[2 * out] = keysA[2 * a] as number;
-      keys[2 * out + 1] = keysA[2 * a + 1] as number;
-      refs[out] = refsA[a++] as number;
-    } else {
-      keys[2 * out] = keysB[2 * b] as number;
-      keys[2 * out + 1] = keysB[2 * b + 1] as number;
-      refs[out] = refsB[b++] as number;
-    }
-  }
-  return [keys, refs];
 }
