@@ -3,6 +3,8 @@ import { describeEngines, resolveEngines } from '../service/runs/backend-select.
 import { createServiceContext } from '../service/context/service-context.ts';
 import { WalKeeper } from '../service/datasets/wal-keeper.ts';
 import { loadTokenizer } from '../engine/tokens.ts';
+import { loadBuiltinEngine } from '../engine/builtin/backend.ts';
+import { loadFileFormats } from '../files/index.ts';
 import { isWildcardHost, machineHostNames } from '../http/security.ts';
 import { isLoopback, startServer } from '../http/server.ts';
 import { parseCommandArgs, parsePort } from './args.ts';
@@ -37,6 +39,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   // Before the server listens, so no request waits for its tables (see engine/tokens.ts).
   loadTokenizer();
+  // The builtin engine and the file formats load at their first use elsewhere; here, before
+  // any request, for the same reason.
+  await Promise.all([loadBuiltinEngine(), loadFileFormats()]);
   const db = openDatabase(dataDir);
   // The WAL is copied into the database off the main thread (see service/datasets/wal-keeper.ts).
   const walKeeper = WalKeeper.start(db);

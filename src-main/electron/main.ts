@@ -10,6 +10,8 @@ import { createServiceContext } from '../service/context/service-context.ts';
 import { WalKeeper } from '../service/datasets/wal-keeper.ts';
 import { OwnerEvents } from '../service/owner/events.ts';
 import { loadTokenizer } from '../engine/tokens.ts';
+import { loadBuiltinEngine } from '../engine/builtin/backend.ts';
+import { loadFileFormats } from '../files/index.ts';
 import { openDatabase } from '../store/db.ts';
 import { EmbeddedServer } from './embedded-server.ts';
 import { registerOwnerIpc, registerShellIpc } from './ipc.ts';
@@ -35,6 +37,9 @@ async function launch(): Promise<void> {
   const dataDir = app.getPath('userData');
   // Before the server starts, so no request waits for its tables (see engine/tokens.ts).
   loadTokenizer();
+  // The builtin engine and the file formats load at their first use elsewhere; here, before
+  // any request, for the same reason.
+  await Promise.all([loadBuiltinEngine(), loadFileFormats()]);
   const db = openDatabase(dataDir);
   // The WAL is copied into the database off the main thread (see service/datasets/wal-keeper.ts).
   const walKeeper = WalKeeper.start(db);

@@ -29,3 +29,23 @@ export const readParquetLayout = async (
   (await import('./write-like/parquet-layout.ts')).readParquetLayout(path);
 export { writeRowsLike } from './write-like/write-rows-like.ts';
 export type { SourcedRow } from './write-like/sourced-row.ts';
+
+/**
+ * Loads every format's module now. The readers and writers load theirs at
+ * their first file of a format (a command or an engine worker reads JSON
+ * Lines only); a server calls this before it listens, so that no request
+ * waits while a format's library is loaded on its thread.
+ */
+export async function loadFileFormats(): Promise<void> {
+  await Promise.all([
+    import('./read/csv.ts'),
+    import('./read/json.ts'),
+    import('./read/parquet.ts'),
+    import('./write/csv.ts'),
+    import('./write/parquet.ts'),
+    import('./write-like/csv.ts'),
+    import('./write-like/csv-layout.ts'),
+    import('./write-like/parquet.ts'),
+    import('./write-like/parquet-layout.ts'),
+  ]);
+}
