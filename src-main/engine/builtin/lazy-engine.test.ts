@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { builtinBackend } from './backend.ts';
 import { builtinEngine } from './engine.ts';
 import { parseConventions } from '../conventions.ts';
+import { runWithLoadedModules } from '../testing/loaded-modules.ts';
 
 /**
  * The builtin engine (its checks, its rules' tables) is loaded by the thread
@@ -14,15 +14,11 @@ import { parseConventions } from '../conventions.ts';
  */
 const here = (path: string): string =>
   JSON.stringify(fileURLToPath(new URL(path, import.meta.url)));
-const hook = `import { registerHooks } from 'node:module';
-registerHooks({ resolve(specifier, context, next) {
-  const resolved = next(specifier, context);
-  if (/\\/engine\\/(builtin\\/engine|text\\/rules\\/index|checks\\/index)\\.ts$/.test(resolved.url)) {
-    globalThis.engineLoaded = true;
-  }
-  return resolved;
-} });`;
 const script = `
+const engineLoaded = () =>
+  [...globalThis.loaded].some((url) =>
+    /\\/engine\\/(builtin\\/engine|text\\/rules\\/index|checks\\/index)\\.ts$/.test(url),
+  );
 await import(${here('../../service/runs/operation.ts')});
 const { createRolesBackend, BUILTIN_ROLES } = await import(${here('../upstream/backend.ts')});
 const { parseConventions } = await import(${here('../conventions.ts')});
@@ -30,25 +26,14 @@ const config = { baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKey: null, tim
 createRolesBackend({ audit: { kind: 'upstream', config }, fix: { kind: 'upstream', config } });
 const made = createRolesBackend(BUILTIN_ROLES);
 const conventions = parseConventions('Email addresses are fine.');
-const before = globalThis.engineLoaded === true;
+const before = engineLoaded();
 const pass = await made.audit({ task_type: 'text', text: 'Write to me at a@b.example.' }, { conventions });
-console.log(JSON.stringify({ before, after: globalThis.engineLoaded === true, checks: Object.keys(pass.verdicts.checks).length }));
+console.log(JSON.stringify({ before, after: engineLoaded(), checks: Object.keys(pass.verdicts.checks).length }));
 `;
 
 describe('the builtin backend', () => {
   it('loads its engine at its first audit, not when a backend is chosen', () => {
-    const out = execFileSync(
-      process.execPath,
-      [
-        '--import',
-        `data:text/javascript,${encodeURIComponent(hook)}`,
-        '--input-type=module',
-        '-e',
-        script,
-      ],
-      { encoding: 'utf8', timeout: 60_000 },
-    );
-    const seen = JSON.parse(out.trim().split('\n').at(-1) as string) as Record<string, unknown>;
+    const seen = runWithLoadedModules(script);
     expect(seen).toMatchObject({ before: false, after: true });
     expect(seen.checks).toBeGreaterThan(0);
   });
