@@ -163,10 +163,18 @@ export const useImport = create<ImportState>()((set, get) => ({
     // The first rows are in: show them in the grid while the rest imports.
     if (datasetId === null && event.rows > 0) {
       set({ datasetId: event.dataset_id });
+      // Only if nobody moved the grid while the list was read: a person who opened a dataset
+      // meanwhile (this one included, perhaps filtered already) keeps what they see.
+      const before = useGrid.getState().datasetId;
       void useGrid
         .getState()
         .loadDatasets()
-        .then(() => useGrid.getState().openDataset(event.dataset_id));
+        .then(() => {
+          const now = useGrid.getState().datasetId;
+          if (now === before && now !== event.dataset_id) {
+            useGrid.getState().openDataset(event.dataset_id);
+          }
+        });
     }
   },
   cancel: () => {
