@@ -38,7 +38,7 @@ const seconds = (start: number): number => (performance.now() - start) / 1000;
 export async function benchContamination(): Promise<void> {
   console.log('\n## contamination: fingerprints, cost per row, planted recall');
 
-  const dir = join(import.meta.dirname, '..', 'resources', 'benchmarks');
+  const dir = join(import.meta.dirname, '..', 'src-shared', 'benchmark-fingerprints');
   const buffersBefore = process.memoryUsage().arrayBuffers;
   const start = performance.now();
   const sets = BENCHMARKS.map((b) => {

@@ -1,6 +1,6 @@
 /**
  * Builds the benchmark fingerprints the app and the CLI ship with
- * (`resources/benchmarks/`) from the test splits under
+ * (`src-shared/benchmark-fingerprints/`) from the test splits under
  * `../shared/benchmarks/`: hashed word n-grams, never the texts. Each set's
  * license and source are copied beside them from that folder's
  * PROVENANCE.md. Run after the benchmarks or the method change:
@@ -22,7 +22,7 @@ import {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const from = resolve(process.argv[2] ?? join(root, '..', 'shared', 'benchmarks'));
-const to = join(root, 'resources', 'benchmarks');
+const to = join(root, 'src-shared', 'benchmark-fingerprints');
 
 /** PROVENANCE.md's table, by file: its columns by header. */
 function provenance(): Map<string, Record<string, string>> {

@@ -57,10 +57,15 @@ const cleanEnv = Object.fromEntries(
  * run independent calls at once) and gives its exit code and output.
  */
 export function svcProcess(dir: string, ...args: string[]) {
+  return svcProcessOf(repo, dir, ...args);
+}
+
+/** `svcProcess`, with the `svc` of an install at `root` (its `bin/svc.js`). */
+export function svcProcessOf(root: string, dir: string, ...args: string[]) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
     const child = spawn(
       process.execPath,
-      [join(repo, 'bin', 'svc.js'), ...args, '--data-dir', join(dir, 'data')],
+      [join(root, 'bin', 'svc.js'), ...args, '--data-dir', join(dir, 'data')],
       { env: cleanEnv },
     );
     let stdout = '';

@@ -1,5 +1,5 @@
 /**
- * The shipped fingerprints' index (`resources/benchmarks/index.json`): one
+ * The shipped fingerprints' index (`src-shared/benchmark-fingerprints/index.json`): one
  * entry per set, with where its items came from and under which license.
  */
 export interface FingerprintIndexEntry {

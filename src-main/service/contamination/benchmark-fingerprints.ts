@@ -13,16 +13,19 @@ import {
 } from '../../engine/contamination/index-file.ts';
 
 /**
- * The shipped benchmark fingerprints (`resources/benchmarks/`, built by
- * `scripts/build-benchmark-fingerprints.ts`), read once per process: ~6 MB
- * of typed arrays, viewed in place.
+ * The shipped benchmark fingerprints (`src-shared/benchmark-fingerprints/`,
+ * built by `scripts/build-benchmark-fingerprints.ts`), read once per
+ * process: ~6 MB of typed arrays, viewed in place.
  *
- * The folder is found by walking up from this module, so the same code
- * finds it from the sources (the CLI, the tests) and from the bundle
- * (`out/main`); `SVC_BENCHMARKS_DIR` names another.
+ * They live beside the sources the CLI runs, not in `resources/`: an install
+ * of the command line alone (the sources, `bin/`, `package.json` and the
+ * packages, as a many-core machine is sent them) had no `resources/`, and
+ * every audit failed there. The folder is found by walking up from this
+ * module, so the same code finds it from the sources (the CLI, the tests) and
+ * from the bundle (`out/main`); `SVC_BENCHMARKS_DIR` names another.
  */
 
-const FOLDER = join('resources', 'benchmarks');
+const FOLDER = join('src-shared', 'benchmark-fingerprints');
 
 function benchmarksDir(): string {
   const named = process.env.SVC_BENCHMARKS_DIR;

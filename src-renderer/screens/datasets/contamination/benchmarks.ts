@@ -1,4 +1,4 @@
-import shipped from '../../../../resources/benchmarks/index.json';
+import shipped from '../../../../src-shared/benchmark-fingerprints/index.json';
 
 /**
  * The shipped benchmarks as the review and the Overview name them: the
