@@ -23,6 +23,7 @@ import { ratePerSecond, statusOfRecord } from './run-status.ts';
 import { operationFor, type ParsedRunRequest } from './run-request.ts';
 import { rowResult } from './row-state.ts';
 import { Throttle } from './throttle.ts';
+import type { ScopeRows } from './scope.ts';
 
 /** Rows sent to the engine at once; their results are written (and charged) together. */
 export const RUN_BATCH_ROWS = 200;
@@ -68,7 +69,7 @@ export async function executeRun(
   deps: RunLoopDeps,
   run: ActiveRun,
   request: ParsedRunRequest,
-  indices: readonly number[],
+  indices: ScopeRows,
 ): Promise<void> {
   const { db } = ctx;
   // Stops the batch on the engine when writing the one before it fails (not a cancel).

@@ -8,7 +8,7 @@ import { runRegistry, type ActiveRun } from './run-registry.ts';
 import type { ParsedRunRequest } from './run-request.ts';
 import { statusOfRecord } from './run-status.ts';
 import { datasetScanner } from './scanner.ts';
-import { scopeIndices } from './scope.ts';
+import { scopeRows } from './scope.ts';
 import { readyDataset } from './summary.ts';
 
 /** Starting, cancelling and listing runs. The work itself is in run-loop.ts. */
@@ -33,7 +33,7 @@ export function startRun(
       `dataset ${dataset.name} already has a run in progress (${current.id}): wait for it or cancel it`,
     );
   }
-  const indices = scopeIndices(ctx.db, dataset, request.scope);
+  const indices = scopeRows(ctx.db, dataset, request.scope);
   if (indices.length === 0) {
     throw new AppError('invalid_request', 'no rows in the scope of this run', { param: '/scope' });
   }
