@@ -2,7 +2,7 @@ import { openDatabase } from '../store/db.ts';
 import { describeEngines, resolveEngines } from '../service/runs/backend-select.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
 import { WalKeeper } from '../service/datasets/wal-keeper.ts';
-import { loadTokenizer } from '../engine/tokens.ts';
+import { warmTokenizer } from '../engine/tokens.ts';
 import { loadBuiltinEngine } from '../engine/builtin/backend.ts';
 import { loadFileFormats } from '../files/index.ts';
 import { isWildcardHost, machineHostNames } from '../http/security.ts';
@@ -37,8 +37,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
         'anyone who can reach it and holds a key can spend your credit',
     );
   }
-  // Before the server listens, so no request waits for its tables (see engine/tokens.ts).
-  loadTokenizer();
+  // Before the server listens, so no request waits for its rank table (see engine/tokens.ts).
+  warmTokenizer();
   // The builtin engine and the file formats load at their first use elsewhere; here, before
   // any request, for the same reason.
   await Promise.all([loadBuiltinEngine(), loadFileFormats()]);

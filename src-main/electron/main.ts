@@ -9,7 +9,7 @@ import { selectBackend } from '../service/runs/backend-select.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
 import { WalKeeper } from '../service/datasets/wal-keeper.ts';
 import { OwnerEvents } from '../service/owner/events.ts';
-import { loadTokenizer } from '../engine/tokens.ts';
+import { warmTokenizer } from '../engine/tokens.ts';
 import { loadBuiltinEngine } from '../engine/builtin/backend.ts';
 import { loadFileFormats } from '../files/index.ts';
 import { openDatabase } from '../store/db.ts';
@@ -35,8 +35,8 @@ async function launch(): Promise<void> {
   // safeStorage is usable once the app is ready, and must be in place before any key is read.
   useSafeStorageForSecrets();
   const dataDir = app.getPath('userData');
-  // Before the server starts, so no request waits for its tables (see engine/tokens.ts).
-  loadTokenizer();
+  // Before the server starts, so no request waits for its rank table (see engine/tokens.ts).
+  warmTokenizer();
   // The builtin engine and the file formats load at their first use elsewhere; here, before
   // any request, for the same reason.
   await Promise.all([loadBuiltinEngine(), loadFileFormats()]);

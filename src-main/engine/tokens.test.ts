@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as GptTokenizer from 'gpt-tokenizer';
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import {
   commonsenseQa,
@@ -11,15 +12,24 @@ import {
 } from './testing/real-data.ts';
 import { countTextsAhead, countTextTokens, countTokens } from './tokens.ts';
 
-/** The tokenizer as tokens.ts loads it (its CommonJS build, on first count). */
+/**
+ * The tokenizer package, what the counts must equal: a text that spells a
+ * special token counted as text (the package refuses it unless told so).
+ */
 const bpe = createRequire(import.meta.url)('gpt-tokenizer') as typeof GptTokenizer;
-const countBpeTokens = bpe.countTokens;
+const countBpeTokens = (text: string): number =>
+  bpe.countTokens(text, { disallowedSpecial: new Set() });
 
-/** Every text the tokenizer is given. */
+/** Every pre-token merged (bpe/count.ts): what the byte-pair merge is given. */
 const seen: string[] = [];
-vi.spyOn(bpe, 'countTokens').mockImplementation((input) => {
-  if (typeof input === 'string') seen.push(input);
-  return countBpeTokens(input);
+vi.mock('./bpe/count.ts', async (original) => {
+  const { preTokenCount } = await original<typeof import('./bpe/count.ts')>();
+  return {
+    preTokenCount: (...args: Parameters<typeof preTokenCount>) => {
+      seen.push(args[1].slice(args[2], args[3]));
+      return preTokenCount(...args);
+    },
+  };
 });
 
 /** A deterministic pseudo-random string (no Math.random: the test must not flake). */
@@ -42,9 +52,9 @@ describe('countTokens', () => {
     }
   });
 
-  it('never hands the tokenizer a run of letters longer than a few hundred characters', () => {
+  it('never merges a run of letters longer than a few hundred characters', () => {
     // BPE is quadratic in such a run (160k letters took 24 s); how long it takes is
-    // for the benchmarks, what the tokenizer is given is checked here.
+    // for the benchmarks, what the merge is given is checked here.
     seen.length = 0;
     const count = countTokens(`DNA: ${randomText(320_000, 'ACGT')} and more text.`);
     expect(count).toBeGreaterThan(100_000);
@@ -114,9 +124,10 @@ describe('countTokens', () => {
       ...ftfyCases().wild.map((c) => c.original),
     ];
     // Every class the pre-token pattern tells apart: cases, marks, numbers, contractions,
-    // spaces before and between line ends, symbols, other scripts, emoji, lone surrogates.
+    // spaces before and between line ends, symbols, other scripts, emoji, lone surrogates,
+    // byte order marks (nine tokens begin with one, which the package never finds).
     const alphabet =
-      'aZ ,.\'sSdDmMtTlLvVrReE\n\r\t0123456789Ǆǅ\u0301\u0308ßÉéΣσЖжあ漢字ع٣\u00a0\u2003/_-+*()[]{}<|>"😀\ud800\udc00';
+      'aZ ,.\'sSdDmMtTlLvVrReE\n\r\t0123456789Ǆǅ\u0301\u0308ßÉéΣσЖжあ漢字ع٣\u00a0\u2003/_-+*()[]{}<|>"😀\ud800\udc00\ufeff';
     const random = Array.from({ length: 400 }, (_, i) =>
       randomText(1 + ((i * 37) % 300), alphabet, i + 11),
     );
@@ -128,12 +139,43 @@ describe('countTokens', () => {
       " don't DON'T they'll",
       '<|not special|>',
       'x<|',
+      '\ufeffusing System;',
+      '\ufeff\n\nnamespace',
+      '\ufeffnamespace x',
+      'a\ufeff',
     ];
     for (const text of [...real, ...random, ...edges]) {
       if (text.length > 512) continue;
       expect([text, countTokens(text)]).toEqual([text, countBpeTokens(text)]);
     }
-    // A special token is refused the same way.
-    expect(() => countTokens('a <|endoftext|> b')).toThrow();
+  });
+
+  it('counts any string as the tokenizer does', () => {
+    const unit = fc.oneof(
+      fc.constantFrom(..."ab Z9 \n\t.,'-é漢😀<|>\ufeff".split('')),
+      fc
+        .constantFrom('grapheme', 'binary')
+        .chain((kind) => fc.string({ unit: kind, maxLength: 3 })),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 60 }), (parts) => {
+        const text = parts.join('');
+        expect(countTokens(text)).toBe(countBpeTokens(text));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('counts the text of a special token as text, as the API reads a message', () => {
+    // Chat templates in training data: the tokenizer refuses these unless told otherwise, and
+    // every audit of a sample holding one failed.
+    for (const text of [
+      'a <|endoftext|> b',
+      '<|im_start|>user\nHello<|im_end|>',
+      '<|fim_prefix|>def f():<|fim_suffix|>',
+    ]) {
+      expect(countTokens(text)).toBe(countBpeTokens(text));
+      expect(countTokens(text)).toBeGreaterThan(3);
+    }
   });
 });

@@ -1,21 +1,27 @@
 import { createRequire } from 'node:module';
 import type * as GptTokenizer from 'gpt-tokenizer';
+import { preTokenCount } from './bpe/count.ts';
+import { o200kTable } from './bpe/o200k.ts';
 import { isSpaceCode } from './text/chars.ts';
 
 /**
- * Token counts with a real BPE tokenizer (o200k_base, via gpt-tokenizer), so
- * usage and billing reflect what a model would read and write. Short strings
- * recur constantly (verdict blocks of clean samples are identical), so their
- * counts are cached; long ones are counted every time.
+ * Token counts with a real BPE tokenizer (o200k_base, as gpt-tokenizer
+ * counts), so usage and billing reflect what a model would read and write.
+ * Short strings recur constantly (verdict blocks of clean samples are
+ * identical), so their counts are cached; long ones are counted every time.
+ *
+ * Text that spells a special token ("<|endoftext|>", "<|im_start|>": chat
+ * templates in training data) is counted as the text it is, as the API reads
+ * a message's content. The tokenizer refuses such text by default, and every
+ * audit of a sample holding one failed.
  */
 const cache = new Map<string, number>();
 
 /**
- * The tokenizer, loaded when a thread first counts: loading builds its tables
- * (o200k_base), ~0.3-0.5 s of CPU, which a thread that never counts (a file
- * pass's main thread, the scan's worker) should not pay. `require` because a
- * count is synchronous; Node loads the package's CommonJS build, which counts
- * as its ES module does.
+ * The tokenizer package, loaded only should the pre-token pattern ever fail to
+ * cut a text (see countBpeTokens): building its tables is ~0.3 s of a thread's
+ * CPU, which the rank table (bpe/) spares every thread that counts. `require`
+ * because a count is synchronous.
  */
 let tokenizer: typeof GptTokenizer | undefined;
 
@@ -62,7 +68,7 @@ function preTokenTokens(text: string, start: number, end: number): number {
   const piece = text.slice(start, end);
   let tokens = preTokenCounts.get(piece);
   if (tokens === undefined) {
-    tokens = loadTokenizer().countTokens(piece);
+    tokens = preTokenCount(o200kTable(), text, start, end);
     if (preTokenCounts.size >= MAX_PRE_TOKENS) preTokenCounts.clear();
     preTokenCounts.set(piece, tokens);
   }
@@ -88,18 +94,17 @@ function preTokenTokens(text: string, start: number, end: number): number {
  * tokens, and a pre-token counted alone is one pre-token, itself (an
  * alternative that matched none of it in the text matches none of it alone;
  * the one lookahead, `\s+(?!\S)`, takes the same spaces at the end of the
- * piece), so `countTokens(piece)` is what the tokenizer adds for it. A text
- * that may hold a special token ("<|endoftext|>", which the tokenizer
- * refuses) goes to the tokenizer whole. tokens.test.ts holds the two equal
- * on real and random text.
+ * piece), so its merge (bpe/count.ts) is what the tokenizer adds for it.
+ * tokens.test.ts holds the two equal on real and random text.
  */
 function countBpeTokens(text: string): number {
-  if (text.includes('<|')) return loadTokenizer().countTokens(text);
   const pattern = preTokenPattern();
   let count = 0;
   for (let at = 0; at < text.length;) {
     pattern.lastIndex = at;
-    if (!pattern.test(text) || pattern.lastIndex <= at) return loadTokenizer().countTokens(text);
+    if (!pattern.test(text) || pattern.lastIndex <= at) {
+      return loadTokenizer().countTokens(text, { disallowedSpecial: new Set() });
+    }
     const end = pattern.lastIndex;
     count += preTokenTokens(text, at, end);
     at = end;
@@ -107,19 +112,18 @@ function countBpeTokens(text: string): number {
   return count;
 }
 
-/**
- * Loads the tokenizer now, if this thread has not yet. A server calls it
- * before it listens: loaded at a first request instead (an estimate's trial
- * counts on the main thread), its 0.3-0.9 s held every other request.
- */
-export function loadTokenizer(): typeof GptTokenizer {
+function loadTokenizer(): typeof GptTokenizer {
   tokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as typeof GptTokenizer;
   return tokenizer;
 }
 
-/** Loads the tokenizer and builds its tables now (a worker that waits: see service/runs/builtin-run.ts). */
+/**
+ * Reads the rank table now, if this thread has not yet (30-40 ms): a server
+ * before it listens (an estimate's trial counts on its main thread), a worker
+ * that waits for its first batch (see service/runs/builtin-run.ts).
+ */
 export function warmTokenizer(): void {
-  loadTokenizer().countTokens('a');
+  o200kTable();
 }
 
 const CACHEABLE_LENGTH = 512;

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BenchmarkChoice } from '../../../src-shared/benchmarks.ts';
 import { benchmarkKey } from '../../engine/contamination/benchmarks.ts';
+import { findShippedFile } from '../../engine/shipped-file.ts';
 import {
   decodeFingerprints,
   type FingerprintSet,
@@ -30,18 +30,13 @@ const FOLDER = join('src-shared', 'benchmark-fingerprints');
 function benchmarksDir(): string {
   const named = process.env.SVC_BENCHMARKS_DIR;
   if (named) return named;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, FOLDER);
-    if (existsSync(join(candidate, FINGERPRINT_INDEX))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) {
-      throw new Error(
-        `the benchmark fingerprints (${FOLDER}/${FINGERPRINT_INDEX}) are missing from this install`,
-      );
-    }
-    dir = parent;
+  const index = findShippedFile(join(FOLDER, FINGERPRINT_INDEX), import.meta.url);
+  if (!index) {
+    throw new Error(
+      `the benchmark fingerprints (${FOLDER}/${FINGERPRINT_INDEX}) are missing from this install`,
+    );
   }
+  return dirname(index);
 }
 
 let index: { dir: string; entries: FingerprintIndexEntry[] } | undefined;
