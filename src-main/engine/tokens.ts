@@ -68,7 +68,7 @@ function preTokenTokens(text: string, start: number, end: number): number {
   const piece = text.slice(start, end);
   let tokens = preTokenCounts.get(piece);
   if (tokens === undefined) {
-    tokens = preTokenCount(o200kTable(), text, start, end);
+    tokens = preTokenCount(o200kTable(), piece);
     if (preTokenCounts.size >= MAX_PRE_TOKENS) preTokenCounts.clear();
     preTokenCounts.set(piece, tokens);
   }

@@ -13,49 +13,10 @@ import type { RankTable } from './rank-table.ts';
 
 /** The pre-token's UTF-8, reused from one count to the next. */
 let utf8 = new Uint8Array(1024);
+const encoder = new TextEncoder();
 /** Where each part starts, and the rank of each part with the next one merged. */
 let starts = new Int32Array(1025);
 let ranks = new Float64Array(1025);
-
-/**
- * `text[start..end)` as UTF-8 into `utf8` (a lone surrogate as U+FFFD, as
- * TextEncoder writes it); its length, negated if it held a lone surrogate.
- */
-function encode(text: string, start: number, end: number): number {
-  if (utf8.length < (end - start) * 3) utf8 = new Uint8Array((end - start) * 3);
-  let at = 0;
-  let lone = false;
-  for (let i = start; i < end; i++) {
-    let code = text.charCodeAt(i);
-    if (code < 0x80) {
-      utf8[at++] = code;
-      continue;
-    }
-    if (code < 0x800) {
-      utf8[at++] = 0xc0 | (code >> 6);
-      utf8[at++] = 0x80 | (code & 0x3f);
-      continue;
-    }
-    if (code >= 0xd800 && code <= 0xdfff) {
-      const next = i + 1 < end ? text.charCodeAt(i + 1) : 0;
-      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
-        i++;
-        utf8[at++] = 0xf0 | (code >> 18);
-        utf8[at++] = 0x80 | ((code >> 12) & 0x3f);
-        utf8[at++] = 0x80 | ((code >> 6) & 0x3f);
-        utf8[at++] = 0x80 | (code & 0x3f);
-        continue;
-      }
-      lone = true;
-      code = 0xfffd;
-    }
-    utf8[at++] = 0xe0 | (code >> 12);
-    utf8[at++] = 0x80 | ((code >> 6) & 0x3f);
-    utf8[at++] = 0x80 | (code & 0x3f);
-  }
-  return lone ? -at : at;
-}
 
 /** The rank of the pair of parts from `i` (parts i and i + 1), or Infinity. */
 function pairRank(table: RankTable, parts: number, i: number): number {
@@ -64,14 +25,15 @@ function pairRank(table: RankTable, parts: number, i: number): number {
   return rank < 0 ? Infinity : rank;
 }
 
-/** The tokens of the pre-token `text[start..end)`. */
-export function preTokenCount(table: RankTable, text: string, start: number, end: number): number {
-  const encoded = encode(text, start, end);
-  const length = Math.abs(encoded);
+/** The tokens of one pre-token. */
+export function preTokenCount(table: RankTable, piece: string): number {
+  // A UTF-16 unit is at most 3 bytes of UTF-8 (a lone surrogate is written as U+FFFD).
+  if (utf8.length < piece.length * 3) utf8 = new Uint8Array(piece.length * 3);
+  const length = encoder.encodeInto(piece, utf8).written;
   if (length === 0) return 0;
   // The package looks the pre-token up whole by its string first: a string with a lone
   // surrogate is never one of its keys, whatever its UTF-8.
-  if (encoded > 0 && table.rankOf(utf8, 0, length) >= 0) return 1;
+  if (piece.isWellFormed() && table.rankOf(utf8, 0, length) >= 0) return 1;
   if (length === 1) return 1;
   if (starts.length < length + 1) {
     starts = new Int32Array(length + 1);
