@@ -14,7 +14,8 @@ import type { EngineBackend } from '../../engine/backend.ts';
 import { prng } from '../../engine/dataset/prng.ts';
 import { operationFor, type ParsedRunRequest } from './run-request.ts';
 import { sampleReader } from './row-sample.ts';
-import { scopeIndices } from './scope.ts';
+import { resolveScope } from './run-scope.ts';
+import type { ScopeRows } from './scope.ts';
 import { readyDataset } from './summary.ts';
 
 /** Samples read per step of an estimate; the event loop runs between steps. */
@@ -83,13 +84,13 @@ const TRIAL_SEED = 0x5eed;
  * stride the same as its period, saw the same few rows over and over). Drawn
  * by a fixed seed: the same scope gets the same trial.
  */
-function spread(indices: readonly number[], count: number): number[] {
-  if (indices.length <= count) return [...indices];
+function spread(indices: ScopeRows, count: number): number[] {
+  if (indices.length <= count) return indices.slice(0, indices.length);
   const random = prng(TRIAL_SEED);
   return Array.from({ length: count }, (_, i) => {
     const low = Math.floor((i * indices.length) / count);
     const high = Math.floor(((i + 1) * indices.length) / count);
-    return indices[low + Math.floor(random() * (high - low))] as number;
+    return indices.at(low + Math.floor(random() * (high - low)));
   });
 }
 
@@ -135,13 +136,16 @@ export async function estimateRun(
   options: EstimateOptions = {},
 ): Promise<z.output<typeof RunEstimate>> {
   const dataset = readyDataset(ctx.db, request.dataset_id);
-  const indices = scopeIndices(ctx.db, dataset, request.scope);
+  const builtin = backend.id === 'builtin';
+  // Off the main thread, and the scope's size only where the trial scales by it.
+  const scope = await resolveScope(ctx.db, dataset, request.scope, { size: builtin });
+  const indices = scope.rows;
   const available_usd = microToUsd(Math.max(0, balances(ctx.db, OWNER_ACCOUNT_ID).available_micro));
   const base = { samples: indices.length, available_usd };
   if (indices.length === 0) {
     return { ...base, expected_cost_usd: 0, max_cost_usd: 0, short_run: false, trial_rows: 0 };
   }
-  if (backend.id !== 'builtin') {
+  if (!builtin) {
     const bound = microToUsd(await worstCaseMicro(ctx, request, indices));
     return {
       ...base,
@@ -151,18 +155,21 @@ export async function estimateRun(
       trial_rows: 0,
     };
   }
-  return { ...base, ...(await trialEstimate(ctx, request, indices, backend, options)) };
+  return {
+    ...base,
+    ...(await trialEstimate(ctx, request, indices, scope.size ?? 0, backend, options)),
+  };
 }
 
 async function trialEstimate(
   ctx: ServiceContext,
   request: ParsedRunRequest,
-  indices: readonly number[],
+  indices: ScopeRows,
+  size: number,
   backend: EngineBackend,
   { shortRunMs = SHORT_RUN_MS, shortRunChars = SHORT_RUN_CHARS }: EstimateOptions,
 ): Promise<Pick<RunEstimate, 'expected_cost_usd' | 'max_cost_usd' | 'short_run' | 'trial_rows'>> {
   const { db } = ctx;
-  const size = rowsSize(db, request.dataset_id, indices);
   const rates = ctx.settings().rates;
   const sampleOf = sampleReader(db, request.dataset_id);
   const trialSize = Math.min(
@@ -195,12 +202,13 @@ async function trialEstimate(
   const slices: Slice[] = [];
   let shortRun = size <= shortRunChars;
   let fastest = Number.POSITIVE_INFINITY;
-  // The first two in this thread, one after the other: the faster decides whether the run is
-  // short (the first also pays for the engine's first calls here). Two, not one, for the rough
-  // figure: one slice cannot tell whether rows or characters scale it (three OASST rows, by
-  // their characters, said a third of the usage).
+  // The first two one after the other: the faster decides whether the run is short (the first
+  // also pays for the engine's first calls). Two, not one, for the rough figure: one slice
+  // cannot tell whether rows or characters scale it (three OASST rows, by their characters, said
+  // a third of the usage). On the engine's threads when they are up: here, the engine held the
+  // server 20-40 ms at a time (a slice's read-ahead, cold code); in this thread when they are not.
   for (let s = 0; s < Math.min(2, count); s++) {
-    const { slice, msPerRow } = await trySlice(s, undefined);
+    const { slice, msPerRow } = await trySlice(s, warmPool(backend));
     slices.push(slice);
     fastest = Math.min(fastest, msPerRow);
     shortRun ||= fastest * indices.length * RUN_PER_ENGINE_TIME < shortRunMs;
@@ -274,7 +282,7 @@ function upperRate(rates: readonly number[]): number {
 async function worstCaseMicro(
   ctx: ServiceContext,
   request: ParsedRunRequest,
-  indices: readonly number[],
+  indices: ScopeRows,
 ): Promise<number> {
   const settings = ctx.settings();
   const usage: Estimate['usage'] = {

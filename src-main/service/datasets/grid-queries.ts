@@ -9,6 +9,7 @@ import { promised } from '../owner/promised.ts';
 import type { IndexProgress } from '../../store/search-index.ts';
 import type { GridReply, GridRequest } from './grid-worker.ts';
 import type { IndexReply, IndexRequest } from './search-index-worker.ts';
+import { answerScope, type ScopeAnswer, type ScopeQuestion } from './scope.ts';
 import { datasetRows } from './rows.ts';
 
 /**
@@ -27,14 +28,11 @@ export class GridQueries {
   #worker: Worker | undefined;
   #broken = false;
   #next = 0;
-  readonly #pending = new Map<
-    number,
-    {
-      query: z.output<typeof RowsQuery>;
-      resolve: (page: RowsPage | Promise<RowsPage>) => void;
-      reject: (error: Error) => void;
-    }
-  >();
+  /**
+   * What the worker was asked and has not answered: `answer` takes its reply;
+   * `here` answers it on this thread when the worker stops.
+   */
+  readonly #pending = new Map<number, { answer: (reply: GridReply) => void; here: () => void }>();
 
   constructor(db: Db) {
     this.#db = db;
@@ -42,13 +40,52 @@ export class GridQueries {
 
   /** A page of the grid (see rows.ts datasetRows). */
   rows(query: z.output<typeof RowsQuery>): Promise<RowsPage> {
+    return this.#ask(
+      (id) => ({ type: 'rows', id, query }),
+      (reply) => (reply.type === 'rows' ? reply.page : undefined),
+      () => datasetRows(this.#db, query),
+    );
+  }
+
+  /**
+   * A run's scope (see scope.ts answerScope): a filter's rows, a selection
+   * sorted, their size. Over a million rows each takes from tens of
+   * milliseconds (a sort) to seconds (a search before its index is built).
+   */
+  scope(question: ScopeQuestion): Promise<ScopeAnswer> {
+    return this.#ask(
+      (id) => ({ type: 'scope', id, ...question }),
+      (reply) => (reply.type === 'scope' ? { rows: reply.rows, size: reply.size } : undefined),
+      // The selection is copied to the worker (4 bytes a row, a memcpy), not moved: were the
+      // worker to stop, this thread answers from it.
+      () => answerScope(this.#db, question),
+    );
+  }
+
+  #ask<T>(
+    request: (id: number) => GridRequest,
+    read: (reply: GridReply) => T | undefined,
+    here: () => T,
+  ): Promise<T> {
     const worker = this.#start();
-    if (!worker) return promised(() => datasetRows(this.#db, query));
+    if (!worker) return promised(here);
     const id = this.#next++;
-    return new Promise<RowsPage>((resolve, reject) => {
-      this.#pending.set(id, { query, resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, {
+        answer: (reply) => {
+          if (reply.type === 'error') {
+            const { code, message, param } = reply.error;
+            reject(new AppError(code, message, { param }));
+            return;
+          }
+          const value = read(reply);
+          if (value === undefined) reject(new Error(`grid worker: a ${reply.type} reply to ${id}`));
+          else resolve(value);
+        },
+        here: () => resolve(promised(here)),
+      });
       this.#hold();
-      worker.postMessage({ type: 'rows', id, query } satisfies GridRequest);
+      worker.postMessage(request(id));
     });
   }
 
@@ -156,18 +193,14 @@ export class GridQueries {
         const waiting = this.#pending.get(reply.id);
         this.#pending.delete(reply.id);
         this.#hold();
-        if (!waiting) return;
-        if ('page' in reply) waiting.resolve(reply.page);
-        else waiting.reject(new AppError(reply.error.code, reply.error.message));
+        waiting?.answer(reply);
       });
       const fail = (error: Error): void => {
         console.error('grid queries: the worker stopped, reading on the main thread:', error);
         this.#broken = true;
         this.#worker = undefined;
         // What it was asked and did not answer is answered here.
-        for (const waiting of this.#pending.values()) {
-          waiting.resolve(promised(() => datasetRows(this.#db, waiting.query)));
-        }
+        for (const waiting of this.#pending.values()) waiting.here();
         this.#pending.clear();
       };
       worker.on('error', fail);

@@ -5,46 +5,68 @@ import type { RowsQuery } from '../../../src-shared/owner/datasets.ts';
 import { openReadOnly } from '../../store/db.ts';
 import { indexedSearch } from '../../store/search-index.ts';
 import { datasetRows } from './rows.ts';
+import { answerScope, type ScopeAnswer, type ScopeQuestion } from './scope.ts';
 
 /**
  * The grid's queries on a thread of their own (see grid-queries.ts): a
  * read-only connection to the app's database answers them one at a time, so
  * a long one (a text search over a million rows) never holds up the main
  * thread's requests. WAL lets it read beside the main connection's writes,
- * and beside the search index's builder (search-index-worker.ts).
+ * and beside the search index's builder (search-index-worker.ts). A run's
+ * scope is worked out here too: a filter's rows (a search included), a
+ * selection sorted, and the scope's size for an estimate.
  */
 
-export type GridRequest = { type: 'rows'; id: number; query: z.output<typeof RowsQuery> };
+export type GridRequest =
+  | { type: 'rows'; id: number; query: z.output<typeof RowsQuery> }
+  | ({ type: 'scope'; id: number } & ScopeQuestion);
 
 export type GridReply =
   | { type: 'rows'; id: number; page: ReturnType<typeof datasetRows> }
-  | { type: 'rows'; id: number; error: { code: AppError['code']; message: string } };
+  | ({ type: 'scope'; id: number } & ScopeAnswer)
+  | {
+      type: 'error';
+      id: number;
+      error: { code: AppError['code']; message: string; param: string | undefined };
+    };
 
 const { file } = workerData as { file: string };
 const db = openReadOnly(file);
 const port = parentPort;
 
-port?.on('message', (request: GridRequest) => {
-  const { id, query } = request;
-  let reply: GridReply;
-  try {
-    // A search is answered from the dataset's index, as far as it is built (search-index.ts).
-    const searching = query.filter.search !== undefined && query.filter.search !== '';
-    const page = datasetRows(
-      db,
-      query,
-      searching ? indexedSearch(db, query.dataset_id) : undefined,
-    );
-    reply = { type: 'rows', id, page };
-  } catch (error) {
-    reply = {
-      type: 'rows',
-      id,
-      error:
-        error instanceof AppError
-          ? { code: error.code, message: error.message }
-          : { code: 'internal_error', message: (error as Error).message },
+const searching = (search: string | undefined): boolean => search !== undefined && search !== '';
+
+function answer(request: GridRequest): { reply: GridReply; transfer: ArrayBuffer[] } {
+  if (request.type === 'scope') {
+    const index = searching(request.filter?.search)
+      ? indexedSearch(db, request.dataset_id)
+      : undefined;
+    const scope = answerScope(db, request, index);
+    return {
+      reply: { type: 'scope', id: request.id, ...scope },
+      transfer: scope.rows ? [scope.rows.buffer as ArrayBuffer] : [],
     };
   }
-  port.postMessage(reply);
+  const { id, query } = request;
+  // A search is answered from the dataset's index, as far as it is built (search-index.ts).
+  const index = searching(query.filter.search) ? indexedSearch(db, query.dataset_id) : undefined;
+  return { reply: { type: 'rows', id, page: datasetRows(db, query, index) }, transfer: [] };
+}
+
+port?.on('message', (request: GridRequest) => {
+  let reply: GridReply;
+  let transfer: ArrayBuffer[] = [];
+  try {
+    ({ reply, transfer } = answer(request));
+  } catch (error) {
+    reply = {
+      type: 'error',
+      id: request.id,
+      error:
+        error instanceof AppError
+          ? { code: error.code, message: error.message, param: error.param }
+          : { code: 'internal_error', message: (error as Error).message, param: undefined },
+    };
+  }
+  port.postMessage(reply, transfer);
 });

@@ -127,7 +127,7 @@ export function datasetHandlers(
     exportColumns: ({ dataset_id }) => promised(() => exportColumns(db, dataset_id)),
     exportDataset: (input) => exportDataset(db, deps, input),
     estimateRun: (input) => estimateRun(ctx, input, deps.backend()),
-    startRun: (input) => promised(() => startRun(ctx, deps, input)),
+    startRun: (input) => startRun(ctx, deps, input),
     cancelRun: ({ run_id }) => cancelRun(ctx, run_id),
     listRuns: ({ dataset_id }) => promised(() => listRuns(ctx, dataset_id)),
   };

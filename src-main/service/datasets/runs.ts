@@ -1,6 +1,7 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { RunStatus } from '../../../src-shared/owner/runs.ts';
 import { insertRun, runRecord, runRecords } from '../../store/datasets-runs.ts';
+import type { DatasetRecord } from '../../store/datasets.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { newId } from './ids.ts';
 import { executeRun, type RunLoopDeps } from './run-loop.ts';
@@ -8,32 +9,29 @@ import { runRegistry, type ActiveRun } from './run-registry.ts';
 import type { ParsedRunRequest } from './run-request.ts';
 import { statusOfRecord } from './run-status.ts';
 import { datasetScanner } from './scanner.ts';
-import { scopeRows } from './scope.ts';
+import { resolveScope } from './run-scope.ts';
 import { readyDataset } from './summary.ts';
 
 /** Starting, cancelling and listing runs. The work itself is in run-loop.ts. */
 
 /**
- * Starts a run and returns at once (status `running`); progress arrives as
- * `run` events. One run per dataset at a time. App runs are the owner's own
+ * Starts a run and returns as soon as its rows are known (status
+ * `running`); progress arrives as `run` events. One run per dataset at a time. App runs are the owner's own
  * work: no rate limit, no per-request sample cap, no cost cap, and no credit
  * spent (their usage is recorded, see OwnerRunUsage).
  */
-export function startRun(
+export async function startRun(
   ctx: ServiceContext,
   deps: RunLoopDeps,
   request: ParsedRunRequest,
-): RunStatus {
+): Promise<RunStatus> {
+  const asked = readyDataset(ctx.db, request.dataset_id);
+  notRunning(ctx, asked);
+  const { rows: indices } = await resolveScope(ctx.db, asked, request.scope, { size: false });
+  // Asked again: the scope is worked out off this thread, and meanwhile the dataset may have
+  // been deleted or another run started on it.
   const dataset = readyDataset(ctx.db, request.dataset_id);
-  const registry = runRegistry(ctx.db);
-  const current = registry.forDataset(dataset.id);
-  if (current) {
-    throw new AppError(
-      'invalid_request',
-      `dataset ${dataset.name} already has a run in progress (${current.id}): wait for it or cancel it`,
-    );
-  }
-  const indices = scopeRows(ctx.db, dataset, request.scope);
+  const registry = notRunning(ctx, dataset);
   if (indices.length === 0) {
     throw new AppError('invalid_request', 'no rows in the scope of this run', { param: '/scope' });
   }
@@ -76,6 +74,19 @@ export function startRun(
       datasetScanner(ctx, deps.emit).request(dataset.id);
     });
   return run.status;
+}
+
+/** The dataset's run registry, once it is known no run is in progress on the dataset. */
+function notRunning(ctx: ServiceContext, dataset: DatasetRecord): ReturnType<typeof runRegistry> {
+  const registry = runRegistry(ctx.db);
+  const current = registry.forDataset(dataset.id);
+  if (current) {
+    throw new AppError(
+      'invalid_request',
+      `dataset ${dataset.name} already has a run in progress (${current.id}): wait for it or cancel it`,
+    );
+  }
+  return registry;
 }
 
 /**

@@ -1,19 +1,25 @@
 import { AppError } from '../../../src-shared/errors.ts';
-import type { RunScope } from '../../../src-shared/owner/runs.ts';
+import type { RowFilter } from '../../../src-shared/owner/datasets.ts';
 import type { Db } from '../../store/db.ts';
 import type { DatasetRecord } from '../../store/datasets.ts';
 import { matchingIndices } from '../../store/datasets-rows.ts';
+import type { IndexedSearch } from '../../store/search-text.ts';
+import { datasetSize, rowsSize } from '../../store/row-sizes.ts';
 import { rowSearch } from './search-text.ts';
 
 /**
  * The rows of a run's scope in ascending order, read a batch at a time. A
  * whole dataset is a range: its million indices made as one array held the
- * server 60-90 ms as the run started (`Array.from` of a million).
+ * server 60-90 ms as the run started (`Array.from` of a million). A filter's
+ * or a selection's rows are one typed array, worked out off the main thread
+ * (run-scope.ts).
  */
 export interface ScopeRows {
   readonly length: number;
   /** The row indices at positions `start` to `end` (not included). */
   slice(start: number, end: number): number[];
+  /** The row index at `position` (0 <= position < length). */
+  at(position: number): number;
 }
 
 /** An import numbers its rows 0..n-1. */
@@ -27,41 +33,106 @@ class AllRows implements ScopeRows {
     for (let row = Math.max(0, start); row < Math.min(end, this.length); row++) rows.push(row);
     return rows;
   }
+  at(position: number): number {
+    return position;
+  }
 }
 
-/** The rows a run covers (see scopeIndices), a whole dataset as a range. */
-export function scopeRows(db: Db, dataset: DatasetRecord, scope: RunScope): ScopeRows {
-  return scope.kind === 'all' ? new AllRows(dataset.row_count) : scopeIndices(db, dataset, scope);
+/** Rows given as ascending indices. */
+class IndexRows implements ScopeRows {
+  readonly #indices: Int32Array;
+  constructor(indices: Int32Array) {
+    this.#indices = indices;
+  }
+  get length(): number {
+    return this.#indices.length;
+  }
+  slice(start: number, end: number): number[] {
+    return Array.from(this.#indices.subarray(start, end));
+  }
+  at(position: number): number {
+    return this.#indices[position] as number;
+  }
 }
 
-/** 0..n-1, filled in place (`Array.from` with a mapping is several times slower). */
-function range(n: number): number[] {
-  const rows = new Array<number>(n);
-  for (let row = 0; row < n; row++) rows[row] = row;
+export const allRows = (rowCount: number): ScopeRows => new AllRows(rowCount);
+export const indexRows = (indices: Int32Array): ScopeRows => new IndexRows(indices);
+
+/**
+ * A selection as the run's rows are kept: a typed array (4 bytes a row,
+ * sorted by the engine's numeric sort), checked against the dataset's size.
+ * Copying a million indices takes a few milliseconds; sorting them, tens
+ * (run-scope.ts has that done off the main thread).
+ */
+export function selectionArray(dataset: DatasetRecord, indices: readonly number[]): Int32Array {
+  const rows = new Int32Array(indices.length);
+  let outside: number | undefined;
+  for (let i = 0; i < indices.length; i++) {
+    const index = indices[i] as number;
+    if (index >= dataset.row_count && (outside === undefined || index < outside)) outside = index;
+    rows[i] = index;
+  }
+  if (outside !== undefined) {
+    throw new AppError(
+      'invalid_request',
+      `row ${outside} is not in the dataset (it has ${dataset.row_count} rows)`,
+      { param: '/scope/indices' },
+    );
+  }
   return rows;
 }
 
-/**
- * The rows a run covers, as ascending row indices, fixed when the run starts
- * (a filter is evaluated once: rows the run changes do not leave its scope).
- */
-export function scopeIndices(db: Db, dataset: DatasetRecord, scope: RunScope): number[] {
-  switch (scope.kind) {
-    case 'all':
-      return range(dataset.row_count);
-    case 'filter':
-      return matchingIndices(db, dataset.id, scope.filter, rowSearch(db, dataset.id));
-    case 'selection': {
-      const indices = [...new Set(scope.indices)].sort((a, b) => a - b);
-      const outside = indices.find((index) => index >= dataset.row_count);
-      if (outside !== undefined) {
-        throw new AppError(
-          'invalid_request',
-          `row ${outside} is not in the dataset (it has ${dataset.row_count} rows)`,
-          { param: '/scope/indices' },
-        );
-      }
-      return indices;
-    }
+/** Sorted ascending and without repeats, in place; returns the distinct part. */
+export function sortedDistinct(rows: Int32Array): Int32Array {
+  rows.sort();
+  let kept = 0;
+  for (let i = 0; i < rows.length; i++) {
+    if (i === 0 || rows[i] !== rows[kept - 1]) rows[kept++] = rows[i] as number;
   }
+  return rows.subarray(0, kept);
+}
+
+/** A filter's rows, ascending (searched in the dataset's index when `index` is given). */
+export function filterArray(
+  db: Db,
+  datasetId: string,
+  filter: RowFilter,
+  index?: IndexedSearch,
+): Int32Array {
+  return Int32Array.from(matchingIndices(db, datasetId, filter, rowSearch(db, datasetId, index)));
+}
+
+/** The characters of the scope's rows as stored (`rows` undefined: the whole dataset). */
+export function scopeSize(db: Db, datasetId: string, rows: Int32Array | undefined): number {
+  return rows === undefined
+    ? datasetSize(db, datasetId)
+    : rowsSize(db, datasetId, Array.from(rows));
+}
+
+/** What a run's scope asks of the grid's thread (run-scope.ts): the rows, and their size if `size`. */
+export interface ScopeQuestion {
+  dataset_id: string;
+  /** The filter's rows; with neither this nor `selection`, the whole dataset. */
+  filter?: RowFilter;
+  /** A selection as selectionArray made it (its buffer is sent, not copied). */
+  selection?: Int32Array;
+  size: boolean;
+}
+
+export interface ScopeAnswer {
+  /** Ascending, distinct; undefined for the whole dataset (a range). */
+  rows: Int32Array | undefined;
+  size: number | undefined;
+}
+
+/** Answers a ScopeQuestion on this thread (the dataset's search `index` when it has one). */
+export function answerScope(db: Db, question: ScopeQuestion, index?: IndexedSearch): ScopeAnswer {
+  const { dataset_id, filter, selection } = question;
+  const rows =
+    filter !== undefined
+      ? filterArray(db, dataset_id, filter, index)
+      : selection !== undefined
+        ? sortedDistinct(selection)
+        : undefined;
+  return { rows, size: question.size ? scopeSize(db, dataset_id, rows) : undefined };
 }
