@@ -20,16 +20,32 @@ export function workerScript(from: string, sourceName: string, bundleName: strin
 }
 
 /**
+ * A worker that has given its answer ends by itself, after giving its heap
+ * back on its own thread (release-heap.ts): ended from
+ * outside, its pages were freed later by the main thread. One that has not
+ * ended after this long is ended from outside.
+ */
+export const ANSWERED_WORKER_GRACE_MS = 10_000;
+
+/** Ends `worker` if it has not ended ANSWERED_WORKER_GRACE_MS from now; it keeps no process alive. */
+export function endAfterGrace(worker: Worker): void {
+  worker.unref();
+  const timer = setTimeout(() => void worker.terminate(), ANSWERED_WORKER_GRACE_MS).unref();
+  worker.once('exit', () => clearTimeout(timer));
+}
+
+/**
  * Runs a worker thread that does one job: resolves with its first message
- * (and ends it), rejects when it cannot start, fails, or exits without one.
- * Callers fall back to doing the job themselves.
+ * (the worker then ends by itself, see endAfterGrace), rejects when it cannot
+ * start, fails, or exits without one. Callers fall back to doing the job
+ * themselves.
  */
 export function runOnce<T>(script: URL, workerData: unknown, name?: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const worker = new Worker(script, { workerData, ...(name ? { name } : {}) });
     worker.once('message', (message: T) => {
       resolve(message);
-      void worker.terminate();
+      endAfterGrace(worker);
     });
     worker.once('error', reject);
     // After a message this is a no-op: the promise has settled.

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { releaseHeap } from '../release-heap.ts';
 import { labelLanguages, loadIdentifier } from './languages-count.ts';
 
 /**
@@ -11,8 +12,13 @@ import { labelLanguages, loadIdentifier } from './languages-count.ts';
 if (workerData === 'ahead') {
   await loadIdentifier();
   parentPort?.once('message', (texts: string[]) => {
-    void labelLanguages(texts).then((labels) => parentPort?.postMessage(labels));
+    void labelLanguages(texts).then((labels) => {
+      parentPort?.postMessage(labels);
+      // Then it ends, its heap given back here (see release-heap.ts).
+      releaseHeap();
+    });
   });
 } else {
   parentPort?.postMessage(await labelLanguages(workerData as string[]));
+  releaseHeap();
 }

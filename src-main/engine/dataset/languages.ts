@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { runOnce, workerScript } from '../worker-script.ts';
+import { endAfterGrace, runOnce, workerScript } from '../worker-script.ts';
 import { countLabels, labelLanguages as labelHere } from './languages-count.ts';
 
 /**
@@ -42,7 +42,7 @@ function askAhead(worker: Worker, texts: readonly string[]): Promise<string[]> {
     worker.ref();
     worker.once('message', (labels: string[]) => {
       resolve(labels);
-      void worker.terminate();
+      endAfterGrace(worker);
     });
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the worker exited with ${code}`)));

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { releaseHeap } from '../../engine/release-heap.ts';
 import { openReadOnly } from '../../store/db.ts';
 import { matcherOf, transferablesOf } from '../file-pass/tasks.ts';
 import { scanRows, scanWords, type ScanTask } from './scan-rows.ts';
@@ -25,6 +26,7 @@ const db = openReadOnly(file);
 port?.on('message', (request: SliceRequest) => {
   if ('close' in request) {
     port.close(); // the connection closes below; with nothing left, the thread ends
+    releaseHeap(); // on this thread, not later on the main one (engine/release-heap.ts)
     return;
   }
   const { id, task } = request;

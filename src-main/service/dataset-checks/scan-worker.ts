@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { releaseHeap } from '../../engine/release-heap.ts';
 import { openReadOnly } from '../../store/db.ts';
 import {
   computeScan,
@@ -52,6 +53,8 @@ let computed: ScanComputed | undefined;
 port?.on('message', (request: ScanRequest) => {
   if (request.type === 'end') {
     port.close();
+    computed = undefined;
+    releaseHeap(); // on this thread, not later on the main one (engine/release-heap.ts)
     return;
   }
   if (!computed) return;

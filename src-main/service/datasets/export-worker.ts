@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../../src-shared/errors.ts';
+import { releaseHeap } from '../../engine/release-heap.ts';
 import { openReadOnly } from '../../store/db.ts';
 import { writeExport, type ExportJob } from './export.ts';
 import type { ExportReply } from './export-thread.ts';
@@ -31,3 +32,5 @@ async function exportOnce(): Promise<ExportReply> {
 }
 
 parentPort?.postMessage(await exportOnce());
+// Then it ends, its heap given back on this thread (see engine/release-heap.ts).
+releaseHeap();

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../../src-shared/errors.ts';
+import { endAfterGrace } from '../../../engine/worker-script.ts';
 import type { OperationRequest } from '../contract.ts';
 import type { FromWorker, PoolTask, ToWorker, WireError, WireResult } from './wire.ts';
 
@@ -297,6 +298,8 @@ export class EnginePool {
   }
 
   #onExit(worker: PoolWorker, error: Error): void {
+    // A retired worker was idle: its end is no failure (one not yet ready included).
+    if (!this.#workers.has(worker)) return;
     this.#workers.delete(worker);
     clearTimeout(worker.idleTimer);
     const failure = worker.ready
@@ -320,10 +323,12 @@ export class EnginePool {
     if (worker.slices.length === 0 && this.#workers.has(worker)) this.#retire(worker);
   }
 
+  /** Asked to end rather than ended: it gives its heap back on its own thread first. */
   #retire(worker: PoolWorker): void {
     clearTimeout(worker.idleTimer);
     this.#workers.delete(worker);
-    void worker.thread.terminate();
+    worker.thread.postMessage({ type: 'retire' } satisfies ToWorker);
+    endAfterGrace(worker.thread);
   }
 
   #land(job: Job, index: number, result: unknown): void {

@@ -25,7 +25,9 @@ export type ToWorker =
   | { type: 'run'; id: number; task: PoolTask }
   | { type: 'cancel'; id: number }
   /** Load the engine now: the worker's pass will run it (pool.ts `prestart`). */
-  | { type: 'warm' };
+  | { type: 'warm' }
+  /** Idle and no longer wanted: give the heap back on this thread and end (pool.ts `#retire`). */
+  | { type: 'retire' };
 
 export type FromWorker =
   | { type: 'ready' }

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../../../../src-shared/errors.ts';
+import { releaseHeap } from '../../../engine/release-heap.ts';
 import { runBuiltinInThread, warmBuiltin } from '../builtin-run.ts';
 import { runFileTask, transferablesOf } from '../../file-pass/tasks.ts';
 import { encodeError, encodeResult, type FromWorker, type ToWorker } from './wire.ts';
@@ -58,6 +59,11 @@ port.on('message', (message: ToWorker) => {
     // Only ahead of time: a failure to load shows at the first run, which loads it again.
     warmBuiltin().catch(() => undefined);
     return;
+  }
+  if (message.type === 'retire') {
+    // Its pages freed here rather than by the main thread later (engine/release-heap.ts).
+    releaseHeap();
+    process.exit(0);
   }
   if (message.type === 'run') {
     queue.push(message);
