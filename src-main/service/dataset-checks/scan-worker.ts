@@ -49,12 +49,20 @@ const db = openReadOnly(file);
 // On its own thread nothing waits for it: the steps run straight on.
 const pause = (): Promise<void> => Promise.resolve();
 
+/**
+ * The scan, asked for its issues until it is ended. Its results are held by
+ * this variable alone (nothing else at module level): once it is dropped,
+ * the collection before the thread ends frees them here, where a heap
+ * still holding them had its pages freed by the main thread (its worker
+ * holds a million rows' results: ~0.1 s of the server's thread, see
+ * engine/release-heap.ts).
+ */
 let computed: ScanComputed | undefined;
 port?.on('message', (request: ScanRequest) => {
   if (request.type === 'end') {
     port.close();
     computed = undefined;
-    releaseHeap(); // on this thread, not later on the main one (engine/release-heap.ts)
+    releaseHeap();
     return;
   }
   if (!computed) return;
@@ -62,22 +70,27 @@ port?.on('message', (request: ScanRequest) => {
   port.postMessage({ type: 'issues', id: request.id, issues } satisfies ScanReply);
 });
 
-let cache: SignatureCache | undefined;
-try {
-  cache = openSignatureCache(db);
-  const keep = cache;
-  // The signatures of datasets deleted since go first (the scan's thread is the cache's writer).
-  pruneSignatures(cache, datasetIds(db));
-  computed = await computeScan(db, input, {
-    pause,
-    signatures: (signatures) => saveSignatures(keep, input.datasetId, signatures),
-    runner: (matcher) => sharedWith(db, matcher, input.workers),
-  });
-  const found = foundOf(computed);
-  port?.postMessage({ type: 'done', found } satisfies ScanReply, foundBuffers(found));
-} catch (error) {
-  port?.postMessage({ type: 'failed', message: (error as Error).message } satisfies ScanReply);
-} finally {
-  if (cache) closeSignatureCache(cache);
-  db.close();
+/** Computes the scan and tells its findings; keeps the results in `computed`, nowhere else. */
+async function scan(): Promise<void> {
+  let cache: SignatureCache | undefined;
+  try {
+    cache = openSignatureCache(db);
+    const keep = cache;
+    // The signatures of datasets deleted since go first (the scan's thread is the cache's writer).
+    pruneSignatures(cache, datasetIds(db));
+    computed = await computeScan(db, input, {
+      pause,
+      signatures: (signatures) => saveSignatures(keep, input.datasetId, signatures),
+      runner: (matcher) => sharedWith(db, matcher, input.workers),
+    });
+    const found = foundOf(computed);
+    port?.postMessage({ type: 'done', found } satisfies ScanReply, foundBuffers(found));
+  } catch (error) {
+    port?.postMessage({ type: 'failed', message: (error as Error).message } satisfies ScanReply);
+  } finally {
+    if (cache) closeSignatureCache(cache);
+    db.close();
+  }
 }
+
+await scan();
