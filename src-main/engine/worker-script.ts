@@ -21,9 +21,9 @@ export function workerScript(from: string, sourceName: string, bundleName: strin
 
 /**
  * A worker that has given its answer ends by itself, after giving its heap
- * back on its own thread (release-heap.ts): ended from
- * outside, its pages were freed later by the main thread. One that has not
- * ended after this long is ended from outside.
+ * back on its own thread (release-heap.ts): ended from outside, its pages
+ * were freed later by the main thread. One that has not ended after this
+ * long is ended from outside.
  */
 export const ANSWERED_WORKER_GRACE_MS = 10_000;
 

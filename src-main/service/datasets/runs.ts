@@ -16,9 +16,10 @@ import { readyDataset } from './summary.ts';
 
 /**
  * Starts a run and returns as soon as its rows are known (status
- * `running`); progress arrives as `run` events. One run per dataset at a time. App runs are the owner's own
- * work: no rate limit, no per-request sample cap, no cost cap, and no credit
- * spent (their usage is recorded, see OwnerRunUsage).
+ * `running`); progress arrives as `run` events. One run per dataset at a
+ * time. App runs are the owner's own work: no rate limit, no per-request
+ * sample cap, no cost cap, and no credit spent (their usage is recorded, see
+ * OwnerRunUsage).
  */
 export async function startRun(
   ctx: ServiceContext,
