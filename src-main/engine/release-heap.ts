@@ -18,8 +18,11 @@ import { runInNewContext } from 'node:vm';
  * own CPU for a 300 MB heap).
  *
  * Node offers no call for it; V8's `gc` function, exposed to a new context
- * by the flag (set, read, unset), takes the kind of collection. Failing to
- * get it (another engine, a flag refused) only leaves the pages to V8.
+ * by the flag (set, read, unset), takes the kind of collection. Setting a
+ * flag after V8 started is allowed where it runs: Node starts V8 with its
+ * flags unfrozen, and so does Electron's Node (it patches Chromium's freezing
+ * off for Node's sake); a V8 that froze them would abort here, not throw.
+ * Failing to get the function otherwise only leaves the pages to V8.
  */
 type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
