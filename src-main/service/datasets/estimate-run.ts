@@ -202,13 +202,15 @@ async function trialEstimate(
   const slices: Slice[] = [];
   let shortRun = size <= shortRunChars;
   let fastest = Number.POSITIVE_INFINITY;
-  // The first two one after the other: the faster decides whether the run is short (the first
-  // also pays for the engine's first calls). Two, not one, for the rough figure: one slice
-  // cannot tell whether rows or characters scale it (three OASST rows, by their characters, said
-  // a third of the usage). On the engine's threads when they are up: here, the engine held the
-  // server 20-40 ms at a time (a slice's read-ahead, cold code); in this thread when they are not.
+  // The first two in this thread, one after the other: the faster decides whether the run is
+  // short (the first also pays for the engine's first calls here). Two, not one, for the rough
+  // figure: one slice cannot tell whether rows or characters scale it (three OASST rows, by
+  // their characters, said a third of the usage). Not on the engine's threads even when they
+  // are up: the pool splits a slice over its threads and queues it behind a run's work, and
+  // RUN_PER_ENGINE_TIME is measured against one thread's time. (Here a slice's read-ahead holds
+  // the server 10-20 ms once warm, up to ~50 ms the first time.)
   for (let s = 0; s < Math.min(2, count); s++) {
-    const { slice, msPerRow } = await trySlice(s, warmPool(backend));
+    const { slice, msPerRow } = await trySlice(s, undefined);
     slices.push(slice);
     fastest = Math.min(fastest, msPerRow);
     shortRun ||= fastest * indices.length * RUN_PER_ENGINE_TIME < shortRunMs;
