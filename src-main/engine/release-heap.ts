@@ -26,21 +26,30 @@ import { runInNewContext } from 'node:vm';
  */
 type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
-let collect: Collect | undefined | null;
+let collect: Collect | undefined;
 
-function collector(): Collect | null {
-  if (collect !== undefined) return collect;
+/**
+ * The flag is the process's: workers that end together (a scan's) set and
+ * unset it side by side, and one may unset it between another's set and
+ * read. So a miss is tried again, and never remembered.
+ */
+const ATTEMPTS = 5;
+
+function collector(): Collect | undefined {
+  if (collect) return collect;
   // Run with --expose-gc already (a test, a profile): the flag stays as it was.
   const exposed: unknown = (globalThis as { gc?: unknown }).gc;
   if (typeof exposed === 'function') return (collect = exposed as Collect);
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('gc');
-    collect = typeof gc === 'function' ? (gc as Collect) : null;
-  } catch {
-    collect = null;
-  } finally {
-    setFlagsFromString('--no-expose-gc');
+  for (let attempt = 0; attempt < ATTEMPTS && !collect; attempt++) {
+    try {
+      setFlagsFromString('--expose-gc');
+      const gc: unknown = runInNewContext('gc');
+      if (typeof gc === 'function') collect = gc as Collect;
+    } catch {
+      // Tried again; in the end the pages are left to V8.
+    } finally {
+      setFlagsFromString('--no-expose-gc');
+    }
   }
   return collect;
 }
