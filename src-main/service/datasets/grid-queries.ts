@@ -30,9 +30,13 @@ export class GridQueries {
   #next = 0;
   /**
    * What the worker was asked and has not answered: `answer` takes its reply;
-   * `here` answers it on this thread when the worker stops.
+   * `here` answers it on this thread when the worker stops; `fail` rejects
+   * it when the database closes.
    */
-  readonly #pending = new Map<number, { answer: (reply: GridReply) => void; here: () => void }>();
+  readonly #pending = new Map<
+    number,
+    { answer: (reply: GridReply) => void; here: () => void; fail: () => void }
+  >();
 
   constructor(db: Db) {
     this.#db = db;
@@ -83,6 +87,8 @@ export class GridQueries {
           else resolve(value);
         },
         here: () => resolve(promised(here)),
+        fail: () =>
+          reject(new AppError('service_unavailable', 'the database closed before it answered')),
       });
       this.#hold();
       worker.postMessage(request(id));
@@ -173,13 +179,15 @@ export class GridQueries {
     return this.#worker !== undefined;
   }
 
-  /** Stops the worker (the database is closing). */
+  /** Stops the worker (the database is closing); what it was asked fails. */
   async close(): Promise<void> {
     const [worker, indexer] = [this.#worker, this.#indexer];
     this.#worker = undefined;
     this.#indexer = undefined;
     this.#broken = true;
     this.#indexerBroken = true;
+    for (const waiting of this.#pending.values()) waiting.fail();
+    this.#pending.clear();
     await Promise.all([worker?.terminate(), indexer?.terminate()]);
   }
 

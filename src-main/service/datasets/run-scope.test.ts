@@ -96,3 +96,25 @@ describe("a run's scope, worked out off the main thread", () => {
     ).rejects.toMatchObject({ message: `row ${N} is not in the dataset (it has ${N} rows)` });
   });
 });
+
+describe("a run's scope when the database closes", () => {
+  it('fails rather than never answering', async () => {
+    const closing = createHarness({ onDisk: true });
+    const file = join(closing.dir, 'rows.jsonl');
+    writeFileSync(
+      file,
+      Array.from({ length: 20 }, (_, i) => JSON.stringify({ text: `row ${i} eggs` })).join('\n'),
+    );
+    const imported = await closing.importFile(file, 'text', 'closing');
+    const dataset = datasetRecord(closing.db, imported.id);
+    if (!dataset) throw new Error('no dataset');
+    const asked = resolveScope(
+      closing.db,
+      dataset,
+      { kind: 'filter', filter: { search: 'eggs' } },
+      { size: true },
+    );
+    await gridQueries(closing.db).close();
+    await expect(asked).rejects.toMatchObject({ code: 'service_unavailable' });
+  });
+});

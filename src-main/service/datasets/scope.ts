@@ -114,7 +114,7 @@ export interface ScopeQuestion {
   dataset_id: string;
   /** The filter's rows; with neither this nor `selection`, the whole dataset. */
   filter?: RowFilter;
-  /** A selection as selectionArray made it (its buffer is sent, not copied). */
+  /** A selection as selectionArray made it (copied to the worker: this thread keeps its own). */
   selection?: Int32Array;
   size: boolean;
 }
