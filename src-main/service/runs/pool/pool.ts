@@ -212,9 +212,10 @@ export class EnginePool {
     }
   }
 
-  /** Stops every worker (tests, shutdown); running jobs fail. */
+  /** Stops every worker (tests, shutdown), those retiring included; running jobs fail. */
   async close(): Promise<void> {
-    const threads = [...this.#workers].map((w) => w.thread);
+    const threads = [...this.#workers, ...this.#retiring].map((w) => w.thread);
+    this.#retiring.clear();
     for (const job of [...this.#queue]) this.#fail(job, new Error('the engine pool was closed'));
     await Promise.all(threads.map((thread) => thread.terminate()));
   }
@@ -323,10 +324,15 @@ export class EnginePool {
     if (worker.slices.length === 0 && this.#workers.has(worker)) this.#retire(worker);
   }
 
+  /** Retired workers until they have ended (`close` ends them at once). */
+  readonly #retiring = new Set<PoolWorker>();
+
   /** Asked to end rather than ended: it gives its heap back on its own thread first. */
   #retire(worker: PoolWorker): void {
     clearTimeout(worker.idleTimer);
     this.#workers.delete(worker);
+    this.#retiring.add(worker);
+    worker.thread.once('exit', () => this.#retiring.delete(worker));
     worker.thread.postMessage({ type: 'retire' } satisfies ToWorker);
     endAfterGrace(worker.thread);
   }
