@@ -114,7 +114,9 @@ describe("a run's scope when the database closes", () => {
       { kind: 'filter', filter: { search: 'eggs' } },
       { size: true },
     );
+    // Its outcome is awaited from before the close, which rejects it at once.
+    const outcome = expect(asked).rejects.toMatchObject({ code: 'service_unavailable' });
     await gridQueries(closing.db).close();
-    await expect(asked).rejects.toMatchObject({ code: 'service_unavailable' });
+    await outcome;
   });
 });
