@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIndices } from '../schemas/row-indices.ts';
 import { AuditBlock, FixBlock } from '../schemas/blocks.ts';
 import { FieldMapping, OasstPaths, SourceField } from '../schemas/mapping.ts';
 import { TaskType } from '../schemas/sample.ts';
@@ -226,7 +227,7 @@ export const KeepBoth = z.strictObject({
 export const Decision = z.strictObject({
   dataset_id: z.string(),
   /** Explicit rows, or every row matching the filter (bulk). */
-  indices: z.array(z.int().min(0)).max(100_000).optional(),
+  indices: rowIndices({ max: 100_000 }).optional(),
   filter: RowFilter.optional(),
   decision: z
     .enum(['accepted', 'rejected', 'dropped', 'restored'])

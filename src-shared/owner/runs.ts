@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIndices } from '../schemas/row-indices.ts';
 import { AuditConfig, Conventions, FixConfig, RefineConfig } from '../schemas/config.ts';
 import { RowFilter } from './datasets.ts';
 
@@ -9,7 +10,7 @@ export const RunScope = z.union([
   z.strictObject({ kind: z.literal('filter'), filter: RowFilter }),
   z.strictObject({
     kind: z.literal('selection'),
-    indices: z.array(z.int().min(0)).min(1).max(1_000_000),
+    indices: rowIndices({ min: 1, max: 1_000_000 }),
   }),
 ]);
 export type RunScope = z.infer<typeof RunScope>;
