@@ -10,6 +10,7 @@ import type { ParsedRunRequest } from './run-request.ts';
 import { statusOfRecord } from './run-status.ts';
 import { datasetScanner } from './scanner.ts';
 import { resolveScope } from './run-scope.ts';
+import { scopeRecord } from './scope.ts';
 import { readyDataset } from './summary.ts';
 
 /** Starting, cancelling and listing runs. The work itself is in run-loop.ts. */
@@ -42,7 +43,7 @@ export async function startRun(
     id,
     dataset_id: dataset.id,
     operation: request.operation,
-    scope_json: JSON.stringify(request.scope),
+    scope_json: scopeRecord(request.scope, indices),
     config_json: JSON.stringify({ config: request.config, conventions: request.conventions }),
     total: indices.length,
     started_at: startedAt,

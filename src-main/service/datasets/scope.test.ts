@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../store/datasets.ts';
-import { allRows, indexRows, selectionArray, sortedDistinct } from './scope.ts';
+import { allRows, indexRows, scopeRecord, selectionArray, sortedDistinct } from './scope.ts';
 
 /** A run's rows: a whole dataset as a range, a selection as a sorted typed array. */
 
@@ -61,5 +61,44 @@ describe('the rows of a run over a selection', () => {
         param: '/scope/indices',
       }),
     );
+  });
+});
+
+describe("a run's record of its scope", () => {
+  it('keeps a selection as ranges that hold exactly its rows', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(300), { minLength: 1, maxLength: 400 }), (selected) => {
+        const rows = indexRows(sortedDistinct(selectionArray(dataset(301), selected)));
+        const record = JSON.parse(scopeRecord({ kind: 'selection', indices: selected }, rows)) as {
+          kind: string;
+          rows: number;
+          ranges: [number, number][];
+        };
+        const expanded = record.ranges.flatMap(([first, last]) =>
+          Array.from({ length: last - first + 1 }, (_, k) => first + k),
+        );
+        expect(record.kind).toBe('selection');
+        expect(expanded).toEqual([...new Set(selected)].sort((a, b) => a - b));
+        expect(record.rows).toBe(expanded.length);
+        // Ranges as few as can be: two never touch.
+        record.ranges.slice(1).forEach(([first], k) => {
+          expect(first).toBeGreaterThan((record.ranges[k] as [number, number])[1] + 1);
+        });
+      }),
+    );
+  });
+
+  it('keeps a million selected rows in a row as one range', () => {
+    const indices = Array.from({ length: 1_000_000 }, (_, i) => 999_999 - i);
+    const rows = indexRows(sortedDistinct(selectionArray(dataset(1_000_000), indices)));
+    expect(scopeRecord({ kind: 'selection', indices }, rows)).toBe(
+      '{"kind":"selection","rows":1000000,"ranges":[[0,999999]]}',
+    );
+  });
+
+  it('keeps the whole dataset and a filter as asked', () => {
+    const filter = { kind: 'filter', filter: { search: 'eggs' } } as const;
+    expect(scopeRecord(filter, allRows(3))).toBe(JSON.stringify(filter));
+    expect(scopeRecord({ kind: 'all' }, allRows(3))).toBe('{"kind":"all"}');
   });
 });
