@@ -34,22 +34,24 @@ const { file } = workerData as { file: string };
 const db = openReadOnly(file);
 const port = parentPort;
 
-const searching = (search: string | undefined): boolean => search !== undefined && search !== '';
+/** A search is answered from the dataset's index, as far as it is built (search-index.ts). */
+const indexIfSearching = (datasetId: string, search: string | undefined) =>
+  search !== undefined && search !== '' ? indexedSearch(db, datasetId) : undefined;
 
 function answer(request: GridRequest): { reply: GridReply; transfer: ArrayBuffer[] } {
   if (request.type === 'scope') {
-    const index = searching(request.filter?.search)
-      ? indexedSearch(db, request.dataset_id)
-      : undefined;
-    const scope = answerScope(db, request, index);
+    const scope = answerScope(
+      db,
+      request,
+      indexIfSearching(request.dataset_id, request.filter?.search),
+    );
     return {
       reply: { type: 'scope', id: request.id, ...scope },
       transfer: scope.rows ? [scope.rows.buffer as ArrayBuffer] : [],
     };
   }
   const { id, query } = request;
-  // A search is answered from the dataset's index, as far as it is built (search-index.ts).
-  const index = searching(query.filter.search) ? indexedSearch(db, query.dataset_id) : undefined;
+  const index = indexIfSearching(query.dataset_id, query.filter.search);
   return { reply: { type: 'rows', id, page: datasetRows(db, query, index) }, transfer: [] };
 }
 
