@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { loadBuiltinEngine } from '../src-main/engine/builtin/backend.ts';
 import { warmTokenizer } from '../src-main/engine/tokens.ts';
 import { loadFileFormats } from '../src-main/files/index.ts';
+import { warmEngineHere } from '../src-main/service/runs/warm-engine.ts';
 import { createHarness } from '../src-main/service/datasets/testing/harness.ts';
 import { gridQueries } from '../src-main/service/datasets/grid-queries.ts';
 import { WalKeeper } from '../src-main/service/datasets/wal-keeper.ts';
@@ -25,6 +26,7 @@ export async function benchMainHolds(rows: number): Promise<void> {
   // As `svc serve` and the desktop app start: what a request would otherwise load is loaded first.
   warmTokenizer();
   await Promise.all([loadBuiltinEngine(), loadFileFormats()]);
+  await warmEngineHere();
   // As `svc serve` and the desktop app run it: the WAL is checkpointed off the main thread.
   const walKeeper = WalKeeper.start(h.db);
   const path = await templatedFile(h.dir, rows);

@@ -5,6 +5,7 @@ import { WalKeeper } from '../service/datasets/wal-keeper.ts';
 import { warmTokenizer } from '../engine/tokens.ts';
 import { loadBuiltinEngine } from '../engine/builtin/backend.ts';
 import { loadFileFormats } from '../files/index.ts';
+import { warmEngineHere } from '../service/runs/warm-engine.ts';
 import { isWildcardHost, machineHostNames } from '../http/security.ts';
 import { isLoopback, startServer } from '../http/server.ts';
 import { parseCommandArgs, parsePort } from './args.ts';
@@ -42,6 +43,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // The builtin engine and the file formats load at their first use elsewhere; here, before
   // any request, for the same reason.
   await Promise.all([loadBuiltinEngine(), loadFileFormats()]);
+  // And run once here: an estimate's first trial slices run on this thread (runs/warm-engine.ts).
+  await warmEngineHere();
   const db = openDatabase(dataDir);
   // The WAL is copied into the database off the main thread (see service/datasets/wal-keeper.ts).
   const walKeeper = WalKeeper.start(db);

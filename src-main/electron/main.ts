@@ -12,6 +12,7 @@ import { OwnerEvents } from '../service/owner/events.ts';
 import { warmTokenizer } from '../engine/tokens.ts';
 import { loadBuiltinEngine } from '../engine/builtin/backend.ts';
 import { loadFileFormats } from '../files/index.ts';
+import { warmEngineHere } from '../service/runs/warm-engine.ts';
 import { openDatabase } from '../store/db.ts';
 import { EmbeddedServer } from './embedded-server.ts';
 import { registerOwnerIpc, registerShellIpc } from './ipc.ts';
@@ -40,6 +41,8 @@ async function launch(): Promise<void> {
   // The builtin engine and the file formats load at their first use elsewhere; here, before
   // any request, for the same reason.
   await Promise.all([loadBuiltinEngine(), loadFileFormats()]);
+  // And run once here: an estimate's first trial slices run on this thread (runs/warm-engine.ts).
+  await warmEngineHere();
   const db = openDatabase(dataDir);
   // The WAL is copied into the database off the main thread (see service/datasets/wal-keeper.ts).
   const walKeeper = WalKeeper.start(db);
