@@ -9,6 +9,11 @@ export interface RunRecord {
   id: string;
   dataset_id: string;
   operation: 'audit' | 'fix' | 'refine';
+  /**
+   * What the run covered, as `scopeRecord` (service/datasets/scope.ts) wrote
+   * it: a selection since stop 41 as `{kind, rows, first, last, ranges}`,
+   * before as the `indices` sent. Written only: nothing reads it back.
+   */
   scope_json: string;
   config_json: string;
   status: RunState;

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../store/datasets.ts';
-import { allRows, indexRows, scopeRecord, selectionArray, sortedDistinct } from './scope.ts';
+import {
+  allRows,
+  indexRows,
+  RECORDED_RANGES,
+  scopeRecord,
+  selectionArray,
+  sortedDistinct,
+} from './scope.ts';
 
 /** A run's rows: a whole dataset as a range, a selection as a sorted typed array. */
 
@@ -72,6 +79,8 @@ describe("a run's record of its scope", () => {
         const record = JSON.parse(scopeRecord({ kind: 'selection', indices: selected }, rows)) as {
           kind: string;
           rows: number;
+          first: number;
+          last: number;
           ranges: [number, number][];
         };
         const expanded = record.ranges.flatMap(([first, last]) =>
@@ -80,6 +89,7 @@ describe("a run's record of its scope", () => {
         expect(record.kind).toBe('selection');
         expect(expanded).toEqual([...new Set(selected)].sort((a, b) => a - b));
         expect(record.rows).toBe(expanded.length);
+        expect([record.first, record.last]).toEqual([expanded[0], expanded.at(-1)]);
         // Ranges as few as can be: two never touch.
         record.ranges.slice(1).forEach(([first], k) => {
           expect(first).toBeGreaterThan((record.ranges[k] as [number, number])[1] + 1);
@@ -92,8 +102,28 @@ describe("a run's record of its scope", () => {
     const indices = Array.from({ length: 1_000_000 }, (_, i) => 999_999 - i);
     const rows = indexRows(sortedDistinct(selectionArray(dataset(1_000_000), indices)));
     expect(scopeRecord({ kind: 'selection', indices }, rows)).toBe(
-      '{"kind":"selection","rows":1000000,"ranges":[[0,999999]]}',
+      '{"kind":"selection","rows":1000000,"first":0,"last":999999,"ranges":[[0,999999]]}',
     );
+  });
+
+  it('stops listing ranges past the cap: a million rows scattered one by one', () => {
+    const spaced = (count: number) => Array.from({ length: count }, (_, i) => 2 * i);
+    const record = (indices: number[]) =>
+      JSON.parse(
+        scopeRecord(
+          { kind: 'selection', indices },
+          indexRows(sortedDistinct(selectionArray(dataset(2_000_000), indices))),
+        ),
+      ) as { rows: number; first: number; last: number; ranges: unknown[] | null };
+    expect(record(spaced(RECORDED_RANGES)).ranges).toHaveLength(RECORDED_RANGES);
+    const scattered = record(spaced(1_000_000));
+    expect(scattered).toEqual({
+      kind: 'selection',
+      rows: 1_000_000,
+      first: 0,
+      last: 1_999_998,
+      ranges: null,
+    });
   });
 
   it('keeps the whole dataset and a filter as asked', () => {

@@ -59,24 +59,36 @@ class IndexRows implements ScopeRows {
 export const allRows = (rowCount: number): ScopeRows => new AllRows(rowCount);
 export const indexRows = (indices: Int32Array): ScopeRows => new IndexRows(indices);
 
+/** At most this many ranges of a selection are recorded (see scopeRecord). */
+export const RECORDED_RANGES = 10_000;
+
 /**
- * What a run's record keeps of its scope (`runs.scope_json`): the whole
- * dataset or a filter as asked; a selection as its rows' ascending ranges
- * (`[first, last]`, both included) and how many rows they hold. A million
- * selected indices kept as sent took 16-27 ms of `JSON.stringify` on the
- * server's thread, then SQLite's `json_valid` of 7 MB; the rows of a select
- * all or of a shift-click are one range.
+ * What a run's record keeps of its scope (`runs.scope_json`, which says what
+ * a run covered; nothing reads it back): the whole dataset or a filter as
+ * asked; a selection as `{ kind: 'selection', rows, first, last, ranges }`,
+ * how many rows, the first and last of them, and their ascending ranges
+ * (`[first, last]`, both included), or `ranges: null` past RECORDED_RANGES
+ * (rows scattered one by one). A million selected indices kept as sent took
+ * 16-35 ms of `JSON.stringify` on the server's thread, then SQLite's
+ * `json_valid` of 7 MB; rows next to each other are one range, and a
+ * scattered million stops at the cap (every range made as an array took
+ * 0.2 s).
  */
 export function scopeRecord(scope: RunScope, rows: ScopeRows): string {
   if (scope.kind !== 'selection') return JSON.stringify(scope);
-  const ranges: [number, number][] = [];
+  let ranges: [number, number][] | null = [];
   for (let i = 0; i < rows.length;) {
+    if (ranges.length === RECORDED_RANGES) {
+      ranges = null;
+      break;
+    }
     const first = rows.at(i);
     let last = first;
     while (++i < rows.length && rows.at(i) === last + 1) last++;
     ranges.push([first, last]);
   }
-  return JSON.stringify({ kind: 'selection', rows: rows.length, ranges });
+  const bounds = rows.length > 0 ? { first: rows.at(0), last: rows.at(rows.length - 1) } : {};
+  return JSON.stringify({ kind: 'selection', rows: rows.length, ...bounds, ranges });
 }
 
 /**
