@@ -1,12 +1,13 @@
 import { RefineConfig } from '../../../src-shared/schemas/config.ts';
+import type { RefineCounts } from '../../../src-shared/schemas/native.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
 import { runOperationInThread } from './operation.ts';
 
 /**
- * One small sample of each task type, with something for the fixers to do
- * (a phone number, mojibake, a doubled word), so that a refine calls every
- * check and fixer at least once.
+ * One small sample of each task type, so that a refine runs each type's
+ * checks; the text fails its audit (a phone number, mojibake, doubled
+ * words), so that the fixers and the re-audit run too.
  */
 export const WARM_SAMPLES: Sample[] = [
   {
@@ -40,11 +41,19 @@ export const WARM_SAMPLES: Sample[] = [
  * first calls were slow: its rules' regular expressions compiled at their
  * first use and its code not yet optimized, a trial slice of 15 GSM8K rows
  * held the thread 31-44 ms the first time and 3-11 ms after. Warming it
- * here takes that time while nobody waits.
+ * here takes that time while nobody waits. Only a speed-up: a failure is
+ * logged and the server starts all the same. Returns the refine's counts
+ * (undefined when it failed).
  */
-export async function warmEngineHere(): Promise<void> {
-  await runOperationInThread(
-    { operation: 'refine', samples: WARM_SAMPLES, config: RefineConfig.parse({}) },
-    { backend: builtinBackend },
-  );
+export async function warmEngineHere(): Promise<RefineCounts | undefined> {
+  try {
+    const result = await runOperationInThread(
+      { operation: 'refine', samples: WARM_SAMPLES, config: RefineConfig.parse({}) },
+      { backend: builtinBackend },
+    );
+    return result.operation === 'refine' ? result.counts : undefined;
+  } catch (error) {
+    console.error('the engine could not be warmed up (the first estimate will be slower):', error);
+    return undefined;
+  }
 }
