@@ -5,7 +5,7 @@ import { RowFilter } from './datasets.ts';
 
 /** Runs: an operation over a dataset's rows, in the background, with progress. */
 
-export const RunScope = z.union([
+export const RunScope = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('all') }),
   z.strictObject({ kind: z.literal('filter'), filter: RowFilter }),
   z.strictObject({
