@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHarness, dataset, type Harness } from '../datasets/testing/harness.ts';
+import { runningScanThreads } from './sqlite.ts';
 
 /**
  * A scan reads and hashes on a worker thread when the database is a file
@@ -40,6 +41,17 @@ async function scanned(h: Harness, id: string): Promise<unknown> {
 }
 
 describe('a scan on its worker thread', () => {
+  it('is done only once its thread has ended, its heap given back', async () => {
+    const h = createHarness({ onDisk: true });
+    const ds = await h.importFile(gsmWithCopies(h), 'gsm8k');
+    await h.scanned(ds.id);
+    // The heap's release slowed the first search after ready (sqlite.ts, scanDataset).
+    expect(runningScanThreads()).toBe(0);
+    const overview = await h.call('datasetOverview', { dataset_id: ds.id });
+    expect(overview.scanning).toBe(false);
+    expect(overview.scan).not.toBeNull();
+  });
+
   it('finds what a scan on the main thread finds, before and after drops', async () => {
     const onDisk = createHarness({ onDisk: true });
     const inMemory = createHarness();
