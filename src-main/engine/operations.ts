@@ -1,3 +1,4 @@
+import { SampleError } from './sample-error.ts';
 import { AppError } from '../../src-shared/errors.ts';
 import {
   AUDIT_MODEL_ID,
@@ -144,19 +145,6 @@ async function forEachSample<T>(
   }
   if (failure) throw failure.error;
   return results;
-}
-
-/** An unexpected failure of the engine on one sample of a batch (the original error is its cause). */
-export class SampleError extends Error {
-  readonly sampleIndex: number;
-  constructor(sampleIndex: number, count: number, cause: unknown) {
-    const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-    super(`the engine failed on sample ${sampleIndex + 1} of ${count} in this batch: ${reason}`, {
-      cause,
-    });
-    this.name = 'SampleError';
-    this.sampleIndex = sampleIndex;
-  }
 }
 
 /**

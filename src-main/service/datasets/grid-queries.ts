@@ -6,6 +6,7 @@ import type { RowsPage, RowsQuery } from '../../../src-shared/owner/datasets.ts'
 import { workerScript } from '../../engine/worker-script.ts';
 import type { Db } from '../../store/db.ts';
 import { promised } from '../owner/promised.ts';
+import { decodeError } from '../threads/wire-error.ts';
 import type { IndexProgress } from '../../store/search-index.ts';
 import type { GridReply, GridRequest } from './grid-worker.ts';
 import type { IndexReply, IndexRequest } from './search-index-worker.ts';
@@ -78,8 +79,7 @@ export class GridQueries {
       this.#pending.set(id, {
         answer: (reply) => {
           if (reply.type === 'error') {
-            const { code, message, param } = reply.error;
-            reject(new AppError(code, message, { param }));
+            reject(decodeError(reply.error, 0, 0));
             return;
           }
           const value = read(reply);

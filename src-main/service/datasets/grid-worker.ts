@@ -1,11 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { z } from 'zod';
-import { AppError } from '../../../src-shared/errors.ts';
 import type { RowsQuery } from '../../../src-shared/owner/datasets.ts';
 import { openReadOnly } from '../../store/db.ts';
 import { indexedSearch } from '../../store/search-index.ts';
 import { datasetRows } from './rows.ts';
 import { answerScope, type ScopeAnswer, type ScopeQuestion } from './scope.ts';
+import { encodeError, type WireError } from '../threads/wire-error.ts';
 
 /**
  * The grid's queries on a thread of their own (see grid-queries.ts): a
@@ -24,11 +24,8 @@ export type GridRequest =
 export type GridReply =
   | { type: 'rows'; id: number; page: ReturnType<typeof datasetRows> }
   | ({ type: 'scope'; id: number } & ScopeAnswer)
-  | {
-      type: 'error';
-      id: number;
-      error: { code: AppError['code']; message: string; param: string | undefined };
-    };
+  /** A refusal crosses whole (threads/wire-error.ts): the edge answers it as it would here. */
+  | { type: 'error'; id: number; error: WireError };
 
 const { file } = workerData as { file: string };
 const db = openReadOnly(file);
@@ -61,14 +58,7 @@ port?.on('message', (request: GridRequest) => {
   try {
     ({ reply, transfer } = answer(request));
   } catch (error) {
-    reply = {
-      type: 'error',
-      id: request.id,
-      error:
-        error instanceof AppError
-          ? { code: error.code, message: error.message, param: error.param }
-          : { code: 'internal_error', message: (error as Error).message, param: undefined },
-    };
+    reply = { type: 'error', id: request.id, error: encodeError(error) };
   }
   port.postMessage(reply, transfer);
 });

@@ -9,7 +9,7 @@ import { startLanguageIdentification } from '../../engine/dataset/languages.ts';
 import type { LanguageTextFetch } from '../../engine/dataset/language-reservoir.ts';
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
-import { decodeError } from '../runs/pool/wire.ts';
+import { decodeError } from '../threads/wire-error.ts';
 import { PoolUnavailable, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
 import { cutLines } from './line-cutter.ts';
 import type { LineSlice } from './line-slices.ts';

@@ -1,8 +1,11 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sample } from '../../../../src-shared/schemas/sample.ts';
 import { gsm8k } from '../../../engine/testing/real-data.ts';
 import type { OperationRequest } from '../contract.ts';
 import { EnginePool, PoolUnavailable, SliceFailed } from './pool.ts';
+import type { FromWorker, ToWorker } from './wire.ts';
 
 const WORKER = new URL('./worker.ts', import.meta.url);
 const audit = (samples: Sample[]): OperationRequest => ({
@@ -105,5 +108,37 @@ describe('EnginePool', () => {
     await expect(engine.run([audit(gsm8k().slice(0, 3))], undefined)).rejects.toBeInstanceOf(
       PoolUnavailable,
     );
+  });
+});
+
+describe('an engine worker retired before it is ready', () => {
+  it('ends without loading the engine, and one told to work meanwhile still works', async () => {
+    const retired = new Worker(WORKER, { name: 'svc-engine' });
+    retired.postMessage({ type: 'retire' } satisfies ToWorker);
+    const said: FromWorker[] = [];
+    retired.on('message', (message: FromWorker) => said.push(message));
+    const [code] = (await once(retired, 'exit')) as [number];
+    expect(code).toBe(0);
+    // It never became ready: the engine (and the code to serve it) was never loaded.
+    expect(said).toEqual([]);
+
+    const working = new Worker(WORKER, { name: 'svc-engine' });
+    const samples = gsm8k().slice(0, 3);
+    working.postMessage({ type: 'warm' } satisfies ToWorker);
+    working.postMessage({
+      type: 'run',
+      id: 7,
+      task: { kind: 'operation', request: audit(samples) },
+    } satisfies ToWorker);
+    const replies: FromWorker[] = [];
+    await new Promise<void>((resolve) => {
+      working.on('message', (message: FromWorker) => {
+        replies.push(message);
+        if (message.type !== 'ready') resolve();
+      });
+    });
+    await working.terminate();
+    expect(replies.map((reply) => reply.type)).toEqual(['ready', 'done']);
+    expect(replies[1]).toMatchObject({ id: 7 });
   });
 });

@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../../src-shared/errors.ts';
 import { endAfterGrace } from '../../../engine/worker-script.ts';
 import type { OperationRequest } from '../contract.ts';
-import type { FromWorker, PoolTask, ToWorker, WireError, WireResult } from './wire.ts';
+import type { FromWorker, PoolTask, ToWorker, WireResult } from './wire.ts';
+import type { WireError } from '../../threads/wire-error.ts';
 
 /**
  * A pool of worker threads that run the engine (worker.ts), each on one

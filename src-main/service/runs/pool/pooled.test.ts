@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS } from '../../../../src-shared/schemas/settings.ts';
 import type { Sample } from '../../../../src-shared/schemas/sample.ts';
 import type { EngineBackend } from '../../../engine/backend.ts';
 import { builtinBackend } from '../../../engine/builtin/backend.ts';
-import { SampleError } from '../../../engine/operations.ts';
+import { SampleError } from '../../../engine/sample-error.ts';
 import {
   commonsenseQa,
   ftfyCases,

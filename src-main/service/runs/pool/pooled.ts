@@ -5,7 +5,8 @@ import type { OperationOptions, OperationRequest, OperationResult } from '../con
 import { mergeResults } from './merge.ts';
 import { enginePool, engineWorkers, poolUnavailable } from './engine-pool.ts';
 import { PoolUnavailable, SliceFailed, type EnginePool } from './pool.ts';
-import { decodeError, decodeResult } from './wire.ts';
+import { decodeResult } from './wire.ts';
+import { decodeError } from '../../threads/wire-error.ts';
 
 export {
   closeEnginePool,

@@ -1,11 +1,10 @@
-import { AppError, type ErrorCode } from '../../../../src-shared/errors.ts';
 import type { EngineModel } from '../../../../src-shared/models.ts';
 import type { AuditBlock } from '../../../../src-shared/schemas/blocks.ts';
-import type { AuditCounts, FieldError } from '../../../../src-shared/schemas/native.ts';
-import { SampleError } from '../../../engine/operations.ts';
+import type { AuditCounts } from '../../../../src-shared/schemas/native.ts';
 import { UsageMeter, type ModelUsage } from '../../../engine/usage.ts';
 import { withoutResults, type OperationRequest, type OperationResult } from '../contract.ts';
 import type { FileTask } from '../../file-pass/task-types.ts';
+import type { WireError } from '../../threads/wire-error.ts';
 
 /**
  * What crosses between the main thread and an engine worker. Messages are
@@ -40,25 +39,6 @@ export type WireResult =
   | { operation: 'audit'; blocks: AuditBlock[]; counts: AuditCounts; usage: Usage }
   | (Omit<Exclude<OperationResult, { operation: 'audit' }>, 'usage'> & { usage: Usage });
 
-interface WireCause {
-  name: string;
-  message: string;
-  stack: string | undefined;
-}
-
-export type WireError =
-  | {
-      kind: 'app';
-      code: ErrorCode;
-      message: string;
-      errors: FieldError[] | undefined;
-      param: string | undefined;
-      retryAfterSeconds: number | undefined;
-      publicMessage: string | undefined;
-    }
-  | { kind: 'sample'; sampleIndex: number; cause: WireCause }
-  | ({ kind: 'error' } & WireCause);
-
 export function encodeResult(result: OperationResult): WireResult {
   const usage = result.usage.byModel();
   if (result.operation !== 'audit') return { ...result, usage };
@@ -79,57 +59,4 @@ export function decodeResult(result: WireResult, request: OperationRequest): Ope
     audit: blocks[i] as AuditBlock,
   }));
   return { operation: 'audit', data, counts, usage };
-}
-
-const causeOf = (error: unknown): WireCause =>
-  error instanceof Error
-    ? { name: error.name, message: error.message, stack: error.stack }
-    : { name: 'Error', message: String(error), stack: undefined };
-
-function errorOf(cause: WireCause): Error {
-  const error = new Error(cause.message);
-  error.name = cause.name;
-  if (cause.stack !== undefined) error.stack = cause.stack;
-  return error;
-}
-
-export function encodeError(error: unknown): WireError {
-  if (error instanceof AppError) {
-    return {
-      kind: 'app',
-      code: error.code,
-      message: error.message,
-      errors: error.errors,
-      param: error.param,
-      retryAfterSeconds: error.retryAfterSeconds,
-      publicMessage: error.publicMessage,
-    };
-  }
-  if (error instanceof SampleError) {
-    return { kind: 'sample', sampleIndex: error.sampleIndex, cause: causeOf(error.cause) };
-  }
-  return { kind: 'error', ...causeOf(error) };
-}
-
-/**
- * The error as the caller would have seen it from a run of the whole batch:
- * a failing sample is named by its place in the batch (`offset` is where the
- * worker's slice starts, `count` the batch's size), not in the slice.
- */
-export function decodeError(error: WireError, offset: number, count: number): Error {
-  switch (error.kind) {
-    case 'app':
-      return new AppError(error.code, error.message, {
-        ...(error.errors && { errors: error.errors }),
-        ...(error.param !== undefined && { param: error.param }),
-        ...(error.retryAfterSeconds !== undefined && {
-          retryAfterSeconds: error.retryAfterSeconds,
-        }),
-        ...(error.publicMessage !== undefined && { publicMessage: error.publicMessage }),
-      });
-    case 'sample':
-      return new SampleError(offset + error.sampleIndex, count, errorOf(error.cause));
-    case 'error':
-      return errorOf(error);
-  }
 }

@@ -1,19 +1,15 @@
-import { parentPort } from 'node:worker_threads';
-import { AppError } from '../../../../src-shared/errors.ts';
-import { releaseHeap } from '../../../engine/release-heap.ts';
-import { runBuiltinInThread, warmBuiltin } from '../builtin-run.ts';
-import { runFileTask, transferablesOf } from '../../file-pass/tasks.ts';
-import { encodeError, encodeResult, type FromWorker, type ToWorker } from './wire.ts';
+import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { lowerThisThread } from '../../threads/background-priority.ts';
+import type { ToWorker } from './wire.ts';
 
 /**
- * An engine worker of the pool (pool.ts): runs the slices it is given with
- * the builtin backend, one at a time and in the order they came, in this
- * thread. The pool hands over the next slice while one runs, so that this
- * thread never waits for the main thread between slices. A cancel reaches a
- * running slice because the engine yields to the event loop every few
- * milliseconds (the engine then stops as it would on the main thread); a
- * slice cancelled before it started is answered as failed at once.
+ * An engine worker of the pool (pool.ts), as it starts: the code that
+ * serves slices (worker-slices.ts, ~0.3 s of a thread's CPU to load) is
+ * imported only after the messages sent while this thread booted have been
+ * read, so that a worker the pool retired meanwhile (a resize down right
+ * after a prestart) ends at once, having loaded nothing. One retired while
+ * that code loads ends once it has, without loading the engine (which a
+ * prestart's `warm` asks for). The other messages are handed on in order.
  */
 
 // Batches of rows: the server's own thread goes first (threads/background-priority.ts).
@@ -21,67 +17,19 @@ lowerThisThread();
 const port = parentPort;
 if (!port) throw new Error('the engine worker runs in a worker thread of the engine pool');
 
-type Run = Extract<ToWorker, { type: 'run' }>;
-const queue: Run[] = [];
-let running: { id: number; controller: AbortController } | undefined;
-
-async function run({ id, task }: Run): Promise<{ reply: FromWorker; transfer: ArrayBuffer[] }> {
-  const controller = new AbortController();
-  running = { id, controller };
-  try {
-    if (task.kind !== 'operation') {
-      const result = await runFileTask(task, controller.signal);
-      // Its large arrays move to the main thread rather than being copied.
-      return { reply: { type: 'done', id, result }, transfer: transferablesOf(result) };
-    }
-    const result = await runBuiltinInThread(task.request, controller.signal);
-    return { reply: { type: 'done', id, result: encodeResult(result) }, transfer: [] };
-  } catch (error) {
-    return { reply: { type: 'failed', id, error: encodeError(error) }, transfer: [] };
-  } finally {
-    running = undefined;
+const early: ToWorker[] = [];
+/** Reads what has come so far, without waiting: the port's events would only come after the import. */
+const readWaiting = (): void => {
+  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) {
+    early.push(next.message as ToWorker);
   }
-}
-
-let draining = false;
-
-async function drain(): Promise<void> {
-  draining = true;
-  for (let next = queue.shift(); next; next = queue.shift()) {
-    const { reply, transfer } = await run(next);
-    port?.postMessage(reply, transfer);
-  }
-  draining = false;
-}
-
-port.on('message', (message: ToWorker) => {
-  if (message.type === 'warm') {
-    // Only ahead of time: a failure to load shows at the first run, which loads it again.
-    warmBuiltin().catch(() => undefined);
-    return;
-  }
-  if (message.type === 'retire') {
-    // Its pages freed here rather than by the main thread later (engine/release-heap.ts).
-    releaseHeap();
-    process.exit(0);
-  }
-  if (message.type === 'run') {
-    queue.push(message);
-    if (!draining) void drain();
-    return;
-  }
-  if (running?.id === message.id) running.controller.abort();
-  const waiting = queue.findIndex((queued) => queued.id === message.id);
-  if (waiting >= 0) {
-    queue.splice(waiting, 1);
-    const reply: FromWorker = {
-      type: 'failed',
-      id: message.id,
-      error: encodeError(new AppError('cancelled', 'the run was cancelled')),
-    };
-    port.postMessage(reply);
-  }
-});
-
-const ready: FromWorker = { type: 'ready' };
-port.postMessage(ready);
+};
+const retired = (): boolean => early.some((message) => message.type === 'retire');
+readWaiting();
+// Nothing of its own to give back yet (engine/release-heap.ts is for a heap that held slices).
+if (retired()) process.exit(0);
+const { handle, serve } = await import('./worker-slices.ts');
+// Retired while it loaded: it ends without loading the engine too (a `warm` asked before).
+readWaiting();
+serve(port);
+for (const message of early) if (!(message.type === 'warm' && retired())) handle(message);
