@@ -3,6 +3,8 @@ import { threadCpuMs } from './thread-cpu.ts';
 
 /** How often the cheap route is asked. */
 export const PING_MS = 100;
+/** Pings slower than this are logged with their time when BENCH_PING_LOG is set. */
+const PING_LOG_MS = 50;
 
 export interface PingPhase {
   name: string;
@@ -46,6 +48,12 @@ export class Pinger {
             () => false,
           );
         const took = performance.now() - sent;
+        // The monotonic clock a CPU profile of the server stamps its samples with (µs): a slow
+        // ping found in the server's profile (NODE_OPTIONS=--cpu-prof, BENCH_PING_LOG=1).
+        if (process.env.BENCH_PING_LOG && took > PING_LOG_MS) {
+          const at = process.hrtime.bigint() / 1000n - BigInt(Math.round(took * 1000));
+          console.error(`slow ping: ${took.toFixed(1)} ms, sent at ${at} µs (monotonic)`);
+        }
         this.#current.push(took);
         this.#ran.push(ranMs() - ranBefore);
         if (!answered) this.failures.push(took);

@@ -34,6 +34,7 @@ import {
 } from './scan-compute.ts';
 import type { ScanReply, ScanRequest } from './scan-worker.ts';
 import { inThread } from './scan-slices.ts';
+import { TouchedRows } from './touched-rows.ts';
 import { engineWorkers } from '../runs/pool/pooled.ts';
 
 /**
@@ -279,10 +280,6 @@ const ISSUES_BLOCK = 256;
 async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): Promise<void> {
   const { found } = session;
   const { rowIndex } = found;
-  // Typed arrays and a merge, not Sets and a sort: at 1M rows, each with a contamination issue,
-  // those held the main thread about half a second before the first write.
-  const withIssues = new Uint8Array(rowIndex.length);
-  for (const p of found.withIssues) withIssues[p] = 1;
   // Positions become dataset rows: in the issues' refs and in the groups. Issues are made per
   // row as its verdict is written, never held for all rows at once (at 200k duplicates that
   // alone would outgrow a small heap).
@@ -306,7 +303,8 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
     if (overlaps) checks[CONTAMINATION_CHECK] = contaminationVerdict(overlaps);
     return Object.keys(checks).length === 0 ? null : checks;
   };
-  const touched = touchedRows(found.withIssues, toRow, found.hadChecks);
+  // Merged a block at a time, as the writes go (touched-rows.ts): never a pass over every row.
+  const touched = new TouchedRows(found.withIssues, rowIndex, found.hadChecks);
   const writeChecks = (rows: readonly number[], issues: Map<number, PositionIssues>): void => {
     const changed = [];
     for (const row of verdictInputs(db, datasetId, rows)) {
@@ -330,10 +328,9 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
   // decision or a run landing between slices is not overwritten; after a crash midway the next
   // scan writes the rows left (it compares each touched row's stored verdict). Derived data:
   // the slices commit without an fsync; the next fsync'd commit makes them durable.
-  for (let block = 0; block < touched.length; block += ISSUES_BLOCK) {
-    const rows = Array.from(touched.subarray(block, block + ISSUES_BLOCK));
-    const positions = rows.map((row) => positionOfRow(rowIndex, row) ?? -1);
-    const asked = await session.issues(positions.filter((p) => withIssues[p] === 1));
+  for (let block = touched.next(ISSUES_BLOCK); block.rows.length > 0;) {
+    const { rows } = block;
+    const asked = await session.issues(block.withIssues);
     const issues = new Map(asked.map((entry) => [entry[0], entry]));
     for (let start = 0; start < rows.length;) {
       const deadline = performance.now() + WRITE_SLICE_MS;
@@ -346,6 +343,7 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
       });
       await nextTick();
     }
+    block = touched.next(ISSUES_BLOCK);
   }
 }
 
@@ -369,36 +367,6 @@ function positionOfRow(rowIndex: ArrayLike<number>, row: number): number | undef
     else high = mid - 1;
   }
   return undefined;
-}
-
-/** Rows whose dataset-check verdicts are written: those with issues now and those that had some. */
-function touchedRows(
-  withIssues: Int32Array,
-  toRow: (p: number) => number,
-  hadChecks: Int32Array,
-): Int32Array {
-  // Rows follow positions (`rowIndex` ascends), so both lists ascend: merged in one pass.
-  const had = ascending(hadChecks) ? hadChecks : hadChecks.slice().sort();
-  const out = new Int32Array(withIssues.length + had.length);
-  let n = 0;
-  let i = 0;
-  let j = 0;
-  while (i < withIssues.length || j < had.length) {
-    const a = i < withIssues.length ? toRow(withIssues[i] as number) : Infinity;
-    const b = j < had.length ? (had[j] as number) : Infinity;
-    const next = Math.min(a, b);
-    if (a === next) i++;
-    if (b === next) j++;
-    if (n === 0 || out[n - 1] !== next) out[n++] = next;
-  }
-  return out.subarray(0, n);
-}
-
-function ascending(values: Int32Array): boolean {
-  for (let k = 1; k < values.length; k++) {
-    if ((values[k] as number) < (values[k - 1] as number)) return false;
-  }
-  return true;
 }
 
 /**
