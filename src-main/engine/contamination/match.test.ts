@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFingerprints, LONG_N, type EvalItem } from './build.ts';
 import { forEachEntry } from './fingerprints.ts';
 import { grams } from './grams.ts';
-import { bucketBits, ContaminationMatcher, type TextField } from './match.ts';
+import { addRange, bucketBits, ContaminationMatcher, type TextField } from './match.ts';
 import { tokenize } from './tokens.ts';
 
 /** Items written in the benchmarks' styles: a word problem, a short quiz question, code. */
@@ -166,5 +166,34 @@ describe('the merged index', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('addRange', () => {
+  const covered = (ranges: readonly number[], length: number): boolean[] => {
+    const out = Array.from({ length }, () => false);
+    for (let r = 0; r < ranges.length; r += 2) {
+      for (let t = ranges[r] as number; t < (ranges[r + 1] as number); t++) out[t] = true;
+    }
+    return out;
+  };
+
+  it('covers the tokens of every range added, and merges side by side ranges into one', () => {
+    const range = fc
+      .tuple(fc.nat(60), fc.integer({ min: 1, max: 13 }))
+      .map(([start, n]) => [start, start + n] as const);
+    fc.assert(
+      fc.property(fc.array(range, { maxLength: 40 }), (ranges) => {
+        const merged: number[] = [];
+        for (const [start, end] of ranges) addRange(merged, start, end);
+        expect(covered(merged, 80)).toEqual(covered(ranges.flat(), 80));
+        expect(merged.length).toBeLessThanOrEqual(ranges.length * 2);
+      }),
+      { numRuns: 500 },
+    );
+    // A slide's n-grams, one token apart: one range.
+    const slid: number[] = [];
+    for (let i = 0; i < 20; i++) addRange(slid, i, i + 8);
+    expect(slid).toEqual([0, 27]);
   });
 });
