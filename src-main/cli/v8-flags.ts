@@ -12,8 +12,8 @@
  * semi-space a 50,000-row scan took 12-40% more CPU of all threads (four
  * pairs of runs); without it the server's memory in the bench above was the
  * same. The flags must be given at start-up (V8 reads them when the heap is
- * made), hence the re-exec in `bin/svc.js`. `SVC_V8_FLAGS` replaces them; `SVC_V8_DEFAULTS=1` runs on
- * V8's defaults.
+ * made), hence the re-exec in `bin/svc.js`. `SVC_V8_FLAGS` replaces them;
+ * `SVC_V8_DEFAULTS=1` runs on V8's defaults.
  */
 export const SERVE_V8_FLAGS = ['--max-semi-space-size=4'] as const;
 

@@ -51,6 +51,9 @@ export interface ItemMatch {
   span: [number, number];
 }
 
+/** A match before its place in the row is known. */
+type Held = Omit<ItemMatch, 'path' | 'span'>;
+
 /** A question of this many tokens or fewer is anyone's question on its own. */
 export const GENERIC_QUESTION = 4;
 
@@ -438,7 +441,7 @@ export class ContaminationMatcher {
     for (const n of sizes) slide(n);
 
     // The best item of each set; where in the row it is, of those alone (`better` needs no span).
-    const best = new Map<number, [ItemMatch, Hit]>();
+    const best = new Map<number, [Held, Hit]>();
     for (const hit of hits.values()) {
       const match = this.#describe(hit);
       const previous = best.get(hit.set);
@@ -452,14 +455,12 @@ export class ContaminationMatcher {
     return matches.sort(better);
   }
 
-  /** What a hit holds of its item (its place in the row, `path` and `span`, left blank). */
-  #describe(hit: Hit): ItemMatch {
+  /** What a hit holds of its item (its place in the row is worked out after, for the best). */
+  #describe(hit: Hit): Held {
     const set = this.#sets[hit.set] as FingerprintSet;
     const totalQ = set.totals[hit.item * 2 + QUESTION] as number;
     const totalA = set.totals[hit.item * 2 + ANSWER] as number;
     const { foundQ, foundA } = hit;
-    const path = '';
-    const span: [number, number] = [0, 0];
     return {
       set: set.name,
       item: hit.item,
@@ -471,8 +472,6 @@ export class ContaminationMatcher {
       answerSize: set.sizes[hit.item * 2 + ANSWER] as number,
       grams: foundQ + foundA,
       evidence: evidenceOf(set.sizes[hit.item * 2 + QUESTION] as number, hit.questionWhole, foundA),
-      path,
-      span,
     };
   }
 }
@@ -487,8 +486,8 @@ function evidenceOf(questionSize: number, questionWhole: boolean, foundA: number
  * of it), then the most of all of it (of two items with one question, the
  * one whose answer is there too), then the earlier item.
  */
-function better(x: ItemMatch, y: ItemMatch): number {
-  const held = (m: ItemMatch): number => Math.max(m.question, m.similarity);
+function better(x: Held, y: Held): number {
+  const held = (m: Held): number => Math.max(m.question, m.similarity);
   return held(y) - held(x) || y.similarity - x.similarity || x.item - y.item;
 }
 
