@@ -238,6 +238,13 @@ describe('fixEncoding properties', () => {
     );
   });
 
+  it('leaves as is a text still changing after as many layers as it undoes', () => {
+    // Found by the property below (seed -1120442730): six rounds, then a seventh change.
+    const noise = 'Ã Â¡â‚¬Ã›â€\uFFFDÃ°Â\uFFFDâ„¢â€ Ã°Â\uFFFDÅ’Â£Ã°Å¸Â\uFFFDÂ§Ã‘ÂªÃ¢Â\uFFFDâ‚¬';
+    const once = fixEncoding(noise);
+    expect(fixEncoding(once.text).text).toBe(once.text);
+  });
+
   it('is idempotent on any string: repairing a repair changes nothing', () => {
     const any = fc.oneof(
       fc.string({ unit: 'grapheme', maxLength: 60 }),

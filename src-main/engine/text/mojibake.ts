@@ -642,11 +642,16 @@ export function fixEncoding(text: string): EncodingRepair {
   for (let round = 0; round < MAX_LAYERS; round++) {
     const layer = fixOneLayer(current);
     const next = layer ?? fixC1Controls(current);
-    if (next === current) break;
+    if (next === current) return { text: current, layers };
     if (layer !== null) layers++;
     current = next;
   }
-  return { text: current, layers };
+  // Still changing after MAX_LAYERS rounds: no text is mis-decoded that many times, so this is
+  // noise that reads as layer after layer (random symbols mis-decoded twice did). Left as it
+  // is: a repair stopped midway would be repaired again the next time it is read.
+  return fixOneLayer(current) === null && fixC1Controls(current) === current
+    ? { text: current, layers }
+    : { text, layers: 0 };
 }
 
 /** Quick pre-filter: ASCII-only text cannot hold mojibake. */
