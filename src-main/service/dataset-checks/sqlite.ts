@@ -7,6 +7,7 @@ import { contaminationVerdict } from '../../engine/contamination/scan.ts';
 import { workerScript } from '../../engine/worker-script.ts';
 import {
   replaceDuplicateGroups,
+  setDatasetChecks,
   setDatasetVerdicts,
   setScan,
   verdictInputs,
@@ -307,6 +308,7 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
   const touched = new TouchedRows(found.withIssues, rowIndex, found.hadChecks);
   const writeChecks = (rows: readonly number[], issues: Map<number, PositionIssues>): void => {
     const changed = [];
+    const checksOnly = [];
     for (const row of verdictInputs(db, datasetId, rows)) {
       const checks = checksOfRow(row.row_index, issues);
       const audit = JSON.parse(row.audit_json ?? 'null') as AuditBlock | null;
@@ -318,9 +320,13 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
       };
       // A rescan finds most rows as it left them: those need no write. (The columns are compared
       // too: a run that wrote a row between two scans may have folded in the verdict it found then.)
-      if (!sameVerdict(row, next)) changed.push(next);
+      // A row whose verdict columns stay has its dataset-check verdicts written alone, the cheap
+      // write (setDatasetChecks).
+      if (!sameColumns(row, next)) changed.push(next);
+      else if (row.checks_json !== next.checks_json) checksOnly.push(next);
     }
     setDatasetVerdicts(db, datasetId, changed);
+    setDatasetChecks(db, datasetId, checksOnly);
   };
   // Verdicts are written a slice at a time, each its own transaction, and the server answers
   // between slices: at 200k duplicate rows one transaction held the main thread for 13 s (every
@@ -347,12 +353,14 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
   }
 }
 
-/** Whether a row's stored `duplicates` verdict and verdict columns are those computed. */
-function sameVerdict(
+/** Whether a row's stored verdict columns are those computed (its dataset-check verdicts aside). */
+function sameColumns(
   stored: VerdictInputRecord,
   next: VerdictRecord & { checks_json: string | null },
 ): boolean {
-  return (Object.keys(next) as (keyof typeof next)[]).every((key) => stored[key] === next[key]);
+  return (Object.keys(next) as (keyof typeof next)[]).every(
+    (key) => key === 'checks_json' || stored[key] === next[key],
+  );
 }
 
 /** A row's position in the scan: `rowIndex` ascends, so a binary search finds it. */

@@ -169,6 +169,35 @@ describe('dataset checks in the app', () => {
     expect((await h.call('datasetRow', { dataset_id: ds.id, index: 45 })).dropped).toBe(true);
   });
 
+  it('rewrites an issue that moved while the verdict stayed (the write of the checks alone)', async () => {
+    const h = createHarness();
+    const text = 'The mitochondria is the powerhouse of the cell, and it makes most of its energy.';
+    const rows = [
+      { task_type: 'text', text },
+      { task_type: 'text', text: 'Water boils at one hundred degrees at sea level.' },
+      { task_type: 'text', text },
+      { task_type: 'text', text },
+    ];
+    const path = join(h.dir, 'copies.jsonl');
+    writeFileSync(path, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+    const ds = await h.importFile(path, 'sample');
+    await h.scanned(ds.id);
+    const copyOf = async (index: number): Promise<unknown> =>
+      (await h.call('datasetRow', { dataset_id: ds.id, index })).audit?.checks.duplicates?.issues[0]
+        ?.ref;
+    expect(await copyOf(3)).toBe(0);
+    expect(await rowsWhere(h, ds.id, { failed_check: 'duplicates' })).toEqual([2, 3]);
+
+    // Row 0 dropped: row 2 is the first copy now, and row 3 still fails, as a copy of row 2.
+    await h.call('decide', { dataset_id: ds.id, indices: [0], decision: 'dropped' });
+    await h.scanned(ds.id);
+    expect(await copyOf(3)).toBe(2);
+    expect(await copyOf(2)).toBeUndefined();
+    expect(await rowsWhere(h, ds.id, { failed_check: 'duplicates' })).toEqual([3]);
+    const overview = await h.call('datasetOverview', { dataset_id: ds.id });
+    expect(overview.checks.duplicates).toEqual({ failed: 1, warned: 0 });
+  });
+
   it('rehashes only rows whose sample changed', async () => {
     const h = createHarness();
     const ds = await h.importFile(csqaWithCopies(h), 'commonsenseqa');
