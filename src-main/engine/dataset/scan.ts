@@ -92,8 +92,14 @@ export class DatasetScan {
     pause?: Pause,
     apart?: KeptApart,
   ): Promise<ScanResult> {
-    const duplicates = await this.duplicates.finish(fetch, name, pause, apart);
-    return withStatistics(duplicates, await this.statistics.finish(), name);
+    // The statistics need nothing of the duplicates: their languages are identified (on a
+    // worker of their own, which loads its identifier first) while the near duplicates are
+    // verified, not after them (200,000 rows: ~1 s sooner).
+    const [statistics, duplicates] = await Promise.all([
+      this.statistics.finish(),
+      this.duplicates.finish(fetch, name, pause, apart),
+    ]);
+    return withStatistics(duplicates, statistics, name);
   }
 
   /**
