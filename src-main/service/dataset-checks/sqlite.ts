@@ -334,9 +334,22 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
   // decision or a run landing between slices is not overwritten; after a crash midway the next
   // scan writes the rows left (it compares each touched row's stored verdict). Derived data:
   // the slices commit without an fsync; the next fsync'd commit makes them durable.
-  for (let block = touched.next(ISSUES_BLOCK); block.rows.length > 0;) {
+  // The next block's issues are asked for before this one's are written, so the scan's thread
+  // makes them meanwhile: waiting for each in turn was a quarter of the writes' time (200,000
+  // GSM8K-like rows: 0.8 s of 3.5 s).
+  const ask = (block: ReturnType<TouchedRows['next']>): Promise<PositionIssues[]> => {
+    const asked = session.issues(block.withIssues);
+    // Awaited below, where a failure is thrown; one left behind by an earlier throw is moot.
+    asked.catch(() => undefined);
+    return asked;
+  };
+  let block = touched.next(ISSUES_BLOCK);
+  let asking = block.rows.length > 0 ? ask(block) : Promise.resolve([]);
+  while (block.rows.length > 0) {
     const { rows } = block;
-    const asked = await session.issues(block.withIssues);
+    const asked = await asking;
+    block = touched.next(ISSUES_BLOCK);
+    if (block.rows.length > 0) asking = ask(block);
     const issues = new Map(asked.map((entry) => [entry[0], entry]));
     for (let start = 0; start < rows.length;) {
       const deadline = performance.now() + WRITE_SLICE_MS;
@@ -349,7 +362,6 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
       });
       await nextTick();
     }
-    block = touched.next(ISSUES_BLOCK);
   }
 }
 

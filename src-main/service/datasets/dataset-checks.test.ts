@@ -169,6 +169,24 @@ describe('dataset checks in the app', () => {
     expect((await h.call('datasetRow', { dataset_id: ds.id, index: 45 })).dropped).toBe(true);
   });
 
+  it("writes every block of a scan's verdicts, each block's issues asked for ahead", async () => {
+    const h = createHarness({ onDisk: true });
+    // 500 distinct texts, then each again: rows 500-999 fail `duplicates`, written in two blocks.
+    const texts = Array.from(
+      { length: 500 },
+      (_, i) => `Note ${i}: the ${['red', 'green', 'blue'][i % 3]} box holds ${i * 7} marbles.`,
+    );
+    const path = join(h.dir, 'twice.jsonl');
+    const rows = [...texts, ...texts].map((text) => JSON.stringify({ task_type: 'text', text }));
+    writeFileSync(path, rows.join('\n') + '\n');
+    const ds = await h.importFile(path, 'sample');
+    await h.scanned(ds.id);
+    const failing = await rowsWhere(h, ds.id, { failed_check: 'duplicates' });
+    expect(failing).toEqual(Array.from({ length: 500 }, (_, i) => 500 + i));
+    const last = await h.call('datasetRow', { dataset_id: ds.id, index: 999 });
+    expect(last.audit?.checks.duplicates?.issues[0]?.ref).toBe(499);
+  });
+
   it('rewrites an issue that moved while the verdict stayed (the write of the checks alone)', async () => {
     const h = createHarness();
     const text = 'The mitochondria is the powerhouse of the cell, and it makes most of its energy.';
