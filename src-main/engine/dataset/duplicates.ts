@@ -9,7 +9,7 @@ import {
   hashString,
   hashString2,
   jaccard,
-  shingleSet,
+  shingleSetOf,
   shinglesInPlace,
   signatureInto,
   SIGNATURE_BINS,
@@ -145,11 +145,10 @@ export interface VerifyWords {
 /** `seen`: see `contentNames` (rows read together, in order). */
 export function verifyWords(marked: readonly string[], seen?: Set<number>): VerifyWords {
   const rowWords = readRowWords(marked);
-  return {
-    shingles: shingleSet(rowWords.words),
-    tagged: taggedWords(rowWords),
-    names: contentNames(rowWords, seen),
-  };
+  const tagged = taggedWords(rowWords);
+  const names = contentNames(rowWords, seen);
+  // Last: the shingles are made over the words' hashes, in place.
+  return { shingles: shingleSetOf(rowWords.hashes), tagged, names };
 }
 
 /** How messages name a row (`row 12`, `data[3]`). */

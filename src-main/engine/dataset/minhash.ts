@@ -40,13 +40,6 @@ export function hashString(text: string, seed = 0x811c9dc5): number {
   return fmix32(h);
 }
 
-/** The shingle hashes of a word list: bigrams, or the word itself for one word. Not deduplicated. */
-export function shingleHashes(words: readonly string[]): Uint32Array {
-  const hashes = new Uint32Array(words.length);
-  for (let i = 0; i < words.length; i++) hashes[i] = hashString(words[i] as string);
-  return hashes.subarray(0, shinglesInPlace(hashes, hashes.length));
-}
-
 /**
  * The bigram hashes of the first `count` word hashes of `hashes`, written
  * over them (each reads its word and the next before the next is
@@ -72,7 +65,12 @@ export function hashString2(text: string): number {
 
 /** The distinct shingle hashes, sorted: the set whose Jaccard similarity is compared. */
 export function shingleSet(words: readonly string[]): Uint32Array {
-  const hashes = shingleHashes(words).sort();
+  return shingleSetOf(Uint32Array.from(words, (word) => hashString(word)));
+}
+
+/** `shingleSet` of the words' hashes (`hashString` of each, in order), which it overwrites. */
+export function shingleSetOf(wordHashes: Uint32Array): Uint32Array {
+  const hashes = wordHashes.subarray(0, shinglesInPlace(wordHashes, wordHashes.length)).sort();
   let n = 0;
   for (let i = 0; i < hashes.length; i++) {
     if (i === 0 || hashes[i] !== hashes[i - 1]) hashes[n++] = hashes[i] as number;

@@ -34,10 +34,15 @@ export function markNames(
   return words;
 }
 
-/** A row's words as fetched: the words without marks, and the content kind of each. */
+/**
+ * A row's words as fetched: the words without marks, the content kind of
+ * each, and each one's hash (`hashString`), made once for the shingles, the
+ * tagged words and the names alike.
+ */
 export interface RowWords {
   words: string[];
   kinds: Uint8Array;
+  hashes: Uint32Array;
 }
 
 const LOGIC_WORDS = new Set(['true', 'false', 'not']);
@@ -45,8 +50,10 @@ const LOGIC_WORDS = new Set(['true', 'false', 'not']);
 export function readRowWords(marked: readonly string[]): RowWords {
   const words = marked.map(unmarked);
   const kinds = new Uint8Array(words.length);
+  const hashes = new Uint32Array(words.length);
   for (let i = 0; i < words.length; i++) {
     const word = marked[i] as string;
+    hashes[i] = hashString(words[i] as string);
     // "True", "False" and "Not" capitalised (as Python writes them) are logic, not names;
     // other words in capitals ("NINE", "PARABOLA", "THAT") stay names.
     // After a passage, any word of the question is the question's ("the last penguin", "the
@@ -56,7 +63,7 @@ export function readRowWords(marked: readonly string[]): RowWords {
       kinds[i] = ContentKind.name;
     } else kinds[i] = contentKind(words, i);
   }
-  return { words, kinds };
+  return { words, kinds, hashes };
 }
 
 const unmarked = (word: string): string => {
@@ -75,13 +82,16 @@ export type ContentName = [tagged: number, word: string];
  * `SiblingCollector.name` keeps. `seen` leaves out tokens an earlier row
  * already gave (rows read together, in order: the collector would skip them).
  */
-export function contentNames({ words, kinds }: RowWords, seen?: Set<number>): ContentName[] {
+export function contentNames(
+  { words, kinds, hashes }: RowWords,
+  seen?: Set<number>,
+): ContentName[] {
   const out: ContentName[] = [];
   const mine = seen ?? new Set<number>();
   for (let i = 0; i < words.length; i++) {
     if (kinds[i] === ContentKind.prose) continue;
     const word = words[i] as string;
-    const tagged = tag(word, kinds[i] as number);
+    const tagged = tag(hashes[i] as number, kinds[i] as number);
     if (mine.has(tagged)) continue;
     mine.add(tagged);
     out.push([tagged, word]);
@@ -89,8 +99,8 @@ export function contentNames({ words, kinds }: RowWords, seen?: Set<number>): Co
   return out;
 }
 
-/** A word's hash with its kind in the lowest four bits. */
-const tag = (word: string, kind: number): number => ((hashString(word) & ~15) | kind) >>> 0;
+/** A word's hash (`hashString`) with its kind in the lowest four bits. */
+const tag = (hash: number, kind: number): number => ((hash & ~15) | kind) >>> 0;
 /** The word of a tagged hash, whatever its kind. */
 const wordOf = (tagged: number): number => tagged >>> 4;
 
@@ -112,7 +122,7 @@ const CONTENT_PAIR = 15;
  * The sorted tagged word hashes of a row: the multiset two rows are compared
  * on, with one CONTENT_PAIR entry for each two content tokens in a row.
  */
-export function taggedWords({ words, kinds }: RowWords): Uint32Array {
+export function taggedWords({ words, kinds, hashes }: RowWords): Uint32Array {
   let content = 0;
   for (const kind of kinds) if (kind !== ContentKind.prose) content++;
   const tagged = new Uint32Array(words.length + Math.max(0, content - 1));
@@ -120,7 +130,7 @@ export function taggedWords({ words, kinds }: RowWords): Uint32Array {
   let previous = -1;
   for (let i = 0; i < words.length; i++) {
     const kind = kinds[i] as number;
-    const value = tag(words[i] as string, kind);
+    const value = tag(hashes[i] as number, kind);
     tagged[at++] = value;
     if (kind === ContentKind.prose) continue;
     if (previous >= 0) tagged[at++] = pairOf(previous, value);
