@@ -116,7 +116,6 @@ const PROSE_LETTERS = new Set(['a', 'i']);
  */
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const DIGIT = /\d/;
-const DIGITS_AND_POINTS = /^[\d.]+$/;
 const LETTERS = /^\p{L}+$/u;
 const LETTER = /\p{L}/u;
 
@@ -143,7 +142,19 @@ export function contentKind(words: readonly string[], at: number): ContentKind {
       ? ContentKind.variable
       : ContentKind.prose;
   }
-  if (DIGITS_AND_POINTS.test(word)) return ContentKind.number;
+  // One pass over the characters for what two patterns and a search asked of each word: this
+  // runs for every word of every row verification reads (17% of the CPU of reading a
+  // GSM8K-like row's words back went to this function).
+  let digits = 0;
+  let points = 0;
+  let underscore = false;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code >= 48 && code <= 57) digits++;
+    else if (code === 46) points++;
+    else if (code === 95) underscore = true;
+  }
+  if (word.length > 0 && digits + points === word.length) return ContentKind.number;
   if (CONNECTIVES.has(word) && (isLogicOperand(words[at - 1]) || isLogicOperand(words[at + 1]))) {
     return ContentKind.math;
   }
@@ -155,7 +166,7 @@ export function contentKind(words: readonly string[], at: number): ContentKind {
   ) {
     return ContentKind.unit;
   }
-  if (DIGIT.test(word) || word.startsWith('\\') || word.includes('_')) return ContentKind.variable;
+  if (digits > 0 || word.startsWith('\\') || underscore) return ContentKind.variable;
   const known = VOCABULARY.get(word);
   if (known !== undefined) return known;
   // Any other word of two letters is a variable or a point's name ("yz", "AB").
