@@ -1,3 +1,5 @@
+import { fmix32, hashString } from './minhash.ts';
+
 /**
  * Which words of a duplicate key carry meaning that prose edits do not:
  * numbers, operators and symbols, variables, LaTeX commands and code
@@ -42,7 +44,7 @@ export type ContentKind = (typeof ContentKind)[keyof typeof ContentKind];
 const words = (list: string): string[] => list.split(' ');
 
 /** The vocabulary of each kind that is a word list. */
-const VOCABULARY = new Map<string, ContentKind>([
+export const VOCABULARY: ReadonlyMap<string, ContentKind> = new Map<string, ContentKind>([
   // Numbers written as words: "four consecutive" is not "six consecutive".
   ...words(
     'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen ' +
@@ -103,7 +105,15 @@ const VOCABULARY = new Map<string, ContentKind>([
  * and False", "p or q", "( True ) or"): "and" for "or" there is another
  * expression; in prose they stay prose.
  */
-const CONNECTIVES = new Set(['and', 'or', 'xor', 'nand', 'nor', 'implies', 'iff']);
+export const CONNECTIVES: ReadonlySet<string> = new Set([
+  'and',
+  'or',
+  'xor',
+  'nand',
+  'nor',
+  'implies',
+  'iff',
+]);
 const LOGIC_OPERANDS = new Set(['true', 'false', 'not']);
 
 /** Articles and pronouns that are single letters: prose unless they stand by a symbol. */
@@ -123,9 +133,89 @@ const isSymbol = (word: string | undefined): boolean =>
   word !== undefined && word.length === 1 && !LETTER_OR_DIGIT.test(word);
 
 /** English words of two letters; any other two-letter word is a variable or a point's name ("yz", "AB"). */
-const TWO_LETTER_WORDS = new Set(
+export const TWO_LETTER_WORDS: ReadonlySet<string> = new Set(
   'am an as at be by do go he if in is it me my no of oh ok on or so to up us we'.split(' '),
 );
+
+/**
+ * What the kind of a word of two or more characters reads of them, found in
+ * one pass over the word with its hash (`readWord`): all digits and points
+ * (a number), or a digit or an underscore among them (a variable).
+ */
+export const CharTraits = { none: 0, numeric: 1, digitOrUnderscore: 2 } as const;
+
+/**
+ * A word's hash (`hashString`'s, seed and finaliser included) and its
+ * character traits (CharTraits) in one pass over its characters, left in
+ * `readWord.hash` and `readWord.traits` (no object a word: this runs for
+ * every word verification reads).
+ */
+export function readWord(word: string): void {
+  let h = 0x811c9dc5;
+  let digits = 0;
+  let points = 0;
+  let underscore = false;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    h = Math.imul(h ^ code, 0x01000193);
+    if (code >= 48 && code <= 57) digits++;
+    else if (code === 46) points++;
+    else if (code === 95) underscore = true;
+  }
+  readWord.hash = fmix32(h);
+  readWord.traits =
+    (word.length > 0 && digits + points === word.length ? CharTraits.numeric : 0) |
+    (digits > 0 || underscore ? CharTraits.digitOrUnderscore : 0);
+}
+readWord.hash = 0;
+readWord.traits = 0;
+
+/**
+ * A fixed set of words looked up by their hashes, in an open-addressed
+ * table: a word's hash is made anyway (for its shingles and tagged hash),
+ * where a Map or Set of strings hashed each word again and probed a larger
+ * table. Each word carries a value (its kind).
+ */
+class HashedWords {
+  readonly #words: string[];
+  readonly #values: Uint8Array;
+  readonly #hashes: Uint32Array;
+  readonly #mask: number;
+  /** Each slot: a word's index plus one, 0 where empty. */
+  readonly #slots: Uint16Array;
+
+  constructor(entries: Iterable<readonly [string, number]>) {
+    const list = [...entries];
+    this.#words = list.map(([word]) => word);
+    this.#values = Uint8Array.from(list, ([, value]) => value);
+    this.#hashes = Uint32Array.from(this.#words, (word) => hashString(word));
+    // At most an eighth full: a miss (most words) ends at its first empty slot.
+    let size = 16;
+    while (size < list.length * 8) size *= 2;
+    this.#mask = size - 1;
+    this.#slots = new Uint16Array(size);
+    this.#hashes.forEach((hash, index) => {
+      let slot = hash & this.#mask;
+      while (this.#slots[slot] !== 0) slot = (slot + 1) & this.#mask;
+      this.#slots[slot] = index + 1;
+    });
+  }
+
+  /** The value of `word` (whose `hashString` is `hash`), or -1 when it is not here. */
+  get(word: string, hash: number): number {
+    for (let slot = hash & this.#mask; ; slot = (slot + 1) & this.#mask) {
+      const entry = this.#slots[slot] as number;
+      if (entry === 0) return -1;
+      if (this.#hashes[entry - 1] === hash && this.#words[entry - 1] === word) {
+        return this.#values[entry - 1] as number;
+      }
+    }
+  }
+}
+
+const HASHED_VOCABULARY = new HashedWords(VOCABULARY);
+const HASHED_CONNECTIVES = new HashedWords([...CONNECTIVES].map((w) => [w, 1] as const));
+const HASHED_TWO_LETTER_WORDS = new HashedWords([...TWO_LETTER_WORDS].map((w) => [w, 1] as const));
 
 /**
  * The kind of `words[at]` (prose when it is no content token). Context
@@ -133,6 +223,20 @@ const TWO_LETTER_WORDS = new Set(
  * "a + b", else an article or a pronoun) and for the word "how many" counts.
  */
 export function contentKind(words: readonly string[], at: number): ContentKind {
+  readWord(words[at] as string);
+  return kindOfWord(words, at, readWord.hash, readWord.traits);
+}
+
+/**
+ * `contentKind`, given what `readWord` read of `words[at]` (its hash and
+ * character traits): the caller that hashes every word anyway reads each once.
+ */
+export function kindOfWord(
+  words: readonly string[],
+  at: number,
+  hash: number,
+  traits: number,
+): ContentKind {
   const word = words[at] as string;
   if (word.length === 1) {
     if (DIGIT.test(word)) return ContentKind.number;
@@ -142,20 +246,11 @@ export function contentKind(words: readonly string[], at: number): ContentKind {
       ? ContentKind.variable
       : ContentKind.prose;
   }
-  // One pass over the characters for what two patterns and a search asked of each word: this
-  // runs for every word of every row verification reads (17% of the CPU of reading a
-  // GSM8K-like row's words back went to this function).
-  let digits = 0;
-  let points = 0;
-  let underscore = false;
-  for (let i = 0; i < word.length; i++) {
-    const code = word.charCodeAt(i);
-    if (code >= 48 && code <= 57) digits++;
-    else if (code === 46) points++;
-    else if (code === 95) underscore = true;
-  }
-  if (word.length > 0 && digits + points === word.length) return ContentKind.number;
-  if (CONNECTIVES.has(word) && (isLogicOperand(words[at - 1]) || isLogicOperand(words[at + 1]))) {
+  if ((traits & CharTraits.numeric) !== 0) return ContentKind.number;
+  if (
+    HASHED_CONNECTIVES.get(word, hash) === 1 &&
+    (isLogicOperand(words[at - 1]) || isLogicOperand(words[at + 1]))
+  ) {
     return ContentKind.math;
   }
   // What "how many" counts is the unit of the count: "how many penguins" is not "how many giraffes".
@@ -166,11 +261,13 @@ export function contentKind(words: readonly string[], at: number): ContentKind {
   ) {
     return ContentKind.unit;
   }
-  if (digits > 0 || word.startsWith('\\') || underscore) return ContentKind.variable;
-  const known = VOCABULARY.get(word);
-  if (known !== undefined) return known;
+  if ((traits & CharTraits.digitOrUnderscore) !== 0 || word.charCodeAt(0) === 92) {
+    return ContentKind.variable;
+  }
+  const known = HASHED_VOCABULARY.get(word, hash);
+  if (known >= 0) return known as ContentKind;
   // Any other word of two letters is a variable or a point's name ("yz", "AB").
-  return word.length === 2 && LETTERS.test(word) && !TWO_LETTER_WORDS.has(word)
+  return word.length === 2 && LETTERS.test(word) && HASHED_TWO_LETTER_WORDS.get(word, hash) < 0
     ? ContentKind.variable
     : ContentKind.prose;
 }

@@ -1,5 +1,4 @@
-import { ContentKind, contentKind } from './content-tokens.ts';
-import { hashString } from './minhash.ts';
+import { ContentKind, kindOfWord, readWord } from './content-tokens.ts';
 import { UnionFind } from './union-find.ts';
 
 /**
@@ -48,29 +47,39 @@ export interface RowWords {
 const LOGIC_WORDS = new Set(['true', 'false', 'not']);
 
 export function readRowWords(marked: readonly string[]): RowWords {
-  const words = marked.map(unmarked);
-  const kinds = new Uint8Array(words.length);
-  const hashes = new Uint32Array(words.length);
-  for (let i = 0; i < words.length; i++) {
+  const count = marked.length;
+  const words = new Array<string>(count);
+  const kinds = new Uint8Array(count);
+  const hashes = new Uint32Array(count);
+  const traits = new Uint8Array(count);
+  // Each word's marks dropped, then its hash and what its kind reads of its characters, in one
+  // pass over it (readWord): a kind needs its neighbours' words, so kinds come in a second loop.
+  for (let i = 0; i < count; i++) {
     const word = marked[i] as string;
-    hashes[i] = hashString(words[i] as string);
+    let from = 0;
+    while (word.charCodeAt(from) === NAME_CODE || word.charCodeAt(from) === ASKED_CODE) from++;
+    const plain = from === 0 ? word : word.slice(from);
+    words[i] = plain;
+    readWord(plain);
+    hashes[i] = readWord.hash;
+    traits[i] = readWord.traits;
+  }
+  for (let i = 0; i < count; i++) {
+    const word = marked[i] as string;
     // "True", "False" and "Not" capitalised (as Python writes them) are logic, not names;
     // other words in capitals ("NINE", "PARABOLA", "THAT") stay names.
     // After a passage, any word of the question is the question's ("the last penguin", "the
     // fist penguin", "the Norse", "the raiders"): what is asked changed, whatever the word.
     if (isAsked(word)) kinds[i] = ContentKind.asked;
-    else if (word.startsWith(NAME_MARK) && !LOGIC_WORDS.has(words[i] as string)) {
+    else if (word.charCodeAt(0) === NAME_CODE && !LOGIC_WORDS.has(words[i] as string)) {
       kinds[i] = ContentKind.name;
-    } else kinds[i] = contentKind(words, i);
+    } else kinds[i] = kindOfWord(words, i, hashes[i] as number, traits[i] as number);
   }
   return { words, kinds, hashes };
 }
 
-const unmarked = (word: string): string => {
-  let from = 0;
-  while (word[from] === NAME_MARK || word[from] === ASKED_MARK) from++;
-  return from === 0 ? word : word.slice(from);
-};
+const NAME_CODE = NAME_MARK.charCodeAt(0);
+const ASKED_CODE = ASKED_MARK.charCodeAt(0);
 const isAsked = (word: string): boolean =>
   word.startsWith(ASKED_MARK) || word.startsWith(NAME_MARK + ASKED_MARK);
 
