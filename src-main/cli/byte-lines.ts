@@ -11,6 +11,9 @@ export interface ByteLine {
   bytes: Buffer;
 }
 
+/** What a file's lines are read in, unless said otherwise. */
+export const DEFAULT_BUFFER_BYTES = 1 << 16;
+
 /**
  * A file's lines as bytes, in one buffer reused from line to line: the
  * thread reading never decodes a line it only needs to find (the rows of a
@@ -19,19 +22,21 @@ export interface ByteLine {
  */
 export class ByteLines {
   readonly #handle: FileHandle;
-  #buffer = Buffer.allocUnsafe(1 << 16);
+  #buffer: Buffer;
   /** Unread bytes are buffer[begin, filled); buffer[0] is at file offset `offset`. */
   #begin = 0;
   #filled = 0;
   #offset = 0;
   #eof = false;
 
-  private constructor(handle: FileHandle) {
+  private constructor(handle: FileHandle, bufferBytes: number) {
     this.#handle = handle;
+    this.#buffer = Buffer.allocUnsafe(bufferBytes);
   }
 
-  static async open(path: string): Promise<ByteLines> {
-    return new ByteLines(await open(path, 'r'));
+  /** `bufferBytes`: how much is read at once (a longer line grows the buffer). */
+  static async open(path: string, bufferBytes = DEFAULT_BUFFER_BYTES): Promise<ByteLines> {
+    return new ByteLines(await open(path, 'r'), bufferBytes);
   }
 
   close(): Promise<void> {

@@ -66,10 +66,11 @@ export class PartReader {
     void this.#lines.close().catch(() => undefined); // closed twice after a failure: nothing to do
   }
 
-  static async open(path: string): Promise<PartReader> {
+  /** `bufferBytes`: how much of the part is read at once (ByteLines). */
+  static async open(path: string, bufferBytes?: number): Promise<PartReader> {
     let lines: ByteLines;
     try {
-      lines = await ByteLines.open(path);
+      lines = await ByteLines.open(path, bufferBytes);
     } catch (error) {
       throw invalid(`cannot read the part ${path}: ${(error as Error).message}`);
     }
