@@ -151,6 +151,52 @@ export function verifyWords(marked: readonly string[], seen?: Set<number>): Veri
   return { shingles: shingleSetOf(rowWords.hashes), tagged, names };
 }
 
+/**
+ * The VerifyWords of several rows in flat arrays, as a worker posts them:
+ * row k's shingles are `shingles[shingleEnds[k - 1] ?? 0 .. shingleEnds[k]]`,
+ * its tagged words likewise, its content names `names[k]`. Four buffers move
+ * to the receiving thread, where two typed arrays and an object a row were
+ * each copied and each a thing for its collector to trace (a million rows:
+ * two million buffers).
+ */
+export interface PackedVerifyWords {
+  shingles: Uint32Array;
+  shingleEnds: Uint32Array;
+  tagged: Uint32Array;
+  taggedEnds: Uint32Array;
+  names: ContentName[][];
+}
+
+export function packVerifyWords(made: readonly VerifyWords[]): PackedVerifyWords {
+  const shingles = packArrays(made.map((m) => m.shingles));
+  const tagged = packArrays(made.map((m) => m.tagged));
+  return {
+    shingles: shingles.data,
+    shingleEnds: shingles.ends,
+    tagged: tagged.data,
+    taggedEnds: tagged.ends,
+    names: made.map((m) => m.names),
+  };
+}
+
+/** Row k of packed words, its arrays views of the packed ones. */
+export function unpackVerifyWords(packed: PackedVerifyWords, k: number): VerifyWords {
+  return {
+    shingles: packed.shingles.subarray(packed.shingleEnds[k - 1] ?? 0, packed.shingleEnds[k]),
+    tagged: packed.tagged.subarray(packed.taggedEnds[k - 1] ?? 0, packed.taggedEnds[k]),
+    names: packed.names[k] ?? [],
+  };
+}
+
+function packArrays(arrays: readonly Uint32Array[]): { data: Uint32Array; ends: Uint32Array } {
+  const ends = new Uint32Array(arrays.length);
+  let length = 0;
+  arrays.forEach((array, i) => (ends[i] = length += array.length));
+  const data = new Uint32Array(length);
+  arrays.forEach((array, i) => data.set(array, (ends[i] as number) - array.length));
+  return { data, ends };
+}
+
 /** How messages name a row (`row 12`, `data[3]`). */
 export type NameRow = (row: number) => string;
 /**
@@ -969,30 +1015,41 @@ function groupedRows(groupOf: Int32Array): Int32Array {
 
 const EMPTY_SET = new Uint32Array(0);
 
-/** Shingle sets of rows in one growing buffer (external memory, not an array per row). */
+/**
+ * Shingle sets (or tagged words) of rows, kept where they came: a row's set
+ * is a view of the buffer a worker packed its rows in (PackedVerifyWords),
+ * remembered as that buffer, an offset and a length. Copying each set into
+ * one growing buffer was 4.3 s of a million-row scan's thread (its copies
+ * and its doublings); a set made on this thread brings a buffer of its own.
+ */
 class SetPool {
-  private data = new Uint32Array(4096);
-  private used = 0;
+  private readonly chunks: Uint32Array[] = [];
+  private last: ArrayBufferLike | undefined;
+  private readonly chunkOf: Int32Array;
   private readonly start: Int32Array;
   private readonly length: Int32Array;
   constructor(rows: number) {
-    this.start = new Int32Array(rows).fill(-1);
+    this.chunkOf = new Int32Array(rows).fill(-1);
+    this.start = new Int32Array(rows);
     this.length = new Int32Array(rows);
   }
   put(row: number, set: Uint32Array): void {
-    if (this.used + set.length > this.data.length) {
-      const next = new Uint32Array(Math.max(this.data.length * 2, this.used + set.length));
-      next.set(this.data.subarray(0, this.used));
-      this.data = next;
+    if (set.buffer !== this.last) {
+      this.last = set.buffer;
+      this.chunks.push(new Uint32Array(set.buffer, 0, set.buffer.byteLength >>> 2));
     }
-    this.data.set(set, this.used);
-    this.start[row] = this.used;
+    this.chunkOf[row] = this.chunks.length - 1;
+    this.start[row] = set.byteOffset >>> 2;
     this.length[row] = set.length;
-    this.used += set.length;
   }
   get(row: number): Uint32Array | undefined {
+    const chunk = this.chunkOf[row] as number;
+    if (chunk < 0) return undefined;
     const start = this.start[row] as number;
-    return start < 0 ? undefined : this.data.subarray(start, start + (this.length[row] as number));
+    return (this.chunks[chunk] as Uint32Array).subarray(
+      start,
+      start + (this.length[row] as number),
+    );
   }
 }
 

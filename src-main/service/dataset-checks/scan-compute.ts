@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { DatasetFinding, DatasetStatistics } from '../../../src-shared/schemas/report.ts';
 import type { Issue } from '../../../src-shared/schemas/blocks.ts';
-import type { DuplicateResult, KeptApart } from '../../engine/dataset/duplicates.ts';
+import {
+  unpackVerifyWords,
+  type DuplicateResult,
+  type KeptApart,
+} from '../../engine/dataset/duplicates.ts';
 import { DatasetScan } from '../../engine/dataset/scan.ts';
 import type { EvalItem, EvalSource } from '../../engine/contamination/build.ts';
 import { sampleAsItem } from '../../engine/contamination/fields.ts';
@@ -205,7 +209,9 @@ export async function computeScan(
             }),
           async (words, chunk) => {
             const positionOf = new Map(chunk.map((p) => [rowIndex[p] as number, p]));
-            for (const [row, list] of words) deliver(positionOf.get(row) as number, list);
+            words.rows.forEach((row, k) => {
+              deliver(positionOf.get(row) as number, unpackVerifyWords(words, k));
+            });
             await hooks.pause();
           },
         );

@@ -1,6 +1,12 @@
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
-import { duplicateWords, verifyWords, type VerifyWords } from '../../engine/dataset/duplicates.ts';
+import {
+  duplicateWords,
+  packVerifyWords,
+  verifyWords,
+  type PackedVerifyWords,
+  type VerifyWords,
+} from '../../engine/dataset/duplicates.ts';
 import { currentSamples, scanPage, type ScanRowRecord } from '../../store/datasets-scan.ts';
 import { sampleKey, storedSignatures } from '../../store/signature-cache.ts';
 import type { SampleSource } from '../../store/datasets-rows.ts';
@@ -53,9 +59,13 @@ export interface ScanWordsTask {
   rows: number[];
 }
 
-/** Each row's words: [row index, words]. */
-/** Delivered in this order (content names are each given once, by the first row that has them). */
-export type ScanWordsResult = [number, VerifyWords][];
+/**
+ * The rows' words, packed (`rows[k]` is row k's index), in the order asked
+ * (content names are each given once, by the first row that has them).
+ */
+export interface ScanWordsResult extends PackedVerifyWords {
+  rows: number[];
+}
 
 export type ScanTask = ScanRowsTask | ScanWordsTask;
 
@@ -114,8 +124,11 @@ export function scanRows(
 export function scanWords(db: Db, task: ScanWordsTask): ScanWordsResult {
   const sampleOf = currentSample(sampleReader(db, task.datasetId));
   const seen = new Set<number>();
-  return currentSamples(db, task.datasetId, task.rows).map((row) => [
-    row.row_index,
-    verifyWords(duplicateWords(sampleOf(row)), seen),
-  ]);
+  const rows: number[] = [];
+  const made: VerifyWords[] = [];
+  for (const row of currentSamples(db, task.datasetId, task.rows)) {
+    rows.push(row.row_index);
+    made.push(verifyWords(duplicateWords(sampleOf(row)), seen));
+  }
+  return { rows, ...packVerifyWords(made) };
 }

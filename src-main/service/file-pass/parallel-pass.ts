@@ -3,7 +3,7 @@ import type { Issue } from '../../../src-shared/schemas/blocks.ts';
 import type { Operation } from '../../../src-shared/schemas/config.ts';
 import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { ContaminationScan } from '../../engine/contamination/scan.ts';
-import type { BandPushes } from '../../engine/dataset/duplicates.ts';
+import { unpackVerifyWords, type BandPushes } from '../../engine/dataset/duplicates.ts';
 import { DatasetScan, withStatistics, type ScanResult } from '../../engine/dataset/scan.ts';
 import { startLanguageIdentification } from '../../engine/dataset/languages.ts';
 import type { LanguageTextFetch } from '../../engine/dataset/language-reservoir.ts';
@@ -188,14 +188,7 @@ export async function scanInParallel(
           }),
         (words, [slice]) => {
           words.at.forEach((at, k) => {
-            deliver(slice.firstPosition + at, {
-              shingles: words.shingles.subarray(
-                words.shingleEnds[k - 1] ?? 0,
-                words.shingleEnds[k],
-              ),
-              tagged: words.tagged.subarray(words.taggedEnds[k - 1] ?? 0, words.taggedEnds[k]),
-              names: words.names[k] ?? [],
-            });
+            deliver(slice.firstPosition + at, unpackVerifyWords(words, k));
           });
         },
       );

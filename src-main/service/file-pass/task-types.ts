@@ -6,7 +6,7 @@ import type { FingerprintSet } from '../../engine/contamination/fingerprints.ts'
 import type { ItemMatch } from '../../engine/contamination/match.ts';
 import type { TallyParts } from '../../engine/dataset/scan.ts';
 import type { PackedRecords } from '../../engine/dataset/packed-records.ts';
-import type { ContentName } from '../../engine/dataset/template-siblings.ts';
+import type { PackedVerifyWords } from '../../engine/dataset/duplicates.ts';
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { ModelUsage } from '../../engine/usage.ts';
 import type { PositionedTallyData } from '../dataset-checks/positioned-tally.ts';
@@ -100,19 +100,9 @@ export interface WordsSliceTask {
   lines?: { line: number[]; firstOfLine: number[] };
 }
 
-/**
- * What verification compares of the wanted samples (`verifyWords`), packed:
- * sample `at[k]`'s shingles are `shingles[shingleEnds[k - 1] ?? 0 ..
- * shingleEnds[k]]`, its tagged words likewise, and its content names those no
- * earlier sample of the slice gave.
- */
-export interface WordsSliceResult {
+/** What verification compares of the wanted samples (`verifyWords`), packed; `at[k]` is row k's index in the slice. */
+export interface WordsSliceResult extends PackedVerifyWords {
   at: number[];
-  shingles: Uint32Array;
-  shingleEnds: Uint32Array;
-  tagged: Uint32Array;
-  taggedEnds: Uint32Array;
-  names: ContentName[][];
 }
 
 /** The dataset checks' issues of a slice's samples, by index in the slice. */

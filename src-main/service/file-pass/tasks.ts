@@ -3,6 +3,7 @@ import {
   bandPushes,
   DuplicateIndex,
   duplicateWords,
+  packVerifyWords,
   verifyWords,
   type VerifyWords,
 } from '../../engine/dataset/duplicates.ts';
@@ -183,16 +184,7 @@ export function wordsSlice(task: WordsSliceTask): WordsSliceResult {
     at.push(index);
     made.push(verifyWords(duplicateWords(sample), seen));
   }
-  const shingles = packed(made.map((m) => m.shingles));
-  const tagged = packed(made.map((m) => m.tagged));
-  return {
-    at,
-    shingles: shingles.data,
-    shingleEnds: shingles.ends,
-    tagged: tagged.data,
-    taggedEnds: tagged.ends,
-    names: made.map((m) => m.names),
-  };
+  return { at, ...packVerifyWords(made) };
 }
 
 /** The language sample's texts of the wanted samples, as the scan made them (`statisticsRecord`). */
@@ -215,15 +207,6 @@ export function languageSlice(task: LanguageSliceTask): LanguageSliceResult {
 }
 
 /** Arrays one after another in one (one transfer, not one per sample), with where each ends. */
-function packed(arrays: readonly Uint32Array[]): { data: Uint32Array; ends: Uint32Array } {
-  const ends = new Uint32Array(arrays.length);
-  let length = 0;
-  arrays.forEach((array, i) => (ends[i] = length += array.length));
-  const data = new Uint32Array(length);
-  arrays.forEach((array, i) => data.set(array, (ends[i] as number) - array.length));
-  return { data, ends };
-}
-
 const encoder = new TextEncoder();
 
 /**
