@@ -43,8 +43,8 @@ const invalid = (message: string): AppError => new AppError('invalid_request', m
  * How much of each part is read at once: 1 MiB, where 64 KiB reads were a
  * round trip to the file system's threads every ~65 rows (the merge of
  * 100,000 rows from 4 parts: 1.25-1.29 s, against 1.32-1.36 s with 64 KiB,
- * three runs each); less when there are many parts, so that they hold at
- * most 64 MiB.
+ * three runs each); less when there are many parts, so that up to 1,024
+ * parts hold at most 64 MiB (64 KiB each beyond, as before).
  */
 const partBufferBytes = (parts: number): number =>
   Math.max(1 << 16, Math.min(1 << 20, Math.floor((64 << 20) / parts)));

@@ -20,4 +20,21 @@ describe('a worker giving its heap back', () => {
     expect(report.exposed).toBe(false);
     expect(runInNewContext('typeof gc')).toBe('undefined');
   });
+
+  it('lets workers that give their heaps back side by side all end', async () => {
+    // Without a pause after the collection, one of four such workers now and then never ended.
+    for (let round = 0; round < 8; round++) {
+      const workers = Array.from(
+        { length: 4 },
+        () => new Worker(new URL('./testing/release-heap-worker.ts', import.meta.url)),
+      );
+      await Promise.all(
+        workers.map(async (worker) => {
+          const exit = once(worker, 'exit');
+          await once(worker, 'message');
+          await exit;
+        }),
+      );
+    }
+  }, 120_000);
 });

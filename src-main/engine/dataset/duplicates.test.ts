@@ -18,6 +18,9 @@ import {
   duplicatesVerdict,
   duplicateWords,
   findDuplicates,
+  packVerifyWords,
+  unpackVerifyWords,
+  verifyWords,
   type BandPushes,
   type FetchWords,
 } from './duplicates.ts';
@@ -284,6 +287,41 @@ describe('duplicates injected into real data', () => {
         };
         const there = await indexOf().finish(fetch, undefined, undefined, undefined, elsewhere);
         expect(asked).toBe(bandingFor(0.8).bands);
+        expect(there.groups).toEqual(here.groups);
+        expect([...there.issues]).toEqual([...here.issues]);
+        expect(there.templated).toEqual(here.templated);
+      }),
+      { numRuns: 10 },
+    );
+  });
+  it('gives the same result with the words made elsewhere and packed, in any chunks (property)', async () => {
+    const templated = Array.from({ length: 300 }, (_, i) =>
+      // Long enough that one number changed keeps them similar: siblings of one template.
+      text(`${SIXTY_WORDS} The hall seats ${i % 60} people.`),
+    );
+    const rows = [...injectDuplicates(gsm8k(), 60, KINDS, 5).samples, ...templated];
+    const indexOf = (): DuplicateIndex => {
+      const index = new DuplicateIndex();
+      for (const sample of rows) index.add(sample);
+      return index;
+    };
+    const here = await indexOf().finish((wanted, deliver) => {
+      for (const row of wanted) deliver(row, duplicateWords(rows[row] as Sample));
+    });
+    expect(here.templated?.rows).toBeGreaterThan(0);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 400 }), async (chunk) => {
+        // As a scan's slice workers do: a chunk's words made and packed, sent (a copy here), and
+        // each row delivered as views of the packed buffers.
+        const there = await indexOf().finish((wanted, deliver) => {
+          for (let start = 0; start < wanted.length; start += chunk) {
+            const part = wanted.slice(start, start + chunk);
+            const seen = new Set<number>();
+            const made = part.map((row) => verifyWords(duplicateWords(rows[row] as Sample), seen));
+            const packed = structuredClone(packVerifyWords(made));
+            part.forEach((row, k) => deliver(row, unpackVerifyWords(packed, k)));
+          }
+        });
         expect(there.groups).toEqual(here.groups);
         expect([...there.issues]).toEqual([...here.issues]);
         expect(there.templated).toEqual(here.templated);

@@ -574,9 +574,15 @@ export class DuplicateIndex {
     const words = new SetPool(n);
     const siblings = new SiblingCollector(n, TEMPLATED_EXAMPLES, CONTENT_NAMES);
     await fetch(needed, (row, given) => {
-      const made = isVerifyWords(given) ? given : verifyWords(given);
-      sets.put(row, made.shingles);
-      words.put(row, made.tagged);
+      if (isVerifyWords(given)) {
+        sets.keep(row, given.shingles);
+        words.keep(row, given.tagged);
+        siblings.name(given.names);
+        return;
+      }
+      const made = verifyWords(given);
+      sets.copy(row, made.shingles);
+      words.copy(row, made.tagged);
       siblings.name(made.names);
     });
     // `near`: copies (the groups); `same`: rows asking the same question (label conflicts).
@@ -1038,13 +1044,19 @@ const EMPTY_SET = new Uint32Array(0);
 /**
  * Shingle sets (or tagged words) of rows, kept where they came: a row's set
  * is a view of the buffer a worker packed its rows in (PackedVerifyWords),
- * remembered as that buffer, an offset and a length. Copying each set into
- * one growing buffer was 4.3 s of a million-row scan's thread (its copies
- * and its doublings); a set made on this thread brings a buffer of its own.
+ * remembered as that buffer, an offset and a length. Copying each such set
+ * into one growing buffer was 4.3 s of a million-row scan's thread (its
+ * copies and its doublings). A set made on this thread (`verifyWords` of a
+ * row's words) is copied into one buffer of the pool's own: kept as it is,
+ * each row's would stay a buffer of its own until the end.
  */
 class SetPool {
   private readonly chunks: Uint32Array[] = [];
   private last: ArrayBufferLike | undefined;
+  /** The buffer the sets of their own are copied into, and its chunk (-1: none yet). */
+  private own = new Uint32Array(4096);
+  private ownUsed = 0;
+  private ownChunk = -1;
   private readonly chunkOf: Int32Array;
   private readonly start: Int32Array;
   private readonly length: Int32Array;
@@ -1053,7 +1065,8 @@ class SetPool {
     this.start = new Int32Array(rows);
     this.length = new Int32Array(rows);
   }
-  put(row: number, set: Uint32Array): void {
+  /** Keeps a view as it is: the buffer it views stays while this pool does. */
+  keep(row: number, set: Uint32Array): void {
     if (set.buffer !== this.last) {
       this.last = set.buffer;
       this.chunks.push(new Uint32Array(set.buffer, 0, set.buffer.byteLength >>> 2));
@@ -1061,6 +1074,24 @@ class SetPool {
     this.chunkOf[row] = this.chunks.length - 1;
     this.start[row] = set.byteOffset >>> 2;
     this.length[row] = set.length;
+  }
+  /** Copies a set (its buffer need not stay). */
+  copy(row: number, set: Uint32Array): void {
+    if (this.ownUsed + set.length > this.own.length) {
+      const next = new Uint32Array(Math.max(this.own.length * 2, this.ownUsed + set.length));
+      next.set(this.own.subarray(0, this.ownUsed));
+      this.own = next;
+      if (this.ownChunk >= 0) this.chunks[this.ownChunk] = next;
+    }
+    if (this.ownChunk < 0) {
+      this.ownChunk = this.chunks.length;
+      this.chunks.push(this.own);
+    }
+    this.own.set(set, this.ownUsed);
+    this.chunkOf[row] = this.ownChunk;
+    this.start[row] = this.ownUsed;
+    this.length[row] = set.length;
+    this.ownUsed += set.length;
   }
   get(row: number): Uint32Array | undefined {
     const chunk = this.chunkOf[row] as number;
