@@ -39,6 +39,11 @@ export default defineConfig({
           ),
           // The app database's WAL checkpointed off the main thread (see datasets/wal-keeper.ts).
           'wal-keeper-worker': resolve(root, 'src-main/service/datasets/wal-keeper-worker.ts'),
+          // An import's file, read and mapped (see service/datasets/import-reader.ts).
+          'import-reader-worker': resolve(
+            root,
+            'src-main/service/datasets/import-reader-worker.ts',
+          ),
           // An export, written from a read-only connection (see service/datasets/export-thread.ts).
           'export-worker': resolve(root, 'src-main/service/datasets/export-worker.ts'),
         },

@@ -16,12 +16,12 @@ import { leanRowInserter, type LeanRowRecord } from '../../store/datasets-rows.t
 import { beginBulk, bulkTransaction, endBulk } from '../../store/bulk-writes.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { readLayout } from '../../files/index.ts';
-import type { RowMapping } from '../../engine/rows/index.ts';
 import { checkpointOffThread } from './wal-checkpoint.ts';
 import { syncWalOffThread } from './wal-sync.ts';
 import { gridQueries } from './grid-queries.ts';
 import { newId } from './ids.ts';
-import { readSampleBatches } from '../samples/read-samples.ts';
+import type { MappingColumns } from './import-batch.ts';
+import { readImportBatches } from './import-reader.ts';
 import { removeDataset } from './remove.ts';
 import { namingTheFile, resolveSource, type Uploads } from './source.ts';
 import { readyDataset, summaryOf } from './summary.ts';
@@ -100,7 +100,7 @@ export async function importDataset(
     shape: request.mapping ? 'custom' : request.shape,
     layout_json: JSON.stringify(layout),
   });
-  let mapping: RowMapping | undefined;
+  let mapping: MappingColumns | undefined;
   const counts = { rows: 0, errors: 0, bytes: 0 };
   const taskTypes = new Set<Sample['task_type']>();
   let rows: LeanRowRecord[] = [];
@@ -136,45 +136,39 @@ export async function importDataset(
 
   beginBulk(ctx.db);
   try {
-    const batches = readSampleBatches(file.path, {
+    const batches = readImportBatches(file.path, file.bytes, {
       format: file.format,
       shape: request.mapping ? undefined : request.shape,
       mapping: request.mapping,
       paths: request.paths,
-      onMapping: (chosen) => {
-        mapping = chosen;
+      onMapping: (columns) => {
+        mapping = columns;
         // Stored now: rows read while the import goes on are mapped with it.
-        recordImportMapping(ctx.db, id, mappingColumns(chosen));
+        recordImportMapping(ctx.db, id, columns);
       },
     });
-    // A JSON Lines line is kept as it was (it is the row's JSON); other formats as JSON.
-    const keepsLine = file.format === 'jsonl';
-    const keepsRecord = file.format === 'csv';
-    // Chunks already read arrive one after another without the event loop turning: the server
-    // answers between them once the chunks of this turn took TURN_MS, and before each write.
+    // Batches already read arrive one after another without the event loop turning: the server
+    // answers between them once the batches of this turn took TURN_MS, and before each write.
     let turnStarted = performance.now();
     const letServerAnswer = async (): Promise<void> => {
       await nextTurn();
       turnStarted = performance.now();
     };
     for await (const batch of batches) {
-      for (const result of batch) {
-        if ('error' in result) {
-          errors.push({ row: result.row, message: result.error });
-          counts.errors++;
-          continue;
-        }
-        const original =
-          keepsLine && result.raw !== undefined ? result.raw : JSON.stringify(result.original);
+      for (const error of batch.errors) errors.push(error);
+      counts.errors += batch.errors.length;
+      for (let r = 0; r < batch.originals.length; r++) {
+        const original = batch.originals[r] as string;
+        const taskType = batch.taskTypes[r] as Sample['task_type'];
         counts.bytes += original.length + 1;
-        taskTypes.add(result.sample.task_type);
+        taskTypes.add(taskType);
         rows.push({
           row_index: counts.rows,
-          source_row: result.row,
-          task_type: result.sample.task_type,
+          source_row: batch.sourceRows[r] as number,
+          task_type: taskType,
           original_json: original,
-          source_raw: keepsRecord ? (result.raw ?? null) : null,
-          source_path: result.path ? JSON.stringify(result.path.route) : null,
+          source_raw: batch.raws[r] ?? null,
+          source_path: batch.paths[r] ?? null,
         });
         counts.rows++;
       }
@@ -211,7 +205,7 @@ export async function importDataset(
       row_count: counts.rows,
       error_count: counts.errors,
       task_types: [...taskTypes].sort(),
-      ...(mapping ? mappingColumns(mapping) : { mapping_json: null, paths: null }),
+      ...(mapping ?? { mapping_json: null, paths: null }),
     });
   } catch (error) {
     await removeDataset(ctx.db, id);
@@ -225,17 +219,6 @@ export async function importDataset(
   // Its search index is completed in the background (the builder's worker).
   gridQueries(ctx.db).reindex();
   return summaryOf(ctx.db, readyDataset(ctx.db, id));
-}
-
-/** How a dataset keeps the mapping its rows were read with. */
-function mappingColumns(mapping: RowMapping): {
-  mapping_json: string | null;
-  paths: 'best' | 'all' | null;
-} {
-  return {
-    mapping_json: mapping.mapping ? JSON.stringify(mapping.mapping) : null,
-    paths: mapping.shape === 'oasst' ? (mapping.tree ? 'all' : 'best') : null,
-  };
 }
 
 function firstError(ctx: ServiceContext, id: string): string {

@@ -1,0 +1,53 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { releaseHeap } from '../../engine/release-heap.ts';
+import { encodeError } from '../threads/wire-error.ts';
+import {
+  READ_AHEAD,
+  readHere,
+  type FromReader,
+  type ReaderJob,
+  type ToReader,
+} from './import-reader.ts';
+
+/**
+ * Reads an import's file (import-reader.ts): its mapping, then its batches,
+ * then `done` or the error that stopped it, as it would on the import's
+ * thread. It waits while READ_AHEAD batches are unread there.
+ */
+
+const port = parentPort;
+if (!port) throw new Error("the import's reader runs in a worker thread");
+const job = workerData as ReaderJob;
+
+let credit = READ_AHEAD;
+let wake: (() => void) | undefined;
+// Its one message: a batch was taken, one more may be read ahead.
+port.on('message', (_more: ToReader) => {
+  credit++;
+  wake?.();
+});
+
+const post = (message: FromReader): void => port.postMessage(message);
+
+try {
+  const batches = readHere(job.path, {
+    format: job.format,
+    shape: job.shape,
+    mapping: job.mapping,
+    paths: job.paths,
+    onMapping: (columns) => post({ type: 'mapping', columns }),
+  });
+  for await (const batch of batches) {
+    while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
+    credit--;
+    post({ type: 'batch', batch });
+  }
+  post({ type: 'done' });
+} catch (error) {
+  post({ type: 'failed', error: encodeError(error) });
+}
+// Nothing more to hear: the thread ends once its last messages are out.
+port.removeAllListeners('message');
+port.unref();
+// Then it ends, its heap given back on this thread (see engine/release-heap.ts).
+releaseHeap();

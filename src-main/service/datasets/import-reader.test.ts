@@ -1,0 +1,132 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../src-shared/errors.ts';
+import type { ImportBatch, MappingColumns } from './import-batch.ts';
+import { READ_AHEAD, readImportBatches, type ImportReadOptions } from './import-reader.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-import-reader-'));
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const gsm8kLines = (rows: number): string[] =>
+  Array.from({ length: rows }, (_, i) =>
+    JSON.stringify({
+      question: `Row ${i}: Tom has ${i % 97} apples and buys ${i % 13} more. How many now?`,
+      answer: `He has ${(i % 97) + (i % 13)}.\n#### ${(i % 97) + (i % 13)}`,
+    }),
+  );
+
+interface Read {
+  mappings: MappingColumns[];
+  batches: ImportBatch[];
+}
+
+async function read(
+  path: string,
+  options: Omit<ImportReadOptions, 'onMapping'>,
+  offThread: boolean,
+): Promise<Read> {
+  const mappings: MappingColumns[] = [];
+  const batches: ImportBatch[] = [];
+  const reading = readImportBatches(
+    path,
+    1,
+    { ...options, onMapping: (columns) => mappings.push(columns) },
+    { offThreadFromBytes: offThread ? 0 : 2 },
+  );
+  for await (const batch of reading) batches.push(batch);
+  return { mappings, batches };
+}
+
+/** The batches' columns end to end (how a file is cut into batches is the reader's own). */
+function flat({ batches }: Read): Omit<ImportBatch, never> {
+  return {
+    sourceRows: batches.flatMap((b) => b.sourceRows),
+    taskTypes: batches.flatMap((b) => b.taskTypes),
+    originals: batches.flatMap((b) => b.originals),
+    raws: batches.flatMap((b) => b.raws),
+    paths: batches.flatMap((b) => b.paths),
+    errors: batches.flatMap((b) => b.errors),
+  };
+}
+
+const CASES: [string, string, Omit<ImportReadOptions, 'onMapping'>][] = [
+  [
+    'JSON Lines, detected, with a broken line and a row that does not map',
+    [...gsm8kLines(3000), '{"question": "no answer"', ...gsm8kLines(5)].join('\n') + '\n',
+    { format: 'jsonl' },
+  ],
+  [
+    'JSON Lines, a shape forced that some rows do not fit',
+    [...gsm8kLines(40), JSON.stringify({ text: 'a text, not a question' })].join('\n'),
+    { format: 'jsonl', shape: 'gsm8k' },
+  ],
+  [
+    'CSV through a field mapping',
+    'title,body\n' +
+      Array.from({ length: 1500 }, (_, i) => `t${i},"body ${i}, with a comma"`).join('\n'),
+    { format: 'csv', mapping: { task_type: 'text', fields: { text: 'body' } } },
+  ],
+  ['a JSON array', `[${gsm8kLines(2500).join(',')}]`, { format: 'json' }],
+];
+
+describe('the import reader', () => {
+  it.each(CASES)('reads %s on a worker as it reads it here', async (name, text, options) => {
+    const path = file(`${name.replace(/\W+/g, '-')}.${options.format}`, text);
+    const here = await read(path, options, false);
+    const there = await read(path, options, true);
+    expect(here.batches.length).toBeGreaterThan(0);
+    expect(flat(there)).toEqual(flat(here));
+    expect(there.mappings).toEqual(here.mappings);
+    expect(here.mappings).toHaveLength(1);
+  });
+
+  it('keeps rows that cannot be read as errors with their row number, on a worker too', async () => {
+    const path = file('errors.jsonl', [...gsm8kLines(2), 'not json', ...gsm8kLines(1)].join('\n'));
+    const there = flat(await read(path, { format: 'jsonl', shape: 'gsm8k' }, true));
+    expect(there.sourceRows).toEqual([1, 2, 4]);
+    expect(there.errors).toHaveLength(1);
+    expect(there.errors[0]?.row).toBe(3);
+  });
+
+  it("fails with the reading's own error, rebuilt from the worker", async () => {
+    // Rows of no known shape, and no mapping given: the reading fails on the first rows.
+    const path = file('shapeless.jsonl', '{"foo": 1, "bar": "x"}\n'.repeat(50));
+    const failure = async (offThread: boolean): Promise<unknown> =>
+      read(path, { format: 'jsonl' }, offThread).then(
+        () => 'no error',
+        (error: unknown) => error,
+      );
+    const here = await failure(false);
+    const there = await failure(true);
+    expect(here).toBeInstanceOf(Error);
+    expect(there).toBeInstanceOf(here instanceof AppError ? AppError : Error);
+    expect((there as Error).message).toBe((here as Error).message);
+    if (here instanceof AppError) expect((there as AppError).code).toBe(here.code);
+  });
+
+  it('reads at most READ_AHEAD batches ahead of the import, and ends when it stops early', async () => {
+    const path = file('long.jsonl', gsm8kLines(100_000).join('\n'));
+    let most = 0;
+    const reading = readImportBatches(
+      path,
+      1,
+      { format: 'jsonl', onMapping: () => undefined },
+      { offThreadFromBytes: 0, onWaiting: (waiting) => (most = Math.max(most, waiting)) },
+    );
+    expect((await reading.next()).done).toBe(false);
+    // A while for the worker to read ahead as far as it may (the whole file: ~100 batches).
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The batches it may read ahead, and the mapping told before them.
+    expect(most).toBeLessThanOrEqual(READ_AHEAD + 1);
+    expect(most).toBeGreaterThan(1);
+    const ended = await reading.return(undefined);
+    expect(ended.done).toBe(true);
+  });
+});

@@ -1,0 +1,162 @@
+import { Worker } from 'node:worker_threads';
+import type { FieldMapping, OasstPaths } from '../../../src-shared/schemas/mapping.ts';
+import type { ShapeId } from '../../engine/shapes/index.ts';
+import { workerScript } from '../../engine/worker-script.ts';
+import type { FileFormat } from '../../files/index.ts';
+import { readSampleBatches } from '../samples/read-samples.ts';
+import { decodeError, type WireError } from '../threads/wire-error.ts';
+import {
+  importBatchOf,
+  mappingColumns,
+  type ImportBatch,
+  type MappingColumns,
+} from './import-batch.ts';
+
+/**
+ * An import's rows as batches to store (import-batch.ts), read and mapped on
+ * a worker thread of their own (import-reader-worker.ts) when the file is
+ * large: the server's thread then only writes them. Reading a JSON Lines
+ * file (splitting lines, JSON.parse, the shape's mapping) was about a third
+ * of that thread's work in an import, and most of its garbage: the old
+ * generation it grew was collected in pauses of 15-30 ms, the longest holds
+ * of the import. A small file is read here: a worker's start (~0.1-0.2 s of
+ * loading the readers and the shapes) would cost more than reading it.
+ *
+ * The worker keeps at most READ_AHEAD batches unread by the import (each
+ * one read of the file, a few hundred rows), so memory stays bounded
+ * whatever the file's size and however slowly the rows are written.
+ */
+
+export interface ImportReadOptions {
+  format: FileFormat;
+  shape?: ShapeId | undefined;
+  mapping?: FieldMapping | undefined;
+  paths?: OasstPaths | undefined;
+  /** Told the mapping in force once the first rows are read (before the first batch). */
+  onMapping: (columns: MappingColumns) => void;
+}
+
+/** Files from this size on are read on a worker. */
+export const READ_OFF_THREAD_FROM_BYTES = 4 * 1024 * 1024;
+
+/** Batches the worker reads ahead of the import. */
+export const READ_AHEAD = 4;
+
+/** What the import's thread sends the reader: read one more batch ahead. */
+export type ToReader = 'more';
+
+export type FromReader =
+  | { type: 'mapping'; columns: MappingColumns }
+  | { type: 'batch'; batch: ImportBatch }
+  | { type: 'done' }
+  | { type: 'failed'; error: WireError };
+
+/** What the worker is given to read. */
+export interface ReaderJob {
+  path: string;
+  format: FileFormat;
+  shape: ShapeId | undefined;
+  mapping: FieldMapping | undefined;
+  paths: OasstPaths | undefined;
+}
+
+/** How a reading is run: tests lower the size and watch the worker's messages waiting. */
+export interface ReaderTuning {
+  offThreadFromBytes: number;
+  /** Told how many of the worker's messages wait unread, each time one arrives. */
+  onWaiting?: (waiting: number) => void;
+}
+
+/** The rows of the file at `path` (of `bytes` bytes) as batches to store. */
+export function readImportBatches(
+  path: string,
+  bytes: number,
+  options: ImportReadOptions,
+  tuning: ReaderTuning = { offThreadFromBytes: READ_OFF_THREAD_FROM_BYTES },
+): AsyncGenerator<ImportBatch> {
+  return bytes >= tuning.offThreadFromBytes
+    ? readOffThread(path, options, tuning.onWaiting)
+    : readHere(path, options);
+}
+
+/** The same batches, read on this thread. */
+export async function* readHere(
+  path: string,
+  options: ImportReadOptions,
+): AsyncGenerator<ImportBatch> {
+  const batches = readSampleBatches(path, {
+    format: options.format,
+    shape: options.mapping ? undefined : options.shape,
+    mapping: options.mapping,
+    paths: options.paths,
+    onMapping: (chosen) => options.onMapping(mappingColumns(chosen)),
+  });
+  for await (const batch of batches) yield importBatchOf(batch, options.format);
+}
+
+/**
+ * The batches from the reader's worker, in order. A worker that cannot start
+ * (no script, no thread) before anything was read leaves the file to be
+ * read here; one that fails later fails the import (its rows so far are
+ * already the import's). The worker is ended if the import stops early.
+ */
+async function* readOffThread(
+  path: string,
+  options: ImportReadOptions,
+  onWaiting: ((waiting: number) => void) | undefined,
+): AsyncGenerator<ImportBatch> {
+  const job: ReaderJob = {
+    path,
+    format: options.format,
+    shape: options.shape,
+    mapping: options.mapping,
+    paths: options.paths,
+  };
+  const script = workerScript(
+    import.meta.url,
+    'import-reader-worker.ts',
+    'import-reader-worker.js',
+  );
+  const worker = new Worker(script, { workerData: job, name: 'svc-import-reader' });
+  const arrived: (FromReader | { type: 'crashed'; error: Error })[] = [];
+  let wake: (() => void) | undefined;
+  const push = (item: (typeof arrived)[number]): void => {
+    arrived.push(item);
+    onWaiting?.(arrived.length);
+    wake?.();
+  };
+  worker.on('message', (message: FromReader) => push(message));
+  worker.on('error', (error: Error) => push({ type: 'crashed', error }));
+  worker.on('exit', (code) =>
+    push({ type: 'crashed', error: new Error(`the import's reader ended (exit code ${code})`) }),
+  );
+  let heard = false;
+  let finished = false;
+  try {
+    for (;;) {
+      while (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      const next = arrived.shift() as (typeof arrived)[number];
+      if (next.type === 'crashed') {
+        if (heard) throw next.error;
+        console.error(`the import's reader did not start (${next.error.message}): reading here`);
+        finished = true;
+        yield* readHere(path, options);
+        return;
+      }
+      heard = true;
+      if (next.type === 'mapping') options.onMapping(next.columns);
+      else if (next.type === 'failed') throw decodeError(next.error, 0, 0);
+      else if (next.type === 'done') {
+        finished = true;
+        return;
+      } else {
+        worker.postMessage('more' satisfies ToReader);
+        yield next.batch;
+      }
+    }
+  } finally {
+    worker.removeAllListeners('message');
+    // Done, it ends by itself (giving its heap back); stopped early, it is ended here.
+    if (!finished) await worker.terminate();
+  }
+}
