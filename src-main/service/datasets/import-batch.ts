@@ -64,3 +64,32 @@ export function importBatchOf(batch: readonly SampleRow[], format: FileFormat): 
   }
   return out;
 }
+
+/** The last row of the file a batch holds, read or not (0 for none). */
+export function lastRowOf(batch: ImportBatch): number {
+  let last = 0;
+  for (const row of batch.sourceRows) if (row > last) last = row;
+  for (const error of batch.errors) if (error.row > last) last = error.row;
+  return last;
+}
+
+/**
+ * What of a batch comes after row `after` of the file, or undefined when
+ * nothing does. A row's samples (a tree read along every path) are all in
+ * the batch that read the row, so none is split.
+ */
+export function rowsAfter(batch: ImportBatch, after: number): ImportBatch | undefined {
+  const errors = batch.errors.filter((error) => error.row > after);
+  const from = batch.sourceRows.findIndex((row) => row > after);
+  if (from < 0 && errors.length === 0) return undefined;
+  if (from === 0 && errors.length === batch.errors.length) return batch;
+  const start = from < 0 ? batch.sourceRows.length : from;
+  return {
+    sourceRows: batch.sourceRows.slice(start),
+    taskTypes: batch.taskTypes.slice(start),
+    originals: batch.originals.slice(start),
+    raws: batch.raws.slice(start),
+    paths: batch.paths.slice(start),
+    errors,
+  };
+}

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { releaseHeap } from '../../engine/release-heap.ts';
 import { encodeError } from '../threads/wire-error.ts';
+import { rowsAfter } from './import-batch.ts';
 import {
   READ_AHEAD,
   readHere,
@@ -12,7 +13,8 @@ import {
 /**
  * Reads an import's file (import-reader.ts): its mapping, then its batches,
  * then `done` or the error that stopped it, as it would on the import's
- * thread. It waits while READ_AHEAD batches are unread there.
+ * thread, but only the rows after those of the first batch, which that
+ * thread read itself. It waits while READ_AHEAD batches are unread there.
  */
 
 const port = parentPort;
@@ -21,9 +23,10 @@ const job = workerData as ReaderJob;
 
 let credit = READ_AHEAD;
 let wake: (() => void) | undefined;
-// Its one message: a batch was taken, one more may be read ahead.
-port.on('message', (_more: ToReader) => {
-  credit++;
+let after: number | undefined;
+port.on('message', (message: ToReader) => {
+  if (message === 'more') credit++;
+  else after = message.row;
   wake?.();
 });
 
@@ -37,7 +40,11 @@ try {
     paths: job.paths,
     onMapping: (columns) => post({ type: 'mapping', columns }),
   });
-  for await (const batch of batches) {
+  for await (const read of batches) {
+    // The import's thread read the first batch itself: it says how far that went.
+    while (after === undefined) await new Promise<void>((resolve) => (wake = resolve));
+    const batch = rowsAfter(read, after);
+    if (!batch) continue;
     while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
     credit--;
     post({ type: 'batch', batch });
