@@ -255,6 +255,20 @@ function sortBucket(keys: Uint32Array, refs: Uint32Array, from: number, to: numb
   refs.set(sortedRefs, from);
 }
 
+/** Numbers per entry of a matcher's interleaved index (see ContaminationMatcher.#entries). */
+const ENTRY = 4;
+
+/** The index's keys and refs side by side, each entry's mark (the 4th number) at 0. */
+function interleaved(keys: Uint32Array, refs: Uint32Array): Uint32Array {
+  const entries = new Uint32Array(refs.length * ENTRY);
+  for (let e = 0; e < refs.length; e++) {
+    entries[e * ENTRY] = keys[2 * e] as number;
+    entries[e * ENTRY + 1] = keys[2 * e + 1] as number;
+    entries[e * ENTRY + 2] = refs[e] as number;
+  }
+  return entries;
+}
+
 /**
  * Where `slide`'s reads ahead go: a value stored on an object is never
  * optimized away, so the reads are made (they are made for the cache, not
@@ -277,15 +291,18 @@ export class ContaminationMatcher {
   /**
    * Built on the first match: a thread that only gathers what others matched
    * (a file pass's main thread) never pays it (`mergedIndex`: 40-100 ms for
-   * the shipped benchmarks).
+   * the shipped benchmarks). Its keys and refs are then kept in `#entries`.
    */
-  #index: MergedIndex | undefined;
+  #index: Omit<MergedIndex, 'keys' | 'refs'> | undefined;
   /**
-   * Per index entry, the last match that found it (`#generation`): an
-   * entry is counted once per row without a set of entries per hit (a
-   * held item's few hundred n-grams each made a set insertion).
+   * The index's entries side by side, four numbers each: the key's two
+   * halves, the ref, and the last match that found the entry (`#generation`:
+   * an entry is counted once per row without a set of entries per hit). A
+   * looked-up n-gram's entry is one cache line: with keys, refs and marks in
+   * three arrays it was three, and these reads, missing the cache, are most
+   * of the matching of a row that holds an item.
    */
-  #seen: Uint32Array = new Uint32Array(0);
+  #entries: Uint32Array = new Uint32Array(0);
   #generation = 0;
 
   constructor(sets: readonly FingerprintSet[]) {
@@ -311,13 +328,14 @@ export class ContaminationMatcher {
     this.#fieldOf = read.fieldOf;
     const hits = new Map<number, Hit>();
     if (!this.#index) {
-      this.#index = mergedIndex(this.#sets);
-      this.#seen = new Uint32Array(this.#index.refs.length);
+      const { keys, refs, starts, shift, filter } = mergedIndex(this.#sets);
+      this.#entries = interleaved(keys, refs);
+      this.#index = { starts, shift, filter };
     }
-    const { starts, shift, keys, refs, filter } = this.#index;
-    const seen = this.#seen;
+    const { starts, shift, filter } = this.#index;
+    const entries = this.#entries;
     if (this.#generation === 0xffffffff) {
-      seen.fill(0);
+      for (let e = 3; e < entries.length; e += ENTRY) entries[e] = 0;
       this.#generation = 0;
     }
     const generation = ++this.#generation;
@@ -333,12 +351,12 @@ export class ContaminationMatcher {
       whole: boolean,
     ): void => {
       const last = starts[(hi >>> shift) + 1] as number;
-      for (let e = first; e < last; e++) {
-        const h = keys[2 * e] as number;
+      for (let at = first * ENTRY; at < last * ENTRY; at += ENTRY) {
+        const h = entries[at] as number;
         // Sorted: past the key, nothing more of it.
         if (h > hi) return;
-        if (h !== hi || keys[2 * e + 1] !== lo) continue;
-        const ref = refs[e] as number;
+        if (h !== hi || entries[at + 1] !== lo) continue;
+        const ref = entries[at + 2] as number;
         // Set and item together: the map's key.
         const key = ref >>> 1;
         // Side by side n-grams mostly find the same item: the last one found is asked first.
@@ -356,8 +374,8 @@ export class ContaminationMatcher {
         }
         lastKey = key;
         lastHit = hit;
-        if (seen[e] !== generation) {
-          seen[e] = generation;
+        if (entries[at + 3] !== generation) {
+          entries[at + 3] = generation;
           if ((ref & 1) === QUESTION) hit.foundQ++;
           else hit.foundA++;
         }
@@ -375,7 +393,7 @@ export class ContaminationMatcher {
     const lo = this.#lo;
     const passed = this.#passed;
     const firsts = this.#firsts;
-    const entryCount = refs.length;
+    const entryCount = entries.length / ENTRY;
     // In stages, each a loop over the row's n-grams: the index is megabytes, and one n-gram's
     // reads, one after the other, each wait on memory; a stage's reads of many n-grams are in
     // flight at once. A row holding an item ran two to three times slower from the cache misses.
@@ -385,13 +403,13 @@ export class ContaminationMatcher {
       for (let i = 0; i < count; i++) {
         if (mayHold(filter, hi[i] as number, lo[i] as number)) passed[through++] = i;
       }
-      // Read ahead: each n-gram's bucket start, and its first entry's key, ref and mark.
+      // Read ahead: each n-gram's bucket start, and its first entry (key, ref and mark: one line).
       let sink = 0;
       for (let k = 0; k < through; k++) {
         const first = starts[(hi[passed[k] as number] as number) >>> shift] as number;
         firsts[k] = first;
         if (first < entryCount) {
-          sink ^= (keys[2 * first] as number) ^ (refs[first] as number) ^ (seen[first] as number);
+          sink ^= entries[first * ENTRY] as number;
         }
       }
       readAhead.sink = sink;
