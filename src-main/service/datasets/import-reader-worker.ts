@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { releaseHeap } from '../../engine/release-heap.ts';
+import { lowerThisThread } from '../threads/background-priority.ts';
 import { encodeError } from '../threads/wire-error.ts';
 import { rowsAfter } from './import-batch.ts';
 import {
@@ -17,6 +18,8 @@ import {
  * thread read itself. It waits while READ_AHEAD batches are unread there.
  */
 
+// Bulk work: the server's own thread and the grid's queries (a search while importing) go first.
+lowerThisThread();
 const port = parentPort;
 if (!port) throw new Error("the import's reader runs in a worker thread");
 const job = workerData as ReaderJob;
