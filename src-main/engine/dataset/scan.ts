@@ -85,19 +85,23 @@ export class DatasetScan {
     }
   }
 
-  /** `apart`: pairs a person said are not duplicates (see `KeptApart`). */
+  /**
+   * `apart`: pairs a person said are not duplicates (see `KeptApart`);
+   * `bandPushes`: where the LSH bands' pairs are made (other threads), else here.
+   */
   async finish(
     fetch: FetchWords,
     name?: NameRow,
     pause?: Pause,
     apart?: KeptApart,
+    bandPushes?: BandPushes,
   ): Promise<ScanResult> {
     // The statistics need nothing of the duplicates: their languages are identified (on a
     // worker of their own, which loads its identifier first) while the near duplicates are
     // verified, not after them (200,000 rows: ~1 s sooner).
     const [statistics, duplicates] = await Promise.all([
       this.statistics.finish(),
-      this.duplicates.finish(fetch, name, pause, apart),
+      this.duplicates.finish(fetch, name, pause, apart, bandPushes),
     ]);
     return withStatistics(duplicates, statistics, name);
   }

@@ -17,6 +17,7 @@ import { keptPairs } from '../../store/kept-pairs.ts';
 import type { Db } from '../../store/db.ts';
 import { sampleReader } from '../datasets/row-sample.ts';
 import { benchmarkChoice, passContamination } from '../contamination/matcher.ts';
+import { bandPushesOn } from '../file-pass/band-pushes-on.ts';
 import { orderedMap } from '../file-pass/ordered.ts';
 import { addPreparedSlice } from '../file-pass/prepared-slice.ts';
 import type { MatcherSpec } from '../file-pass/task-types.ts';
@@ -219,6 +220,8 @@ export async function computeScan(
       (p) => `row ${sourceRow[p]}`,
       hooks.pause,
       keptApart(db, datasetId, rowIndex),
+      // The bands' pairs (~1.5 s of sorting at 1M rows) where the slices run, a few at once.
+      bandPushesOn(runner),
     );
     const contaminated = contamination.finish();
     return {

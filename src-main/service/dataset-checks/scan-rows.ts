@@ -1,6 +1,7 @@
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import {
+  bandPushes,
   duplicateWords,
   packVerifyWords,
   verifyWords,
@@ -14,7 +15,12 @@ import type { Db } from '../../store/db.ts';
 import { sampleReader } from '../datasets/row-sample.ts';
 import { SlicePreparer } from '../file-pass/prepared-slice.ts';
 import { duplicateIndexOf } from '../file-pass/tasks.ts';
-import type { MatcherSpec, ScanSliceResult } from '../file-pass/task-types.ts';
+import type {
+  BandPairsResult,
+  BandPairsTask,
+  MatcherSpec,
+  ScanSliceResult,
+} from '../file-pass/task-types.ts';
 
 /**
  * The per-row work of a dataset scan, a range of stored rows at a time, as
@@ -67,7 +73,27 @@ export interface ScanWordsResult extends PackedVerifyWords {
   rows: number[];
 }
 
-export type ScanTask = ScanRowsTask | ScanWordsTask;
+/** A task of a scan's slices: a range of rows, rows' words, or an LSH band's pairs (`bandPushes`). */
+export type ScanTask = ScanRowsTask | ScanWordsTask | BandPairsTask;
+
+/**
+ * Runs one of a scan's tasks on this thread (the scan's own or a slice
+ * worker's); a range of rows is matched with `matcherFor`'s matcher.
+ */
+export function runScanTask(
+  db: Db,
+  task: ScanTask,
+  matcherFor: (task: ScanRowsTask) => ContaminationMatcher | null,
+): ScanRowsResult | ScanWordsResult | BandPairsResult {
+  switch (task.kind) {
+    case 'rows':
+      return scanRows(db, task, matcherFor(task));
+    case 'words':
+      return scanWords(db, task);
+    case 'band-pairs':
+      return { pushes: bandPushes(task.reps, task.column, task.n) };
+  }
+}
 
 /** The sample in force: an accepted fix, else the one imported. */
 export const currentSample =

@@ -2,14 +2,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { releaseHeap } from '../../engine/release-heap.ts';
 import { openReadOnly } from '../../store/db.ts';
 import { matcherOf, transferablesOf } from '../file-pass/tasks.ts';
-import { scanRows, scanWords, type ScanTask } from './scan-rows.ts';
+import { runScanTask, type ScanTask } from './scan-rows.ts';
 import { lowerThisThread } from '../threads/background-priority.ts';
 
 /**
  * One of a dataset scan's slice workers (started by scan-slices.ts, in the
  * scan's own worker): a read-only connection to the app's database, and
- * the per-row work of one range of rows (or one list of rows' words) per
- * message, answered in turn. WAL lets it read beside the main connection's
+ * the per-row work of one range of rows (or one list of rows' words, or
+ * one LSH band's pairs) per message, answered in turn. WAL lets it read beside the main connection's
  * writes.
  */
 
@@ -31,10 +31,9 @@ port?.on('message', (request: SliceRequest) => {
   }
   const { id, task } = request;
   try {
-    const result =
-      task.kind === 'rows'
-        ? scanRows(db, task, task.contamination ? matcherOf(task.contamination) : null)
-        : scanWords(db, task);
+    const result = runScanTask(db, task, (rows) =>
+      rows.contamination ? matcherOf(rows.contamination) : null,
+    );
     port.postMessage({ id, result } satisfies SliceReply, transferablesOf(result));
   } catch (error) {
     port.postMessage({ id, failed: (error as Error).message } satisfies SliceReply);

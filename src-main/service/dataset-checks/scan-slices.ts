@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { workerScript } from '../../engine/worker-script.ts';
 import type { Db } from '../../store/db.ts';
-import { scanRows, scanWords, type ScanTask } from './scan-rows.ts';
+import { runScanTask, type ScanTask } from './scan-rows.ts';
 import type { SliceReply, SliceRequest } from './scan-slice-worker.ts';
 
 /**
@@ -21,10 +21,7 @@ export interface SliceRunner {
 export function inThread(db: Db, matcher: ContaminationMatcher | null): SliceRunner {
   return {
     window: 1,
-    run: <R>(task: ScanTask) =>
-      Promise.resolve(
-        (task.kind === 'rows' ? scanRows(db, task, matcher) : scanWords(db, task)) as R,
-      ),
+    run: <R>(task: ScanTask) => Promise.resolve(runScanTask(db, task, () => matcher) as R),
     close: () => undefined,
   };
 }

@@ -128,7 +128,7 @@ describe('the bands on the workers', () => {
   it('yield each band its own pairs, in band order, with columns in flight and their memory reused', async () => {
     const { EnginePool } = await import('../runs/pool/pool.ts');
     const { bandPushes } = await import('../../engine/dataset/duplicates.ts');
-    const { bandPushesOn } = await import('./parallel-pass.ts');
+    const { bandPushesOn } = await import('./band-pushes-on.ts');
     const pool = new EnginePool(new URL('../runs/pool/worker.ts', import.meta.url), 2);
     try {
       const n = 3000;

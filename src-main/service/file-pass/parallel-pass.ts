@@ -3,7 +3,7 @@ import type { Issue } from '../../../src-shared/schemas/blocks.ts';
 import type { Operation } from '../../../src-shared/schemas/config.ts';
 import type { ContaminationMatcher } from '../../engine/contamination/match.ts';
 import { ContaminationScan } from '../../engine/contamination/scan.ts';
-import { unpackVerifyWords, type BandPushes } from '../../engine/dataset/duplicates.ts';
+import { unpackVerifyWords } from '../../engine/dataset/duplicates.ts';
 import { DatasetScan, withStatistics, type ScanResult } from '../../engine/dataset/scan.ts';
 import { startLanguageIdentification } from '../../engine/dataset/languages.ts';
 import type { LanguageTextFetch } from '../../engine/dataset/language-reservoir.ts';
@@ -13,12 +13,12 @@ import { decodeError } from '../threads/wire-error.ts';
 import { PoolUnavailable, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
 import { cutLines } from './line-cutter.ts';
 import type { LineSlice } from './line-slices.ts';
+import { bandPushesOn } from './band-pushes-on.ts';
 import { orderedMap } from './ordered.ts';
 import { OutputBuffers } from './output-buffers.ts';
 import { addPreparedSlice } from './prepared-slice.ts';
 import { runFileTask } from './tasks.ts';
 import type {
-  BandPairsResult,
   FileTask,
   LanguageSliceResult,
   MatcherSpec,
@@ -235,47 +235,6 @@ function languageTextsOn(runner: TaskRunner, file: ParallelFile): LanguageTextFe
     );
     return texts;
   };
-}
-
-/**
- * The LSH bands' candidate pairs made by the runner (the engine's workers),
- * a few bands in flight at once, yielded in band order. The representatives
- * and each band's column go in shared memory: sent to every band's task,
- * they are not copied. A column's memory serves the next band once its task
- * is answered: a new one per band (25 of 400 KB at 100k rows), and a copy of
- * each, made this thread's GC run a full collection during every finish.
- */
-export function bandPushesOn(runner: TaskRunner): BandPushes {
-  return async function* onWorkers(bands, columnOf, reps, n) {
-    const sharedReps = shared(reps);
-    const free: Uint32Array[] = [];
-    const inFlight: { task: Promise<BandPairsResult>; column: Uint32Array }[] = [];
-    let next = 0;
-    const launch = (): void => {
-      const column = columnOf(
-        next++,
-        free.pop() ?? new Uint32Array(new SharedArrayBuffer(reps.byteLength)),
-      );
-      const task = runner.run<BandPairsResult>({ kind: 'band-pairs', reps: sharedReps, column, n });
-      // Awaited in turn below; a caller that stops early leaves the rest to settle unread.
-      task.catch(() => undefined);
-      inFlight.push({ task, column });
-    };
-    while (next < bands && inFlight.length < runner.window) launch();
-    for (let band = inFlight.shift(); band; band = inFlight.shift()) {
-      const { pushes } = await band.task;
-      free.push(band.column);
-      if (next < bands) launch();
-      yield pushes;
-    }
-  };
-}
-
-/** A copy of `values` in memory every thread shares. */
-function shared(values: Uint32Array): Uint32Array {
-  const out = new Uint32Array(new SharedArrayBuffer(values.byteLength));
-  out.set(values);
-  return out;
 }
 
 /** The lines of a slice's samples at `indexes`, and each line's first sample. */
