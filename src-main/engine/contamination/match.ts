@@ -107,7 +107,7 @@ const MIN_BUCKET_BITS = 10;
 const MAX_BUCKET_BITS = 22;
 
 interface Hit {
-  /** Distinct entries of the item found: of its question, of its answer (see `#seen`). */
+  /** Distinct entries of the item found: of its question, of its answer (see `#entries`). */
   foundQ: number;
   foundA: number;
   /** A question n-gram was found as a whole field. */

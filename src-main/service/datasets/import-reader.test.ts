@@ -95,6 +95,20 @@ describe('the import reader', () => {
     expect(there.errors[0]?.row).toBe(3);
   });
 
+  it('reads the rest here when its worker cannot start, each row once', async () => {
+    const path = file('no-worker.jsonl', gsm8kLines(5000).join('\n'));
+    const options = { format: 'jsonl' as const, onMapping: () => undefined };
+    const batches: ImportBatch[] = [];
+    const reading = readImportBatches(path, 1, options, {
+      offThreadFromBytes: 0,
+      script: new URL('./no-such-reader-worker.ts', import.meta.url),
+    });
+    for await (const batch of reading) batches.push(batch);
+    const here = await read(path, { format: 'jsonl' }, false);
+    expect(flat({ mappings: [], batches })).toEqual(flat(here));
+    expect(flat(here).sourceRows).toHaveLength(5000);
+  });
+
   it("fails with the reading's own error, rebuilt from the worker", async () => {
     // Rows of no known shape, and no mapping given: the reading fails on the first rows.
     const path = file('shapeless.jsonl', '{"foo": 1, "bar": "x"}\n'.repeat(50));

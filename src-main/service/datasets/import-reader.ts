@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { FieldMapping, OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import type { ShapeId } from '../../engine/shapes/index.ts';
-import { workerScript } from '../../engine/worker-script.ts';
+import { endAfterGrace, workerScript } from '../../engine/worker-script.ts';
 import type { FileFormat } from '../../files/index.ts';
 import { readSampleBatches } from '../samples/read-samples.ts';
 import { decodeError, type WireError } from '../threads/wire-error.ts';
@@ -79,6 +79,8 @@ export interface ReaderTuning {
   offThreadFromBytes: number;
   /** Told how many of the worker's messages wait unread, each time one arrives. */
   onWaiting?: (waiting: number) => void;
+  /** The worker's script (a test names one that cannot start). */
+  script?: URL;
 }
 
 /** The rows of the file at `path` (of `bytes` bytes) as batches to store. */
@@ -89,9 +91,12 @@ export function readImportBatches(
   tuning: ReaderTuning = { offThreadFromBytes: READ_OFF_THREAD_FROM_BYTES },
 ): AsyncGenerator<ImportBatch> {
   return bytes >= tuning.offThreadFromBytes
-    ? readOffThread(path, options, tuning.onWaiting)
+    ? readOffThread(path, options, tuning)
     : readHere(path, options);
 }
+
+const readerScript = (): URL =>
+  workerScript(import.meta.url, 'import-reader-worker.ts', 'import-reader-worker.js');
 
 /** The same batches, read on this thread. */
 export async function* readHere(
@@ -112,15 +117,16 @@ export async function* readHere(
  * The batches of a large file. The first READ_HERE_FIRST rows are read
  * here, at once: they are on screen while the worker starts (~0.15 s of
  * loading the readers and the shapes). The worker reads the file from its
- * start and sends the batches after those rows, in order. A worker that cannot
- * start (no script, no thread) before it sent anything leaves the rest to be
- * read here; one that fails later fails the import (its rows so far are
- * already the import's). The worker is ended if the import stops early.
+ * start and sends the batches after those rows, in order; a file that ends
+ * within them is not waited for. A worker that cannot start (no script, no
+ * thread) before it sent anything leaves the rest to be read here; one that
+ * fails later fails the import (its rows so far are already the import's).
+ * The worker is ended if the import stops early.
  */
 async function* readOffThread(
   path: string,
   options: ImportReadOptions,
-  onWaiting: ((waiting: number) => void) | undefined,
+  { onWaiting, script = readerScript() }: ReaderTuning,
 ): AsyncGenerator<ImportBatch> {
   const job: ReaderJob = {
     path,
@@ -129,24 +135,6 @@ async function* readOffThread(
     mapping: options.mapping,
     paths: options.paths,
   };
-  const script = workerScript(
-    import.meta.url,
-    'import-reader-worker.ts',
-    'import-reader-worker.js',
-  );
-  const worker = new Worker(script, { workerData: job, name: 'svc-import-reader' });
-  const arrived: (FromReader | { type: 'crashed'; error: Error })[] = [];
-  let wake: (() => void) | undefined;
-  const push = (item: (typeof arrived)[number]): void => {
-    arrived.push(item);
-    onWaiting?.(arrived.length);
-    wake?.();
-  };
-  worker.on('message', (message: FromReader) => push(message));
-  worker.on('error', (error: Error) => push({ type: 'crashed', error }));
-  worker.on('exit', (code) =>
-    push({ type: 'crashed', error: new Error(`the import's reader ended (exit code ${code})`) }),
-  );
   // The mapping is told once: the worker finds the same one on the same first rows.
   let told = false;
   const here: ImportReadOptions = {
@@ -157,25 +145,54 @@ async function* readOffThread(
       options.onMapping(columns);
     },
   };
+  /** The rows after `after` read here, when no worker reads them. */
+  async function* restHere(after: number, why: string): AsyncGenerator<ImportBatch> {
+    console.error(`the import's reader did not start (${why}): reading here`);
+    for await (const batch of readHere(path, here)) {
+      const kept = rowsAfter(batch, after);
+      if (kept) yield kept;
+    }
+  }
+  let worker: Worker | undefined;
+  let unstarted = '';
+  try {
+    worker = new Worker(script, { workerData: job, name: 'svc-import-reader' });
+  } catch (error) {
+    unstarted = (error as Error).message;
+  }
+  const arrived: (FromReader | { type: 'crashed'; error: Error })[] = [];
+  let wake: (() => void) | undefined;
+  const push = (item: (typeof arrived)[number]): void => {
+    arrived.push(item);
+    onWaiting?.(arrived.length);
+    wake?.();
+  };
+  worker?.on('message', (message: FromReader) => push(message));
+  worker?.on('error', (error: Error) => push({ type: 'crashed', error }));
+  worker?.on('exit', (code) =>
+    push({ type: 'crashed', error: new Error(`the import's reader ended (exit code ${code})`) }),
+  );
   let heard = false;
   let finished = false;
   try {
     const first = await firstBatches(path, here, READ_HERE_FIRST);
-    const last = first.at(-1);
+    const last = first.batches.at(-1);
     if (!last) return;
     const after = lastRowOf(last);
-    worker.postMessage({ type: 'after', row: after } satisfies ToReader);
-    yield* first;
+    worker?.postMessage({ type: 'after', row: after } satisfies ToReader);
+    yield* first.batches;
+    // A file of few rows was all read here: the worker is not waited for.
+    if (first.ended) return;
+    if (!worker) {
+      yield* restHere(after, unstarted);
+      return;
+    }
     for (;;) {
       while (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const next = arrived.shift() as (typeof arrived)[number];
       if (next.type === 'crashed') {
         if (heard) throw next.error;
-        console.error(`the import's reader did not start (${next.error.message}): reading here`);
-        for await (const batch of readHere(path, here)) {
-          const kept = rowsAfter(batch, after);
-          if (kept) yield kept;
-        }
+        yield* restHere(after, next.error.message);
         return;
       }
       heard = true;
@@ -190,30 +207,36 @@ async function* readOffThread(
       }
     }
   } finally {
-    worker.removeAllListeners('message');
-    // Done, it ends by itself (giving its heap back); else it is ended here.
-    if (!finished) await worker.terminate();
+    if (worker) {
+      worker.removeAllListeners('message');
+      // Done, it ends by itself (giving its heap back), or after a grace; stopped early, now.
+      if (finished) endAfterGrace(worker);
+      else await worker.terminate();
+    }
   }
 }
 
-/** The first batches of the file read here, at least `rows` rows unless it has fewer (the file closed after). */
+/**
+ * The first batches of the file read here, at least `rows` rows unless it
+ * has fewer, and whether they are all of it (the file is closed after).
+ */
 async function firstBatches(
   path: string,
   options: ImportReadOptions,
   rows: number,
-): Promise<ImportBatch[]> {
-  const batches = readHere(path, options);
-  const first: ImportBatch[] = [];
+): Promise<{ batches: ImportBatch[]; ended: boolean }> {
+  const reading = readHere(path, options);
+  const batches: ImportBatch[] = [];
   let read = 0;
   try {
     while (read < rows) {
-      const next = await batches.next();
-      if (next.done === true) break;
-      first.push(next.value);
+      const next = await reading.next();
+      if (next.done === true) return { batches, ended: true };
+      batches.push(next.value);
       read += next.value.sourceRows.length + next.value.errors.length;
     }
-    return first;
+    return { batches, ended: false };
   } finally {
-    await batches.return(undefined);
+    await reading.return(undefined);
   }
 }
