@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { ImportBatch, MappingColumns } from './import-batch.ts';
-import { READ_AHEAD, readImportBatches, type ImportReadOptions } from './import-reader.ts';
+import {
+  READ_AHEAD,
+  READ_HERE_FIRST,
+  readImportBatches,
+  type ImportReadOptions,
+} from './import-reader.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-import-reader-'));
 
@@ -109,7 +114,35 @@ describe('the import reader', () => {
     expect(flat(here).sourceRows).toHaveLength(5000);
   });
 
-  it("fails with the reading's own error, rebuilt from the worker", async () => {
+  it('fails with the error the worker met, rebuilt as it was thrown there', async () => {
+    const path = file('fails-later.jsonl', gsm8kLines(5000).join('\n'));
+    const reading = readImportBatches(
+      path,
+      1,
+      { format: 'jsonl', onMapping: () => undefined },
+      {
+        offThreadFromBytes: 0,
+        script: new URL('./testing/failing-reader-worker.ts', import.meta.url),
+      },
+    );
+    let rows = 0;
+    const error = await (async () => {
+      for await (const batch of reading) rows += batch.sourceRows.length;
+    })().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    // The rows read on this thread came first; the worker's failure names the row after them.
+    expect(rows).toBeGreaterThanOrEqual(READ_HERE_FIRST);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      code: 'invalid_request',
+      param: 'source',
+      message: `the file could not be read after row ${rows}`,
+    });
+  });
+
+  it("fails on the first rows with the error this thread's reading gives", async () => {
     // Rows of no known shape, and no mapping given: the reading fails on the first rows.
     const path = file('shapeless.jsonl', '{"foo": 1, "bar": "x"}\n'.repeat(50));
     const failure = async (offThread: boolean): Promise<unknown> =>
