@@ -9,8 +9,8 @@ import { lowerThisThread } from '../threads/background-priority.ts';
  * One of a dataset scan's slice workers (started by scan-slices.ts, in the
  * scan's own worker): a read-only connection to the app's database, and
  * the per-row work of one range of rows (or one list of rows' words, or
- * one LSH band's pairs) per message, answered in turn. WAL lets it read beside the main connection's
- * writes.
+ * one LSH band's pairs) per message, answered in turn. WAL lets it read
+ * beside the main connection's writes.
  */
 
 /** A slice to do, or the end: the worker closes its connection and its port, and exits. */

@@ -12,10 +12,10 @@ import {
 } from './import-reader.ts';
 
 /**
- * Reads an import's file (import-reader.ts): its mapping, then its batches,
- * then `done` or the error that stopped it, as it would on the import's
- * thread, but only the rows after those of the first batch, which that
- * thread read itself. It waits while READ_AHEAD batches are unread there.
+ * Reads an import's file (import-reader.ts): its batches, then `done` or
+ * the error that stopped it, as it would on the import's thread, but only
+ * the rows after the first ones, which that thread read itself (and mapped:
+ * it told the mapping). It waits while READ_AHEAD batches are unread there.
  */
 
 // Bulk work: the server's own thread and the grid's queries (a search while importing) go first.
@@ -41,7 +41,8 @@ try {
     shape: job.shape,
     mapping: job.mapping,
     paths: job.paths,
-    onMapping: (columns) => post({ type: 'mapping', columns }),
+    // The import's thread told the mapping: it read the same first rows.
+    onMapping: () => undefined,
   });
   for await (const read of batches) {
     // The import's thread read the first batch itself: it says how far that went.

@@ -60,10 +60,7 @@ export const READ_AHEAD = 4;
 export type ToReader = { type: 'after'; row: number } | 'more';
 
 export type FromReader =
-  | { type: 'mapping'; columns: MappingColumns }
-  | { type: 'batch'; batch: ImportBatch }
-  | { type: 'done' }
-  | { type: 'failed'; error: WireError };
+  { type: 'batch'; batch: ImportBatch } | { type: 'done' } | { type: 'failed'; error: WireError };
 
 /** What the worker is given to read. */
 export interface ReaderJob {
@@ -105,7 +102,7 @@ export async function* readHere(
 ): AsyncGenerator<ImportBatch> {
   const batches = readSampleBatches(path, {
     format: options.format,
-    shape: options.mapping ? undefined : options.shape,
+    shape: options.shape,
     mapping: options.mapping,
     paths: options.paths,
     onMapping: (chosen) => options.onMapping(mappingColumns(chosen)),
@@ -135,20 +132,12 @@ async function* readOffThread(
     mapping: options.mapping,
     paths: options.paths,
   };
-  // The mapping is told once: the worker finds the same one on the same first rows.
-  let told = false;
-  const here: ImportReadOptions = {
-    ...options,
-    onMapping: (columns) => {
-      if (told) return;
-      told = true;
-      options.onMapping(columns);
-    },
-  };
+  // The mapping is told by the first rows, read here: the rest is read as they were mapped.
+  const rest: ImportReadOptions = { ...options, onMapping: () => undefined };
   /** The rows after `after` read here, when no worker reads them. */
   async function* restHere(after: number, why: string): AsyncGenerator<ImportBatch> {
     console.error(`the import's reader did not start (${why}): reading here`);
-    for await (const batch of readHere(path, here)) {
+    for await (const batch of readHere(path, rest)) {
       const kept = rowsAfter(batch, after);
       if (kept) yield kept;
     }
@@ -175,7 +164,7 @@ async function* readOffThread(
   let heard = false;
   let finished = false;
   try {
-    const first = await firstBatches(path, here, READ_HERE_FIRST);
+    const first = await firstBatches(path, options, READ_HERE_FIRST);
     const last = first.batches.at(-1);
     if (!last) return;
     const after = lastRowOf(last);
@@ -196,8 +185,7 @@ async function* readOffThread(
         return;
       }
       heard = true;
-      if (next.type === 'mapping') here.onMapping(next.columns);
-      else if (next.type === 'failed') throw decodeError(next.error, 0, 0);
+      if (next.type === 'failed') throw decodeError(next.error, 0, 0);
       else if (next.type === 'done') {
         finished = true;
         return;
