@@ -52,7 +52,7 @@ describe('a rank file and its table', () => {
         fc.array(fc.uint8Array({ maxLength: 6 }), { maxLength: 50 }),
         fc.nat(4),
         (tokens, probes, pad) => {
-          const table = new RankTable(decodeRankFile(encodeRankFile(tokens)));
+          const table = RankTable.build(decodeRankFile(encodeRankFile(tokens)));
           const byHex = new Map(tokens.map((token, rank) => [hex(token), rank]));
           for (const probe of [...tokens, ...probes]) {
             const padded = new Uint8Array(pad + probe.length + 2).fill(7);
@@ -63,6 +63,36 @@ describe('a rank file and its table', () => {
         },
       ),
     );
+  });
+
+  it('built in shared memory and adopted from its parts, finds what the table built here finds', () => {
+    fc.assert(
+      fc.property(
+        vocabulary,
+        fc.array(fc.uint8Array({ maxLength: 6 }), { maxLength: 30 }),
+        (tokens, probes) => {
+          const ranks = decodeRankFile(encodeRankFile(tokens));
+          const here = RankTable.build(ranks);
+          const shared = RankTable.build(ranks, { shared: true });
+          const { bytes, starts, slots } = shared.parts;
+          for (const part of [bytes, starts, slots]) {
+            expect(part.buffer).toBeInstanceOf(SharedArrayBuffer);
+          }
+          const adopted = RankTable.of(shared.parts);
+          for (const probe of [...tokens, ...probes]) {
+            const rank = here.rankOf(probe, 0, probe.length);
+            expect(adopted.rankOf(probe, 0, probe.length)).toBe(rank);
+            expect(shared.rankOf(probe, 0, probe.length)).toBe(rank);
+          }
+        },
+      ),
+    );
+    expect(() =>
+      RankTable.of({
+        ...RankTable.build(decodeRankFile(encodeRankFile([]))).parts,
+        slots: new Int32Array(3),
+      }),
+    ).toThrow(/power of two/);
   });
 
   it('refuses a file that is not one', () => {

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildFingerprints, LONG_N, type EvalItem } from './build.ts';
@@ -166,6 +168,43 @@ describe('the merged index', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('a matcher given the index another matcher merged', () => {
+  const sets = buildFingerprints([{ name: 'demo/test', items: ITEMS }]);
+  const rows: TextField[][] = [
+    qa(problem.question, problem.answer),
+    qa(`Tell me: ${painter.question}`, painter.answer),
+    [{ path: '/t', text: `${code.question}${code.answer ?? ''}` }],
+    qa(whoAreYou.question, 'Nobody in particular.'),
+    [{ path: '/t', text: 'Nothing of any benchmark here, only a sentence or two of its own.' }],
+  ];
+
+  it('finds what a matcher that merged its own finds, row after row', () => {
+    const own = new ContaminationMatcher(sets);
+    const given = new ContaminationMatcher(sets, new ContaminationMatcher(sets).sharedIndex());
+    for (const row of [...rows, ...rows]) expect(given.match(row)).toEqual(own.match(row));
+    expect(own.match(rows[0] as TextField[]).length).toBeGreaterThan(0);
+  });
+
+  it("across threads: a worker's matcher reads the shared index this thread merged", async () => {
+    const index = matcher.sharedIndex();
+    const script = new URL('./testing/match-with-index.ts', import.meta.url);
+    const worker = new Worker(script, { workerData: { items: ITEMS, index, rows } });
+    try {
+      const [reply] = (await once(worker, 'message')) as [{ matches: unknown[]; shared: boolean }];
+      expect(reply.shared).toBe(true);
+      expect(reply.matches).toEqual(rows.map((row) => matcher.match(row)));
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('refuses an index made from other sets', () => {
+    const other = buildFingerprints([{ name: 'other/test', items: ITEMS.slice(0, 2) }]);
+    const index = new ContaminationMatcher(other).sharedIndex();
+    expect(() => new ContaminationMatcher(sets, index)).toThrow(/an index of \d+ entries/);
   });
 });
 

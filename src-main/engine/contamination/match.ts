@@ -171,13 +171,18 @@ export function bucketBits(entries: number): number {
  * in a worker's first moments when its code is still cold, cost 60-270 ms of
  * every worker's start for the shipped benchmarks.
  */
-export function mergedIndex(sets: readonly FingerprintSet[]): MergedIndex {
+export function mergedIndex(
+  sets: readonly FingerprintSet[],
+  { shared = false }: { shared?: boolean } = {},
+): MergedIndex {
+  const words = (n: number): Uint32Array =>
+    new Uint32Array(shared ? new SharedArrayBuffer(n * 4) : new ArrayBuffer(n * 4));
   let total = 0;
   for (const set of sets) total += set.refs.length;
   const bits = bucketBits(total);
   const shift = 32 - bits;
   const buckets = 2 ** bits;
-  const starts = new Uint32Array(buckets + 1);
+  const starts = words(buckets + 1);
   for (const set of sets) {
     const setKeys = set.keys;
     for (let e = 0; e < set.refs.length; e++) {
@@ -187,8 +192,8 @@ export function mergedIndex(sets: readonly FingerprintSet[]): MergedIndex {
   }
   for (let p = 0; p < buckets; p++)
     starts[p + 1] = (starts[p + 1] as number) + (starts[p] as number);
-  const keys = new Uint32Array(total * 2);
-  const refs = new Uint32Array(total);
+  const keys = words(total * 2);
+  const refs = words(total);
   const next = starts.slice(0, buckets);
   sets.forEach((set, s) => {
     const setKeys = set.keys;
@@ -206,7 +211,7 @@ export function mergedIndex(sets: readonly FingerprintSet[]): MergedIndex {
   });
   for (let p = 0; p < buckets; p++)
     sortBucket(keys, refs, starts[p] as number, starts[p + 1] as number);
-  const filter = new Uint32Array((1 << BLOCK_BITS) * BLOCK_WORDS);
+  const filter = words((1 << BLOCK_BITS) * BLOCK_WORDS);
   for (let e = 0; e < keys.length; e += 2) {
     addToFilter(filter, keys[e] as number, keys[e + 1] as number);
   }
@@ -289,9 +294,10 @@ export class ContaminationMatcher {
   readonly #tokens = new TokenBuffer();
   #fieldOf: Uint16Array = new Uint16Array(1024);
   /**
-   * Built on the first match: a thread that only gathers what others matched
-   * (a file pass's main thread) never pays it (`mergedIndex`: 40-100 ms for
-   * the shipped benchmarks). Its keys and refs are then kept in `#entries`.
+   * Made on the first match, from the index given or else merged here
+   * (`mergedIndex`: 40-100 ms for the shipped benchmarks): a thread that only
+   * gathers what others matched never makes it. Its keys and refs are then
+   * kept in `#entries`; its starts and filter may be another thread's memory.
    */
   #index: Omit<MergedIndex, 'keys' | 'refs'> | undefined;
   /**
@@ -305,7 +311,18 @@ export class ContaminationMatcher {
   #entries: Uint32Array = new Uint32Array(0);
   #generation = 0;
 
-  constructor(sets: readonly FingerprintSet[]) {
+  /** The index another thread merged from the same sets (see the constructor), until the first match. */
+  #given: MergedIndex | undefined;
+  /** `sharedIndex()`'s, kept for the next run's workers. */
+  #shared: MergedIndex | undefined;
+
+  /**
+   * `index`: `mergedIndex(sets, { shared: true })` as another thread made it
+   * (a run's main thread, once for all its workers): this thread then only
+   * lays its entries out (`interleaved`), where merging took 40-100 ms and
+   * ~12 MB in each of a run's workers.
+   */
+  constructor(sets: readonly FingerprintSet[], index?: MergedIndex) {
     if (sets.length > MAX_SETS) throw new Error(`at most ${MAX_SETS} evaluation sets at once`);
     for (const set of sets) {
       if (set.items > MAX_ITEMS) {
@@ -315,10 +332,27 @@ export class ContaminationMatcher {
       }
     }
     this.#sets = sets;
+    if (index) {
+      let total = 0;
+      for (const set of sets) total += set.refs.length;
+      if (index.refs.length !== total || index.keys.length !== 2 * total) {
+        throw new Error(`an index of ${index.refs.length} entries for sets of ${total}`);
+      }
+      this.#given = index;
+    }
   }
 
   get sets(): readonly FingerprintSet[] {
     return this.#sets;
+  }
+
+  /**
+   * The sets' index merged in shared memory, once per matcher: what the
+   * workers that match for this thread are given (see the constructor).
+   */
+  sharedIndex(): MergedIndex {
+    this.#shared ??= mergedIndex(this.#sets, { shared: true });
+    return this.#shared;
   }
 
   /** The best-matching item of each set the row's fields hold any of, best first. */
@@ -328,9 +362,11 @@ export class ContaminationMatcher {
     this.#fieldOf = read.fieldOf;
     const hits = new Map<number, Hit>();
     if (!this.#index) {
-      const { keys, refs, starts, shift, filter } = mergedIndex(this.#sets);
+      const { keys, refs, starts, shift, filter } =
+        this.#given ?? this.#shared ?? mergedIndex(this.#sets);
       this.#entries = interleaved(keys, refs);
       this.#index = { starts, shift, filter };
+      this.#given = undefined;
     }
     const { starts, shift, filter } = this.#index;
     const entries = this.#entries;

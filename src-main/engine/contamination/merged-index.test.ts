@@ -65,4 +65,24 @@ describe('mergedIndex', () => {
       { numRuns: 200 },
     );
   });
+
+  it('in shared memory is the same index, on SharedArrayBuffers (property)', () => {
+    fc.assert(
+      fc.property(fc.array(set('s'), { minLength: 1, maxLength: 4 }), (sets) => {
+        const local = mergedIndex(sets);
+        const shared = mergedIndex(sets, { shared: true });
+        for (const part of ['keys', 'refs', 'starts', 'filter'] as const) {
+          expect(shared[part].buffer).toBeInstanceOf(SharedArrayBuffer);
+          expect(local[part].buffer).not.toBeInstanceOf(SharedArrayBuffer);
+          const [a, b] = [shared[part], local[part]];
+          expect(a.length).toBe(b.length);
+          const bytes = (x: Uint32Array): Buffer =>
+            Buffer.from(x.buffer, x.byteOffset, x.byteLength);
+          expect(bytes(a).equals(bytes(b))).toBe(true);
+        }
+        expect(shared.shift).toBe(local.shift);
+      }),
+      { numRuns: 50 },
+    );
+  });
 });

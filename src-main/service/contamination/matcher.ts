@@ -2,7 +2,7 @@ import { parseBenchmarkChoice, type BenchmarkChoice } from '../../../src-shared/
 import { AppError } from '../../../src-shared/errors.ts';
 import type { Settings } from '../../../src-shared/schemas/settings.ts';
 import { buildFingerprints, type EvalSource } from '../../engine/contamination/build.ts';
-import { ContaminationMatcher } from '../../engine/contamination/match.ts';
+import { ContaminationMatcher, type MergedIndex } from '../../engine/contamination/match.ts';
 import type { FingerprintSet } from '../../engine/contamination/fingerprints.ts';
 import { benchmarkSets } from './benchmark-fingerprints.ts';
 
@@ -29,13 +29,20 @@ export function benchmarkChoice(text: string, where: string): BenchmarkChoice {
 /** Matchers of the benchmarks alone, by choice: an API request asks for one each time. */
 const benchmarkMatchers = new Map<string, ContaminationMatcher | null>();
 
-export function contaminationMatcher(options: ContaminationOptions): ContaminationMatcher | null {
+/**
+ * `index`: the benchmarks' index as another thread merged it (a run's
+ * MatcherSpec), taken by a matcher made here now; one made before keeps its own.
+ */
+export function contaminationMatcher(
+  options: ContaminationOptions,
+  index?: MergedIndex,
+): ContaminationMatcher | null {
   const against = options.against ?? [];
   if (against.length === 0) {
     const key = JSON.stringify(options.benchmarks);
     if (!benchmarkMatchers.has(key)) {
       const sets = benchmarkSets(options.benchmarks);
-      benchmarkMatchers.set(key, sets.length === 0 ? null : new ContaminationMatcher(sets));
+      benchmarkMatchers.set(key, sets.length === 0 ? null : new ContaminationMatcher(sets, index));
     }
     return benchmarkMatchers.get(key) ?? null;
   }

@@ -161,7 +161,12 @@ export async function computeScan(
   const contamination = new ContaminationScan(pass.matcher);
   // What a slice worker makes the same matcher from (the evaluation sets fingerprinted once).
   const spec: MatcherSpec | null = pass.matcher
-    ? { key: randomBytes(8).toString('hex'), benchmarks: pass.benchmarks, against: pass.against }
+    ? {
+        key: randomBytes(8).toString('hex'),
+        benchmarks: pass.benchmarks,
+        against: pass.against,
+        index: pass.matcher.sharedIndex(),
+      }
     : null;
   const runner = hooks.runner(pass.matcher);
   const rowIndex: number[] = [];

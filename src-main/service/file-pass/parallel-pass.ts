@@ -115,6 +115,7 @@ export function scanTasks(
         key: randomBytes(8).toString('hex'),
         benchmarks: contamination.benchmarks,
         against: contamination.against,
+        index: contamination.matcher.sharedIndex(),
       }
     : null;
   return (slice) => ({

@@ -3,7 +3,7 @@ import type { EngineModel } from '../../../src-shared/models.ts';
 import type { Issue } from '../../../src-shared/schemas/blocks.ts';
 import type { Operation } from '../../../src-shared/schemas/config.ts';
 import type { FingerprintSet } from '../../engine/contamination/fingerprints.ts';
-import type { ItemMatch } from '../../engine/contamination/match.ts';
+import type { ItemMatch, MergedIndex } from '../../engine/contamination/match.ts';
 import type { TallyParts } from '../../engine/dataset/scan.ts';
 import type { PackedRecords } from '../../engine/dataset/packed-records.ts';
 import type { PackedVerifyWords } from '../../engine/dataset/duplicates.ts';
@@ -38,6 +38,12 @@ export interface MatcherSpec {
   benchmarks: BenchmarkChoice;
   /** The user's evaluation sets, fingerprinted once by the run. */
   against: FingerprintSet[];
+  /**
+   * The index of those sets (benchmarks first), merged once by the run's
+   * thread in shared memory (`ContaminationMatcher.sharedIndex`): a worker
+   * lays it out rather than merging it again.
+   */
+  index?: MergedIndex;
 }
 
 /** The dataset checks' first pass over a slice: what the scan takes of each sample. */

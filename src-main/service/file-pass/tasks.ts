@@ -121,8 +121,11 @@ export function matcherOf(spec: MatcherSpec): ContaminationMatcher | null {
   if (matcherCache?.key !== spec.key) {
     const matcher =
       spec.against.length === 0
-        ? contaminationMatcher({ benchmarks: spec.benchmarks })
-        : new ContaminationMatcher([...benchmarkSets(spec.benchmarks), ...spec.against]);
+        ? contaminationMatcher({ benchmarks: spec.benchmarks }, spec.index)
+        : new ContaminationMatcher(
+            [...benchmarkSets(spec.benchmarks), ...spec.against],
+            spec.index,
+          );
     matcherCache = { key: spec.key, matcher };
   }
   return matcherCache.matcher;

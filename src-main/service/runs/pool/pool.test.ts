@@ -5,7 +5,10 @@ import type { Sample } from '../../../../src-shared/schemas/sample.ts';
 import { gsm8k } from '../../../engine/testing/real-data.ts';
 import type { OperationRequest } from '../contract.ts';
 import { EnginePool, PoolUnavailable, SliceFailed } from './pool.ts';
-import type { FromWorker, ToWorker } from './wire.ts';
+import type { FromWorker, ToWorker, WireResult } from './wire.ts';
+import { o200kTableParts } from '../../../engine/bpe/o200k.ts';
+import { decodeRankFile, encodeRankFile } from '../../../engine/bpe/rank-file.ts';
+import { RankTable, type RankTableParts } from '../../../engine/bpe/rank-table.ts';
 
 const WORKER = new URL('./worker.ts', import.meta.url);
 const audit = (samples: Sample[]): OperationRequest => ({
@@ -140,5 +143,47 @@ describe('an engine worker retired before it is ready', () => {
     await working.terminate();
     expect(replies.map((reply) => reply.type)).toEqual(['ready', 'done']);
     expect(replies[1]).toMatchObject({ id: 7 });
+  });
+});
+
+describe("the tokenizer's table sent to the engine's workers", () => {
+  /** What a worker sent with `tables` (or none) counts for an audit of `samples`. */
+  async function usageWith(o200k: RankTableParts | undefined, samples: Sample[]): Promise<unknown> {
+    const worker = new Worker(WORKER, { name: 'svc-engine' });
+    try {
+      if (o200k) worker.postMessage({ type: 'tables', o200k } satisfies ToWorker);
+      worker.postMessage({
+        type: 'run',
+        id: 1,
+        task: { kind: 'operation', request: audit(samples) },
+      } satisfies ToWorker);
+      const reply = await new Promise<FromWorker>((resolve) => {
+        worker.on('message', (message: FromWorker) => {
+          if (message.type !== 'ready') resolve(message);
+        });
+      });
+      if (reply.type !== 'done') throw new Error(`the worker answered ${JSON.stringify(reply)}`);
+      return (reply.result as WireResult).usage;
+    } finally {
+      await worker.terminate();
+    }
+  }
+
+  it("is the one a worker counts with: this thread's counts the same, a table of bytes alone more", async () => {
+    const samples = gsm8k().slice(0, 5);
+    const own = await usageWith(undefined, samples);
+    expect(await usageWith(o200kTableParts(), samples)).toEqual(own);
+    // Every byte a token of its own: a worker that adopted it counts every byte.
+    const bytes = RankTable.build(
+      decodeRankFile(encodeRankFile(Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)))),
+      { shared: true },
+    );
+    const byByte = (await usageWith(bytes.parts, samples)) as Record<
+      string,
+      { input_tokens: number }
+    >;
+    const byToken = own as Record<string, { input_tokens: number }>;
+    const model = Object.keys(byToken)[0] as string;
+    expect(byByte[model]?.input_tokens).toBeGreaterThan(2 * (byToken[model]?.input_tokens ?? 0));
   });
 });

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../../src-shared/errors.ts';
+import { o200kTableParts, o200kTablePartsIfReady } from '../../../engine/bpe/o200k.ts';
 import { endAfterGrace } from '../../../engine/worker-script.ts';
 import type { OperationRequest } from '../contract.ts';
 import type { FromWorker, PoolTask, ToWorker, WireResult } from './wire.ts';
@@ -204,12 +205,21 @@ export class EnginePool {
    * one does.
    */
   prestart({ warm = false }: { warm?: boolean } = {}): void {
+    const started: PoolWorker[] = [];
     while (this.#workers.size < this.#size) {
       const worker = this.#spawn();
-      if (!worker) return;
-      if (warm) worker.thread.postMessage({ type: 'warm' } satisfies ToWorker);
+      if (!worker) break;
+      started.push(worker);
       worker.thread.unref();
       worker.idleTimer = setTimeout(() => this.#retireIdle(worker), IDLE_MS).unref();
+    }
+    if (!warm) return;
+    // Built here once (25-40 ms) while the workers boot, rather than by each of them; a
+    // worker started when this thread had it was sent it then (#spawn).
+    const o200k = o200kTablePartsIfReady() === undefined ? o200kTableParts() : undefined;
+    for (const worker of started) {
+      if (o200k) worker.thread.postMessage({ type: 'tables', o200k } satisfies ToWorker);
+      worker.thread.postMessage({ type: 'warm' } satisfies ToWorker);
     }
   }
 
@@ -265,6 +275,9 @@ export class EnginePool {
     }
     const worker: PoolWorker = { thread, ready: false, slices: [], idleTimer: undefined };
     this.#workers.add(worker);
+    // The tokenizer's table, if this thread has it (a server builds it before it listens).
+    const o200k = o200kTablePartsIfReady();
+    if (o200k) thread.postMessage({ type: 'tables', o200k } satisfies ToWorker);
     let error: Error | undefined;
     thread.on('message', (message: FromWorker) => this.#onMessage(worker, message));
     thread.on('error', (e: Error) => {

@@ -1,6 +1,7 @@
 import type { EngineModel } from '../../../../src-shared/models.ts';
 import type { AuditBlock } from '../../../../src-shared/schemas/blocks.ts';
 import type { AuditCounts } from '../../../../src-shared/schemas/native.ts';
+import type { RankTableParts } from '../../../engine/bpe/rank-table.ts';
 import { UsageMeter, type ModelUsage } from '../../../engine/usage.ts';
 import { withoutResults, type OperationRequest, type OperationResult } from '../contract.ts';
 import type { FileTask } from '../../file-pass/task-types.ts';
@@ -25,6 +26,8 @@ export type ToWorker =
   | { type: 'cancel'; id: number }
   /** Load the engine now: the worker's pass will run it (pool.ts `prestart`). */
   | { type: 'warm' }
+  /** The tokenizer's table, built in shared memory by the pool's thread: adopted, not built again. */
+  | { type: 'tables'; o200k: RankTableParts }
   /** Idle and no longer wanted: give the heap back on this thread and end (pool.ts `#retire`). */
   | { type: 'retire' };
 

@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { AppError } from '../../../../src-shared/errors.ts';
 import { releaseHeap } from '../../../engine/release-heap.ts';
+import { adoptO200kTable } from '../../../engine/bpe/o200k.ts';
 import { runBuiltinInThread, warmBuiltin } from '../builtin-run.ts';
 import { runFileTask, transferablesOf } from '../../file-pass/tasks.ts';
 import { encodeResult, type FromWorker, type ToWorker } from './wire.ts';
@@ -53,6 +54,10 @@ async function drain(): Promise<void> {
 /** Handles one message from the pool (worker.ts hands on those that came while this loaded). */
 export function handle(message: ToWorker): void {
   if (!port) throw new Error('the engine worker handles messages once it serves');
+  if (message.type === 'tables') {
+    adoptO200kTable(message.o200k);
+    return;
+  }
   if (message.type === 'warm') {
     // Only ahead of time: a failure to load shows at the first run, which loads it again.
     warmBuiltin().catch(() => undefined);
