@@ -119,7 +119,7 @@ export async function writeShardScan(
 ): Promise<void> {
   const path = scanPathOf(part);
   const partial = `${path}.partial`;
-  const taskOf = scanTasks(input, mapping, header.threshold, contamination);
+  const taskOf = scanTasks(input, mapping, header.threshold, contamination, runner.workers);
   const file = await open(partial, 'w');
   try {
     await file.write(frame(header));

@@ -10,7 +10,12 @@ import type { LanguageTextFetch } from '../../engine/dataset/language-reservoir.
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
 import { decodeError } from '../threads/wire-error.ts';
-import { PoolUnavailable, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
+import {
+  PoolUnavailable,
+  SHARE_TABLES_FROM,
+  SliceFailed,
+  type EnginePool,
+} from '../runs/pool/pool.ts';
 import { cutLines } from './line-cutter.ts';
 import type { LineSlice } from './line-slices.ts';
 import { bandPushesOn } from './band-pushes-on.ts';
@@ -71,6 +76,11 @@ export class TaskRunner {
     this.#inThread = pool === undefined || pool.unavailable !== undefined;
   }
 
+  /** The workers the tasks run on (0: this thread). */
+  get workers(): number {
+    return this.#inThread ? 0 : (this.#pool?.size ?? 0);
+  }
+
   /** Slices in flight at once: two per worker keeps each busy while this thread takes results. */
   get window(): number {
     return this.#inThread ? 1 : 2 * (this.#pool?.size ?? 1) + 2;
@@ -109,13 +119,16 @@ export function scanTasks(
   mapping: RowMappingSpec,
   threshold: number,
   contamination: PassContamination,
+  workers: number,
 ): (slice: LineSlice) => ScanSliceTask {
-  const spec: MatcherSpec | null = contamination.matcher
+  const { matcher } = contamination;
+  const spec: MatcherSpec | null = matcher
     ? {
         key: randomBytes(8).toString('hex'),
         benchmarks: contamination.benchmarks,
         against: contamination.against,
-        index: contamination.matcher.sharedIndex(),
+        // Merged here only for many workers (pool.ts SHARE_TABLES_FROM): this thread never matches.
+        index: workers >= SHARE_TABLES_FROM ? matcher.sharedIndex() : undefined,
       }
     : null;
   return (slice) => ({
@@ -153,7 +166,7 @@ export async function scanInParallel(
   if (!languages) startLanguageIdentification();
   const scan = new DatasetScan(threshold);
   const found = new ContaminationScan(contamination.matcher);
-  const taskOf = scanTasks(path, mapping, threshold, contamination);
+  const taskOf = scanTasks(path, mapping, threshold, contamination, runner.workers);
   const file: ParallelFile = { path, mapping, slices: [], samples: 0 };
   await orderedMap(
     indexed(cutLines(path, signal)),

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Sample } from '../../../../src-shared/schemas/sample.ts';
 import { gsm8k } from '../../../engine/testing/real-data.ts';
 import type { OperationRequest } from '../contract.ts';
-import { EnginePool, PoolUnavailable, SliceFailed } from './pool.ts';
+import { EnginePool, PoolUnavailable, SHARE_TABLES_FROM, SliceFailed } from './pool.ts';
 import type { FromWorker, ToWorker, WireResult } from './wire.ts';
-import { o200kTableParts } from '../../../engine/bpe/o200k.ts';
+import { o200kTableParts, o200kTablePartsIfReady } from '../../../engine/bpe/o200k.ts';
 import { decodeRankFile, encodeRankFile } from '../../../engine/bpe/rank-file.ts';
 import { RankTable, type RankTableParts } from '../../../engine/bpe/rank-table.ts';
 
@@ -168,6 +168,20 @@ describe("the tokenizer's table sent to the engine's workers", () => {
       await worker.terminate();
     }
   }
+
+  it("is built by the pool's thread for three workers or more, not for fewer", async () => {
+    // No test before this one built it in this thread.
+    expect(o200kTablePartsIfReady()).toBeUndefined();
+    const few = pool(WORKER, SHARE_TABLES_FROM - 1);
+    few.prestart({ warm: true });
+    expect(o200kTablePartsIfReady()).toBeUndefined();
+    const many = pool(WORKER, SHARE_TABLES_FROM);
+    many.prestart({ warm: true });
+    expect(o200kTablePartsIfReady()?.slots.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const samples = gsm8k().slice(0, 6);
+    const slices = [audit(samples.slice(0, 3)), audit(samples.slice(3))];
+    expect(await many.run(slices, undefined)).toEqual(await few.run(slices, undefined));
+  });
 
   it("is the one a worker counts with: this thread's counts the same, a table of bytes alone more", async () => {
     const samples = gsm8k().slice(0, 5);

@@ -75,6 +75,16 @@ interface PoolWorker {
 }
 
 const IDLE_MS = 60_000;
+
+/**
+ * From this many workers, a table every worker needs and this thread does
+ * not (a file pass's tokenizer table and contamination index) is built here
+ * once, in shared memory, while the workers load their modules, and sent to
+ * them. Below it the workers build their own: with one worker this thread
+ * would only build it in its stead, with two it saves one build and costs
+ * this thread (whose CPU is the pass's serial part) as much.
+ */
+export const SHARE_TABLES_FROM = 3;
 /** Slices handed to a worker at once: the running one and the next. */
 const DEPTH = 2;
 
@@ -216,7 +226,10 @@ export class EnginePool {
     if (!warm) return;
     // Built here once (25-40 ms) while the workers boot, rather than by each of them; a
     // worker started when this thread had it was sent it then (#spawn).
-    const o200k = o200kTablePartsIfReady() === undefined ? o200kTableParts() : undefined;
+    const o200k =
+      o200kTablePartsIfReady() === undefined && this.#size >= SHARE_TABLES_FROM
+        ? o200kTableParts()
+        : undefined;
     for (const worker of started) {
       if (o200k) worker.thread.postMessage({ type: 'tables', o200k } satisfies ToWorker);
       worker.thread.postMessage({ type: 'warm' } satisfies ToWorker);
