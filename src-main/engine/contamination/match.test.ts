@@ -174,8 +174,8 @@ describe('the merged index', () => {
 describe('a matcher given the index another matcher merged', () => {
   const sets = buildFingerprints([{ name: 'demo/test', items: ITEMS }]);
   const rows: TextField[][] = [
-    qa(problem.question, problem.answer),
-    qa(`Tell me: ${painter.question}`, painter.answer),
+    qa(problem.question, problem.answer ?? ''),
+    qa(`Tell me: ${painter.question}`, painter.answer ?? ''),
     [{ path: '/t', text: `${code.question}${code.answer ?? ''}` }],
     qa(whoAreYou.question, 'Nobody in particular.'),
     [{ path: '/t', text: 'Nothing of any benchmark here, only a sentence or two of its own.' }],
