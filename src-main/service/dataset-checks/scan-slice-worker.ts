@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { releaseHeap } from '../../engine/release-heap.ts';
 import { openReadOnly } from '../../store/db.ts';
-import { matcherOf, transferablesOf } from '../file-pass/tasks.ts';
+import { matcherOf } from '../file-pass/tasks.ts';
+import { transferablesOf } from '../file-pass/transferables.ts';
 import { runScanTask, type ScanTask } from './scan-rows.ts';
 import { lowerThisThread } from '../threads/background-priority.ts';
 

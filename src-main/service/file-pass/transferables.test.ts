@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { RecordPacker } from '../../engine/dataset/packed-records.ts';
-import { transferablesOf } from './tasks.ts';
+import { transferablesOf } from './transferables.ts';
 
 describe("a task's transferables", () => {
   it('are its typed arrays and those of an object it holds, each buffer once', async () => {
