@@ -1,4 +1,4 @@
-import { AUDIT_MODEL_ID, FIX_MODEL_ID } from './schemas/blocks.ts';
+import { AUDIT_MODEL_ID, FIX_MODEL_ID } from './schemas/model-ids.ts';
 import type { Operation } from './schemas/config.ts';
 
 /** The chat model ids of `/v1` and what each runs. */

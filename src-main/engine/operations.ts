@@ -1,11 +1,7 @@
 import { SampleError } from './sample-error.ts';
 import { AppError } from '../../src-shared/errors.ts';
-import {
-  AUDIT_MODEL_ID,
-  FIX_MODEL_ID,
-  type AuditBlock,
-  type FixBlock,
-} from '../../src-shared/schemas/blocks.ts';
+import type { AuditBlock, FixBlock } from '../../src-shared/schemas/blocks.ts';
+import { AUDIT_MODEL_ID, FIX_MODEL_ID } from '../../src-shared/schemas/model-ids.ts';
 import type { AuditConfig, FixConfig, RefineConfig } from '../../src-shared/schemas/config.ts';
 import type { Sample } from '../../src-shared/schemas/sample.ts';
 import type { EngineBackend, PassContext } from './backend.ts';

@@ -1,4 +1,5 @@
-import { AUDIT_MODEL_ID, type AuditBlock, type Verdict } from '../../src-shared/schemas/blocks.ts';
+import type { AuditBlock, Verdict } from '../../src-shared/schemas/blocks.ts';
+import { AUDIT_MODEL_ID } from '../../src-shared/schemas/model-ids.ts';
 import type { SampleVerdicts } from './checks/types.ts';
 import { choiceLetter } from '../../src-shared/letters.ts';
 

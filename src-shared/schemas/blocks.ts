@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Sample } from './sample.ts';
+import { AUDIT_MODEL_ID, FIX_MODEL_ID } from './model-ids.ts';
 
 /** The result blocks the service adds to samples: `audit`, `fix`, `reaudit`. */
 
@@ -70,8 +71,7 @@ export const Verdict = z
   .meta({ id: 'Verdict' });
 export type Verdict = z.infer<typeof Verdict>;
 
-export const AUDIT_MODEL_ID = 'svc-audit-1';
-export const FIX_MODEL_ID = 'svc-fix-1';
+export { AUDIT_MODEL_ID, FIX_MODEL_ID };
 
 export const AuditBlock = z
   .object({

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { MAX_METADATA_DEPTH, tooDeepAt } from '../nesting.ts';
+import { CHAT_ROLES, RESULT_KEYS, TASK_TYPES } from './sample-kinds.ts';
+
+export { CHAT_ROLES, RESULT_KEYS, TASK_TYPES };
 
 /**
  * Samples: the four task types of the interface. Every task type is a loose
@@ -7,11 +10,8 @@ import { MAX_METADATA_DEPTH, tooDeepAt } from '../nesting.ts';
  * come back untouched.
  */
 
-export const TASK_TYPES = ['text', 'multiple_choice', 'question_answer', 'conversation'] as const;
 export const TaskType = z.enum(TASK_TYPES);
 export type TaskType = z.infer<typeof TaskType>;
-
-export const CHAT_ROLES = ['system', 'user', 'assistant'] as const;
 
 /**
  * A chat turn. `role` is a free string on input on purpose: an invalid role is
@@ -98,6 +98,3 @@ export type MultipleChoiceSample = z.infer<typeof MultipleChoiceSample>;
 export type QuestionAnswerSample = z.infer<typeof QuestionAnswerSample>;
 export type ConversationSample = z.infer<typeof ConversationSample>;
 export type Sample = z.infer<typeof Sample>;
-
-/** Keys the service adds to a sample; they are never part of the sample itself. */
-export const RESULT_KEYS = ['audit', 'fix', 'reaudit'] as const;

@@ -1,5 +1,6 @@
 import { CONVERSATION_CHECKS } from '../../../src-shared/checks.ts';
-import { CHAT_ROLES, type ConversationSample } from '../../../src-shared/schemas/sample.ts';
+import { CHAT_ROLES } from '../../../src-shared/schemas/sample-kinds.ts';
+import type { ConversationSample } from '../../../src-shared/schemas/sample.ts';
 import type { Conventions } from '../conventions.ts';
 import { CheckSet } from './check-set.ts';
 import { restatesPrompt } from '../text/rules/placeholders.ts';

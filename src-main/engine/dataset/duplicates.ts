@@ -1,5 +1,6 @@
 import type { Issue, Verdict } from '../../../src-shared/schemas/blocks.ts';
-import { TASK_TYPES, type Sample } from '../../../src-shared/schemas/sample.ts';
+import { TASK_TYPES } from '../../../src-shared/schemas/sample-kinds.ts';
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { verdictOf } from '../verdict.ts';
 import { duplicateKey, type DuplicateKey } from './keys.ts';
 import {

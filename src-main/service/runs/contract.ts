@@ -1,7 +1,8 @@
 import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
 import type { AuditConfig, FixConfig, RefineConfig } from '../../../src-shared/schemas/config.ts';
 import type { AuditCounts, FixCounts, RefineCounts } from '../../../src-shared/schemas/native.ts';
-import { RESULT_KEYS, type Sample } from '../../../src-shared/schemas/sample.ts';
+import { RESULT_KEYS } from '../../../src-shared/schemas/sample-kinds.ts';
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import type { UsageMeter } from '../../engine/usage.ts';
 
