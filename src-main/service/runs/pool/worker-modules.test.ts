@@ -2,11 +2,9 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 
-/** The modules an engine worker of `kind` loads, by URL. */
-async function modulesOf(kind: 'operations' | 'merge'): Promise<string[]> {
-  const worker = new Worker(new URL('./testing/modules-loaded.ts', import.meta.url), {
-    workerData: kind,
-  });
+/** The modules an engine worker of the app's runs loads, by URL. */
+async function modulesOfAppWorker(): Promise<string[]> {
+  const worker = new Worker(new URL('./testing/modules-loaded.ts', import.meta.url));
   try {
     const [loaded] = (await once(worker, 'message')) as [string[]];
     return loaded;
@@ -20,17 +18,9 @@ const fromPackage = (loaded: string[], name: string): string[] =>
 
 describe("what an engine worker loads (every module is a worker's start, in every worker)", () => {
   it("runs the app's audits, fixes and refines without zod or a file pass's code", async () => {
-    const loaded = await modulesOf('operations');
+    const loaded = await modulesOfAppWorker();
     expect(loaded.some((url) => url.endsWith('/engine/builtin/engine.ts'))).toBe(true);
     expect(fromPackage(loaded, 'zod')).toEqual([]);
     expect(loaded.filter((url) => url.endsWith('/file-pass/tasks.ts'))).toEqual([]);
-  });
-
-  it("merges a sharded run's rows with neither zod nor the engine", async () => {
-    const loaded = await modulesOf('merge');
-    expect(loaded.some((url) => url.endsWith('/file-pass/merge-rows-task.ts'))).toBe(true);
-    expect(fromPackage(loaded, 'zod')).toEqual([]);
-    expect(loaded.filter((url) => url.endsWith('/engine/builtin/engine.ts'))).toEqual([]);
-    expect(loaded.length).toBeLessThan(80);
   });
 });

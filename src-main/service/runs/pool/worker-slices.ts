@@ -21,18 +21,13 @@ import { encodeError } from '../../threads/wire-error.ts';
 type Run = Extract<ToWorker, { type: 'run' }>;
 
 /**
- * A file pass's tasks, their code loaded with the first one: a worker of the
- * app's runs (operations) never loads it, and a merge's only the code of its
- * rows. Loaded at start it was ~120 modules and ~55 ms of CPU more in every
- * worker that runs operations, ~100 modules and ~30 ms in a merge's.
+ * A file pass's tasks (a pass's, a merge's), their code loaded with the
+ * first one: a worker of the app's runs, which sends it operations only,
+ * never loads it (~120 modules, ~55 ms of CPU in every such worker's start).
  */
 let fileTasks: Promise<typeof import('../../file-pass/tasks.ts')> | undefined;
 
 async function runFile(task: FileTask, signal: AbortSignal): Promise<unknown> {
-  if (task.kind === 'merge-rows') {
-    const { mergeRows } = await import('../../file-pass/merge-rows-task.ts');
-    return mergeRows(task);
-  }
   fileTasks ??= import('../../file-pass/tasks.ts');
   return (await fileTasks).runFileTask(task, signal);
 }
