@@ -35,11 +35,17 @@ export interface CodePage {
   spaceIsA0: boolean;
 }
 
+/** Bytes 0x80..0xFF, decoded at once: a single-byte page maps each to one char, with no state. */
+const UPPER_HALF = Buffer.from(Array.from({ length: 0x80 }, (_, i) => 0x80 + i));
+
 function buildCodePage(name: string, strongLeads: string, regional = false): CodePage {
   const toByte = new Map<string, number>();
   const charOf: string[] = [];
+  // One decode per page rather than one per byte (896 in all; ~2 ms of every engine thread).
+  const decoded = iconv.decode(UPPER_HALF, name);
+  if (decoded.length !== UPPER_HALF.length) throw new Error(`${name}: not a single-byte page`);
   for (let byte = 0x80; byte <= 0xff; byte++) {
-    let char = iconv.decode(Buffer.from([byte]), name);
+    let char = decoded[byte - 0x80] as string;
     if (char === '\ufffd') char = String.fromCharCode(byte); // sloppy: undefined byte -> C1 control
     charOf[byte] = char;
     toByte.set(char, byte);
