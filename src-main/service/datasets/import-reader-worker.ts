@@ -4,6 +4,7 @@ import { lowerThisThread } from '../threads/background-priority.ts';
 import { encodeError } from '../threads/wire-error.ts';
 import { rowsAfter } from './import-batch.ts';
 import {
+  checkSameFile,
   READ_AHEAD,
   readHere,
   type FromReader,
@@ -36,6 +37,7 @@ port.on('message', (message: ToReader) => {
 const post = (message: FromReader): void => port.postMessage(message);
 
 try {
+  checkSameFile(job.path, job.began);
   const batches = readHere(job.path, {
     format: job.format,
     shape: job.shape,

@@ -1,10 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { ImportBatch, MappingColumns } from './import-batch.ts';
 import {
+  checkSameFile,
+  fileIdentity,
   READ_AHEAD,
   READ_HERE_FIRST,
   readImportBatches,
@@ -175,5 +177,59 @@ describe('the import reader', () => {
     expect(most).toBeGreaterThan(1);
     const ended = await reading.return(undefined);
     expect(ended.done).toBe(true);
+  });
+
+  it('never gives an import the first rows of one file and the rest of another', async () => {
+    const path = file('replaced.jsonl', gsm8kLines(6000).join('\n'));
+    const other = file(
+      'replacement.jsonl',
+      gsm8kLines(6000)
+        .map((l) => l.replace('Tom', 'Ann'))
+        .join('\n'),
+    );
+    const reading = readImportBatches(
+      path,
+      1,
+      { format: 'jsonl', onMapping: () => undefined },
+      {
+        offThreadFromBytes: 0,
+      },
+    );
+    const originals: string[] = [];
+    let error: unknown;
+    try {
+      for await (const batch of reading) {
+        // Replaced once the first rows are read here, while the worker is starting.
+        if (originals.length === 0) renameSync(other, path);
+        originals.push(...batch.originals);
+      }
+    } catch (caught) {
+      error = caught;
+    }
+    // Either the import stops with the reason, or (had the worker opened the file first) it read one file.
+    const from = new Set(originals.map((o) => (o.includes('Tom has') ? 'first' : 'second')));
+    expect(from.size).toBe(1);
+    if (error !== undefined) {
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as Error).message).toMatch(/replaced\.jsonl changed while it was imported/);
+    } else expect(originals).toHaveLength(6000);
+  });
+
+  it('tells a file replaced, rewritten, touched or deleted since the import began', () => {
+    const path = file('identity.jsonl', gsm8kLines(3).join('\n'));
+    const began = fileIdentity(path);
+    expect(() => checkSameFile(path, began)).not.toThrow();
+    const changed = /identity\.jsonl changed while it was imported/;
+    writeFileSync(path, gsm8kLines(4).join('\n'));
+    expect(() => checkSameFile(path, began)).toThrow(changed);
+    const rewritten = fileIdentity(path);
+    utimesSync(path, new Date(), new Date(Date.now() + 5000));
+    expect(() => checkSameFile(path, rewritten)).toThrow(changed);
+    const touched = fileIdentity(path);
+    renameSync(file('identity-2.jsonl', gsm8kLines(4).join('\n')), path);
+    expect(() => checkSameFile(path, touched)).toThrow(changed);
+    const replaced = fileIdentity(path);
+    rmSync(path);
+    expect(() => checkSameFile(path, replaced)).toThrow(changed);
   });
 });

@@ -1,4 +1,7 @@
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { AppError } from '../../../src-shared/errors.ts';
 import type { FieldMapping, OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import type { ShapeId } from '../../engine/shapes/index.ts';
 import { endAfterGrace, workerScript } from '../../engine/worker-script.ts';
@@ -62,9 +65,51 @@ export type ToReader = { type: 'after'; row: number } | 'more';
 export type FromReader =
   { type: 'batch'; batch: ImportBatch } | { type: 'done' } | { type: 'failed'; error: WireError };
 
+/** Which file a path named when the import began (its device, inode, size and time of change). */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export function fileIdentity(path: string): FileIdentity {
+  const { dev, ino, size, mtimeMs } = statSync(path);
+  return { dev, ino, size, mtimeMs };
+}
+
+/**
+ * Throws unless `path` is still the file the import began with: the worker
+ * opens it again ~0.15 s after this thread did, and a file replaced,
+ * rewritten or deleted meanwhile would otherwise give the import the first
+ * rows of one file and the rest of another (or fail on a missing file).
+ */
+export function checkSameFile(path: string, began: FileIdentity): void {
+  let now: FileIdentity | undefined;
+  try {
+    now = fileIdentity(path);
+  } catch {
+    // Gone: said below as changed.
+  }
+  const same =
+    now !== undefined &&
+    now.dev === began.dev &&
+    now.ino === began.ino &&
+    now.size === began.size &&
+    now.mtimeMs === began.mtimeMs;
+  if (!same) {
+    throw new AppError(
+      'invalid_request',
+      `${basename(path)} changed while it was imported (replaced, rewritten or deleted after its first rows were read): import it again`,
+    );
+  }
+}
+
 /** What the worker is given to read. */
 export interface ReaderJob {
   path: string;
+  /** The file as the import's thread found it (checkSameFile). */
+  began: FileIdentity;
   format: FileFormat;
   shape: ShapeId | undefined;
   mapping: FieldMapping | undefined;
@@ -127,6 +172,7 @@ async function* readOffThread(
 ): AsyncGenerator<ImportBatch> {
   const job: ReaderJob = {
     path,
+    began: fileIdentity(path),
     format: options.format,
     shape: options.shape,
     mapping: options.mapping,
