@@ -6,7 +6,10 @@ import { DatasetScan, type ScanResult } from '../../engine/dataset/scan.ts';
 import { mappingSpecOf, type RowMapping, type SampleRow } from '../../engine/rows/index.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { readSamples, type ReadSamplesOptions } from '../samples/read-samples.ts';
-import { scanInParallel, TaskRunner } from './parallel-pass.ts';
+import { contaminationMatcher } from '../contamination/matcher.ts';
+import { SHARE_TABLES_FROM } from '../runs/pool/pool.ts';
+import { scanInParallel, scanTasks, TaskRunner } from './parallel-pass.ts';
+import type { MatcherSpec } from './task-types.ts';
 import { tempLinesFiles } from './testing/line-files.ts';
 
 /**
@@ -156,4 +159,26 @@ describe('the bands on the workers', () => {
       await pool.close();
     }
   }, 60_000);
+});
+
+describe("a scan's contamination index for its workers", () => {
+  const matcher = contaminationMatcher({ benchmarks: ['gsm8k'] });
+  const contamination = { matcher, benchmarks: ['gsm8k'], against: [] };
+  const slice = { start: 0, length: 1, firstLine: 1 };
+  const specFor = (workers: number): MatcherSpec | null =>
+    scanTasks(
+      'rows.jsonl',
+      { shape: 'gsm8k', mapping: null, tree: false },
+      0.8,
+      contamination,
+      workers,
+    )(slice).contamination;
+
+  it('is merged here, in shared memory, for three workers or more, and left to them for fewer', () => {
+    expect(matcher).not.toBeNull();
+    expect(specFor(SHARE_TABLES_FROM - 1)?.index).toBeUndefined();
+    const index = specFor(SHARE_TABLES_FROM)?.index;
+    expect(index?.keys.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(index?.refs.length).toBe(matcher?.sets.reduce((n, set) => n + set.refs.length, 0));
+  });
 });
