@@ -31,6 +31,7 @@ async function runFile(task: FileTask, signal: AbortSignal): Promise<unknown> {
   fileTasks ??= import('../../file-pass/tasks.ts');
   return (await fileTasks).runFileTask(task, signal);
 }
+
 let port: MessagePort | undefined;
 const queue: Run[] = [];
 let running: { id: number; controller: AbortController } | undefined;

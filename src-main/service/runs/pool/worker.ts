@@ -4,8 +4,8 @@ import type { ToWorker } from './wire.ts';
 
 /**
  * An engine worker of the pool (pool.ts), as it starts: the code that
- * serves slices (worker-slices.ts, ~0.3 s of a thread's CPU to load) is
- * imported only after the messages sent while this thread booted have been
+ * serves slices (worker-slices.ts; the engine and a file pass's tasks load
+ * later, when warmed or first asked) is imported only after the messages sent while this thread booted have been
  * read, so that a worker the pool retired meanwhile (a resize down right
  * after a prestart) ends at once, having loaded nothing. One retired while
  * that code loads ends once it has, without loading the engine (which a
