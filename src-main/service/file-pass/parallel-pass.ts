@@ -10,12 +10,7 @@ import type { LanguageTextFetch } from '../../engine/dataset/language-reservoir.
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
 import { decodeError } from '../threads/wire-error.ts';
-import {
-  PoolUnavailable,
-  SHARE_TABLES_FROM,
-  SliceFailed,
-  type EnginePool,
-} from '../runs/pool/pool.ts';
+import { PoolUnavailable, sharesTables, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
 import { cutLines } from './line-cutter.ts';
 import type { LineSlice } from './line-slices.ts';
 import { bandPushesOn } from './band-pushes-on.ts';
@@ -127,8 +122,8 @@ export function scanTasks(
         key: randomBytes(8).toString('hex'),
         benchmarks: contamination.benchmarks,
         against: contamination.against,
-        // Merged here only for many workers (pool.ts SHARE_TABLES_FROM): this thread never matches.
-        index: workers >= SHARE_TABLES_FROM ? matcher.sharedIndex() : undefined,
+        // Merged here only for many workers (pool.ts sharesTables): this thread never matches.
+        index: sharesTables(workers) ? matcher.sharedIndex() : undefined,
       }
     : null;
   return (slice) => ({

@@ -85,6 +85,9 @@ const IDLE_MS = 60_000;
  * this thread (whose CPU is the pass's serial part) as much.
  */
 export const SHARE_TABLES_FROM = 3;
+
+/** Whether a pass on `workers` workers has its shared tables built by its own thread. */
+export const sharesTables = (workers: number): boolean => workers >= SHARE_TABLES_FROM;
 /** Slices handed to a worker at once: the running one and the next. */
 const DEPTH = 2;
 
@@ -227,7 +230,7 @@ export class EnginePool {
     // Built here once (25-40 ms) while the workers boot, rather than by each of them; a
     // worker started when this thread had it was sent it then (#spawn).
     const o200k =
-      o200kTablePartsIfReady() === undefined && this.#size >= SHARE_TABLES_FROM
+      o200kTablePartsIfReady() === undefined && sharesTables(this.#size)
         ? o200kTableParts()
         : undefined;
     for (const worker of started) {
