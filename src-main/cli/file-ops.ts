@@ -229,7 +229,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     passRunsOnPool(input, shard !== undefined, values['write-back'] === true)
       ? filePassPool()
       : undefined;
-  pool?.prestart();
+  pool?.prestart({ fileTasks: true, engine: true });
   const engines = resolveEngines(settings);
   if (backend.id !== 'builtin') {
     for (const line of describeEngines(engines)) console.error(`engine ${line}`);

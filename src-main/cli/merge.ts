@@ -232,7 +232,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   const input = values.input ?? header.input.path;
   // JSON Lines are merged on the engine's workers (the scan's rest, the rows): they start now,
   // while this thread opens the database and reads the parts' scans.
-  if (formatFromPath(input) === 'jsonl') filePassPool()?.prestart();
+  if (formatFromPath(input) === 'jsonl') filePassPool()?.prestart({ fileTasks: true });
 
   const dataDir = values['data-dir'] ?? process.env.SVC_DATA_DIR ?? defaultDataDir();
   const db = openDatabase(dataDir);

@@ -31,7 +31,7 @@ export function startFilePassAhead(argv: string[]): void {
   if (!passRunsOnPool(input, values.shard !== undefined, values['write-back'] === true)) return;
   if (upstreamInEnv(process.env, 'audit') || upstreamInEnv(process.env, 'fix')) return;
   // They will run the engine: each loads it while the main thread loads the command.
-  filePassPool()?.prestart({ warm: true });
+  filePassPool()?.prestart({ fileTasks: true, engine: true });
 }
 
 /**
@@ -64,7 +64,9 @@ export function startMergeAhead(argv: string[]): void {
   const [, first] = parsed.positionals;
   if (first === undefined) return;
   const input = parsed.values.input ?? headerInput(first);
-  if (input !== undefined && formatFromPath(input) === 'jsonl') filePassPool()?.prestart();
+  if (input !== undefined && formatFromPath(input) === 'jsonl') {
+    filePassPool()?.prestart({ fileTasks: true });
+  }
 }
 
 /** The input a part's header (its first line) names, if it reads as one in its first 64 KiB. */

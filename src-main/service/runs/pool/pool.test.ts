@@ -92,7 +92,7 @@ describe('EnginePool', () => {
     const slices = [audit(samples.slice(0, 20)), audit(samples.slice(20))];
     const cold = pool(WORKER, 2);
     const warm = pool(WORKER, 2);
-    warm.prestart({ warm: true });
+    warm.prestart({ engine: true });
     expect(warm.live).toBe(2);
     const [coldResults, warmResults] = await Promise.all([
       cold.run(slices, undefined),
@@ -127,7 +127,7 @@ describe('an engine worker retired before it is ready', () => {
 
     const working = new Worker(WORKER, { name: 'svc-engine' });
     const samples = gsm8k().slice(0, 3);
-    working.postMessage({ type: 'warm' } satisfies ToWorker);
+    working.postMessage({ type: 'warm', engine: true, fileTasks: false } satisfies ToWorker);
     working.postMessage({
       type: 'run',
       id: 7,
@@ -173,10 +173,10 @@ describe("the tokenizer's table sent to the engine's workers", () => {
     // No test before this one built it in this thread.
     expect(o200kTablePartsIfReady()).toBeUndefined();
     const few = pool(WORKER, SHARE_TABLES_FROM - 1);
-    few.prestart({ warm: true });
+    few.prestart({ engine: true });
     expect(o200kTablePartsIfReady()).toBeUndefined();
     const many = pool(WORKER, SHARE_TABLES_FROM);
-    many.prestart({ warm: true });
+    many.prestart({ engine: true });
     expect(o200kTablePartsIfReady()?.slots.buffer).toBeInstanceOf(SharedArrayBuffer);
     const samples = gsm8k().slice(0, 6);
     const slices = [audit(samples.slice(0, 3)), audit(samples.slice(3))];

@@ -212,12 +212,16 @@ export class EnginePool {
    * Starts every worker the pool may use now, before its first slice (a
    * whole file's pass uses them all): their start, a few hundred ms of
    * loading modules, overlaps the caller's own (reading settings, cutting
-   * the file). `warm`: each also loads the engine meanwhile (the pass will
-   * run it; a merge's or a scan's never does). Idle until given a slice, they
-   * keep the process alive no more than an idle worker does, and retire as
-   * one does.
+   * the file). Meanwhile each loads what its first slices will run:
+   * `fileTasks`, a file pass's tasks (a pass's scan and a merge's rows come
+   * first), then `engine`, the engine (a pass will run it; a merge never
+   * does). Idle until given a slice, they keep the process alive no more than
+   * an idle worker does, and retire as one does.
    */
-  prestart({ warm = false }: { warm?: boolean } = {}): void {
+  prestart({
+    engine = false,
+    fileTasks = false,
+  }: { engine?: boolean; fileTasks?: boolean } = {}): void {
     const started: PoolWorker[] = [];
     while (this.#workers.size < this.#size) {
       const worker = this.#spawn();
@@ -226,16 +230,16 @@ export class EnginePool {
       worker.thread.unref();
       worker.idleTimer = setTimeout(() => this.#retireIdle(worker), IDLE_MS).unref();
     }
-    if (!warm) return;
+    if (!engine && !fileTasks) return;
     // Built here once (25-40 ms) while the workers boot, rather than by each of them; a
     // worker started when this thread had it was sent it then (#spawn).
     const o200k =
-      o200kTablePartsIfReady() === undefined && sharesTables(this.#size)
+      engine && o200kTablePartsIfReady() === undefined && sharesTables(this.#size)
         ? o200kTableParts()
         : undefined;
     for (const worker of started) {
       if (o200k) worker.thread.postMessage({ type: 'tables', o200k } satisfies ToWorker);
-      worker.thread.postMessage({ type: 'warm' } satisfies ToWorker);
+      worker.thread.postMessage({ type: 'warm', engine, fileTasks } satisfies ToWorker);
     }
   }
 

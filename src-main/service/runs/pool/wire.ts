@@ -24,8 +24,8 @@ export type PoolTask = { kind: 'operation'; request: OperationRequest } | FileTa
 export type ToWorker =
   | { type: 'run'; id: number; task: PoolTask }
   | { type: 'cancel'; id: number }
-  /** Load the engine now: the worker's pass will run it (pool.ts `prestart`). */
-  | { type: 'warm' }
+  /** Load now what the worker's first slices will run: a file pass's tasks, the engine (pool.ts `prestart`). */
+  | { type: 'warm'; engine: boolean; fileTasks: boolean }
   /** The tokenizer's table, built in shared memory by the pool's thread: adopted, not built again. */
   | { type: 'tables'; o200k: RankTableParts }
   /** Idle and no longer wanted: give the heap back on this thread and end (pool.ts `#retire`). */

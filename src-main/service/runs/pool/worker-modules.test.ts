@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import type { ToWorker } from './wire.ts';
 
 /** The modules an engine worker of the app's runs loads, by URL. */
 async function modulesOfAppWorker(): Promise<string[]> {
@@ -22,5 +23,45 @@ describe("what an engine worker loads (every module is a worker's start, in ever
     expect(loaded.some((url) => url.endsWith('/engine/builtin/engine.ts'))).toBe(true);
     expect(fromPackage(loaded, 'zod')).toEqual([]);
     expect(loaded.filter((url) => url.endsWith('/file-pass/tasks.ts'))).toEqual([]);
+  });
+});
+
+describe('what a worker started ahead loads before its first slice', () => {
+  /** The modules a worker warmed with `warm` has loaded once `done` says so of them. */
+  async function loadedOnWarm(
+    warm: Extract<ToWorker, { type: 'warm' }>,
+    done: (modules: string[]) => boolean,
+  ): Promise<string[]> {
+    const worker = new Worker(new URL('./testing/loads-on-warm.ts', import.meta.url));
+    try {
+      worker.postMessage(warm satisfies ToWorker);
+      return await new Promise<string[]>((resolve, reject) => {
+        worker.on('error', reject);
+        worker.on('message', (message: { modules?: string[] }) => {
+          if (message.modules && done(message.modules)) resolve(message.modules);
+        });
+      });
+    } finally {
+      await worker.terminate();
+    }
+  }
+  const has = (modules: string[], end: string): boolean => modules.some((url) => url.endsWith(end));
+
+  it("a file pass's or a merge's: the file tasks, and the engine only when asked", async () => {
+    const merge = await loadedOnWarm({ type: 'warm', engine: false, fileTasks: true }, (modules) =>
+      has(modules, '/file-pass/tasks.ts'),
+    );
+    expect(has(merge, '/engine/builtin/engine.ts')).toBe(false);
+    const pass = await loadedOnWarm({ type: 'warm', engine: true, fileTasks: true }, (modules) =>
+      has(modules, '/engine/builtin/engine.ts'),
+    );
+    expect(has(pass, '/file-pass/tasks.ts')).toBe(true);
+  });
+
+  it("an app's run's: the engine, never the file tasks", async () => {
+    const app = await loadedOnWarm({ type: 'warm', engine: true, fileTasks: false }, (modules) =>
+      has(modules, '/engine/tokens.ts'),
+    );
+    expect(has(app, '/file-pass/tasks.ts')).toBe(false);
   });
 });

@@ -27,10 +27,25 @@ type Run = Extract<ToWorker, { type: 'run' }>;
  */
 let fileTasks: Promise<typeof import('../../file-pass/tasks.ts')> | undefined;
 
+const loadFileTasks = (): Promise<typeof import('../../file-pass/tasks.ts')> =>
+  (fileTasks ??= import('../../file-pass/tasks.ts'));
+
 async function runFile(task: FileTask, signal: AbortSignal): Promise<unknown> {
-  fileTasks ??= import('../../file-pass/tasks.ts');
-  return (await fileTasks).runFileTask(task, signal);
+  return (await loadFileTasks()).runFileTask(task, signal);
 }
+
+/**
+ * Loads ahead what a prestarted worker's slices will run, the file tasks
+ * first: a pass's first slices are its scan's, which need no engine. Only
+ * ahead of time: a failure to load shows at the first slice, which loads it
+ * again.
+ */
+function warm({ engine, fileTasks: file }: Extract<ToWorker, { type: 'warm' }>): void {
+  const first = file ? loadFileTasks().then(noop, noop) : Promise.resolve();
+  if (engine) void first.then(warmBuiltin).catch(noop);
+}
+
+const noop = (): void => undefined;
 
 let port: MessagePort | undefined;
 const queue: Run[] = [];
@@ -73,8 +88,7 @@ export function handle(message: ToWorker): void {
     return;
   }
   if (message.type === 'warm') {
-    // Only ahead of time: a failure to load shows at the first run, which loads it again.
-    warmBuiltin().catch(() => undefined);
+    warm(message);
     return;
   }
   if (message.type === 'retire') {
