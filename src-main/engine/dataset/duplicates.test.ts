@@ -13,6 +13,7 @@ import {
 import { needsShared, sharedJsonl } from '../testing/shared-data.ts';
 import {
   bandPushes,
+  repeatedKeys,
   sortByKeys,
   DuplicateIndex,
   duplicatesVerdict,
@@ -435,5 +436,56 @@ describe('sortByKeys', () => {
         expect([...sorted.keys]).toEqual(expected.map((i) => values[i]));
       }),
     );
+  });
+});
+
+describe("a band's pairs", () => {
+  /** The pairs as every row sorted by its value makes them (bandPushes before its filter). */
+  function pairsOfAllRows(reps: Uint32Array, column: Uint32Array, n: number): number[] {
+    const order = [...reps.keys()].sort((a, b) => column[a]! - column[b]! || a - b);
+    const out: number[] = [];
+    for (let start = 0; start < order.length;) {
+      let end = start + 1;
+      while (end < order.length && column[order[end]!] === column[order[start]!]) end++;
+      const run = order.slice(start, end);
+      for (let i = 1; i < run.length; i++) {
+        out.push(reps[run[0]!]! * n + reps[run[i]!]!);
+        if (run.length <= 16)
+          for (let j = 1; j < i; j++) out.push(reps[run[j]!]! * n + reps[run[i]!]!);
+      }
+      start = end;
+    }
+    return out;
+  }
+
+  it('are those of every row sorted, whatever repeats (the rows met once left out of the sort)', () => {
+    // Few distinct values (buckets large and small, beyond the 16 paired in full), or any.
+    const value = fc.oneof(
+      fc.integer({ min: 0, max: 40 }),
+      fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(value, { maxLength: 600 }),
+        fc.integer({ min: 0, max: 7 }),
+        (values, gap) => {
+          const reps = Uint32Array.from(values, (_, i) => i * (gap + 1));
+          const n = reps.length * (gap + 1) + 1;
+          const column = Uint32Array.from([...values, 7, 7]); // longer than reps, as a reused column is
+          expect([...bandPushes(reps, column, n)]).toEqual(pairsOfAllRows(reps, column, n));
+        },
+      ),
+    );
+  });
+
+  it('keep every value met twice or more, and few met once', () => {
+    const n = 50_000;
+    const column = Uint32Array.from({ length: n }, (_, i) =>
+      i < 100 ? 12345 : Math.imul(i, 2654435761) >>> 0,
+    );
+    const kept = repeatedKeys(column, n);
+    expect([...kept.subarray(0, 100)]).toEqual([...Array(100).keys()]);
+    // ~8 slots a value: about one distinct value in eight shares a slot.
+    expect(kept.length).toBeLessThan(100 + n / 4);
   });
 });

@@ -281,9 +281,10 @@ export function sortByKeys(
 export function bandPushes(reps: Uint32Array, column: Uint32Array, n: number): Float64Array {
   // Indexes into `reps` by their value in the band: made in plain loops, where an iterator over
   // `reps.keys()` and a closure per index were half of a band's time.
-  const indexes = new Uint32Array(reps.length);
-  for (let i = 0; i < indexes.length; i++) indexes[i] = i;
-  const { rows: sorted, keys } = sortByKeys(indexes, column.slice(0, reps.length));
+  const indexes = repeatedKeys(column, reps.length);
+  const given = new Uint32Array(indexes.length);
+  for (let i = 0; i < indexes.length; i++) given[i] = column[indexes[i] as number] as number;
+  const { rows: sorted, keys } = sortByKeys(indexes, given);
   let out = new Float64Array(64);
   let count = 0;
   const push = (a: number, b: number): void => {
@@ -314,6 +315,44 @@ export function bandPushes(reps: Uint32Array, column: Uint32Array, n: number): F
   }
   return out.slice(0, count);
 }
+
+/**
+ * The indexes (ascending) of the first `count` values of `column` that may
+ * occur more than once there: every value that does, and a few that do not.
+ * A value met once makes no bucket, and in a band of distinct rows nearly
+ * all are: the sort then takes a tenth of the rows, and the pairs are the
+ * same (a stable sort of some rows orders them as the sort of all does).
+ * Each value is counted, up to two, in a table of about eight slots per
+ * value, by a hash of it (a band's values are already hashes; mixed again so
+ * that values alike in their low bits do not share slots).
+ */
+export function repeatedKeys(column: Uint32Array, count: number): Uint32Array {
+  const bits = Math.min(REPEAT_BITS_MAX, Math.max(10, Math.ceil(Math.log2(count + 1)) + 3));
+  const drop = 32 - bits;
+  const seen = new Uint8Array(1 << bits);
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const slot = Math.imul(column[i] as number, 0x9e3779b1) >>> drop;
+    const times = seen[slot] as number;
+    if (times === 0) seen[slot] = 1;
+    else {
+      if (times === 1) {
+        seen[slot] = 2;
+        kept++; // the slot's first value, counted now
+      }
+      kept++;
+    }
+  }
+  const out = new Uint32Array(kept);
+  let at = 0;
+  for (let i = 0; i < count && at < kept; i++) {
+    if (seen[Math.imul(column[i] as number, 0x9e3779b1) >>> drop] === 2) out[at++] = i;
+  }
+  return out;
+}
+
+/** At most 2^22 slots (4 MiB) for `repeatedKeys`: a million rows' band still keeps few. */
+const REPEAT_BITS_MAX = 22;
 
 /**
  * Where the bands' pairs are made: given the number of bands, a band's
