@@ -1,10 +1,15 @@
 import { percentile } from './stats.ts';
-import { threadCpuMs } from './thread-cpu.ts';
+import { ranBetween, schedstatMs, threadsRanMs } from './thread-cpu.ts';
 
 /** How often the cheap route is asked. */
 export const PING_MS = 100;
-/** Pings slower than this are logged with their time when BENCH_PING_LOG is set. */
-const PING_LOG_MS = 50;
+/**
+ * Pings slower than this are logged, with their time and what the server's
+ * threads ran meanwhile, when BENCH_PING_LOG is set (to a number of ms above
+ * 1: that bound instead).
+ */
+const PING_LOG_MS =
+  Number(process.env.BENCH_PING_LOG) > 1 ? Number(process.env.BENCH_PING_LOG) : 50;
 
 export interface PingPhase {
   name: string;
@@ -13,6 +18,10 @@ export interface PingPhase {
   waits: number[];
   /** How long the server's main thread ran on a CPU meanwhile, ms (NaN: not known). */
   ran: number[];
+  /** How long it was ready to run with no CPU free meanwhile, ms (NaN: not known). */
+  queued: number[];
+  /** How long this client's own thread was ready to run with no CPU free, ms (NaN: not known). */
+  clientQueued: number[];
 }
 
 /**
@@ -31,14 +40,22 @@ export class Pinger {
   readonly failures: number[] = [];
   #current: number[] = [];
   #ran: number[] = [];
+  #queued: number[] = [];
+  #clientQueued: number[] = [];
   readonly #stop = new AbortController();
   readonly #loop: Promise<void>;
 
   constructor(baseUrl: string, serverPid?: number) {
-    const ranMs = (): number => (serverPid && threadCpuMs(serverPid)) ?? Number.NaN;
+    const unknown = { ran: Number.NaN, queued: Number.NaN };
+    const server = (): { ran: number; queued: number } =>
+      (serverPid && schedstatMs(serverPid)) || unknown;
+    const client = (): { ran: number; queued: number } => schedstatMs(process.pid) ?? unknown;
     this.#loop = (async () => {
       while (!this.#stop.signal.aborted) {
-        const ranBefore = ranMs();
+        const logging = process.env.BENCH_PING_LOG !== undefined && serverPid !== undefined;
+        const threadsBefore = logging ? threadsRanMs(serverPid) : undefined;
+        const serverBefore = server();
+        const clientBefore = client();
         const sent = performance.now();
         // A thread held past the keep-alive timeout resets the connection: counted, not fatal.
         const answered = await fetch(`${baseUrl}/pricing`)
@@ -50,12 +67,18 @@ export class Pinger {
         const took = performance.now() - sent;
         // The monotonic clock a CPU profile of the server stamps its samples with (µs): a slow
         // ping found in the server's profile (NODE_OPTIONS=--cpu-prof, BENCH_PING_LOG=1).
-        if (process.env.BENCH_PING_LOG && took > PING_LOG_MS) {
+        if (threadsBefore && serverPid !== undefined && took > PING_LOG_MS) {
           const at = process.hrtime.bigint() / 1000n - BigInt(Math.round(took * 1000));
-          console.error(`slow ping: ${took.toFixed(1)} ms, sent at ${at} µs (monotonic)`);
+          console.error(
+            `slow ping: ${took.toFixed(1)} ms, sent at ${at} µs (monotonic); the server's ` +
+              `threads ran: ${ranBetween(threadsBefore, threadsRanMs(serverPid))}`,
+          );
         }
         this.#current.push(took);
-        this.#ran.push(ranMs() - ranBefore);
+        const serverAfter = server();
+        this.#ran.push(serverAfter.ran - serverBefore.ran);
+        this.#queued.push(serverAfter.queued - serverBefore.queued);
+        this.#clientQueued.push(client().queued - clientBefore.queued);
         if (!answered) this.failures.push(took);
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, PING_MS - took)));
       }
@@ -66,6 +89,8 @@ export class Pinger {
   async phase<T>(name: string, work: () => Promise<T>): Promise<T> {
     this.#current = [];
     this.#ran = [];
+    this.#queued = [];
+    this.#clientQueued = [];
     const started = performance.now();
     const result = await work();
     this.phases.push({
@@ -73,6 +98,8 @@ export class Pinger {
       seconds: (performance.now() - started) / 1000,
       waits: this.#current,
       ran: this.#ran,
+      queued: this.#queued,
+      clientQueued: this.#clientQueued,
     });
     return result;
   }
@@ -83,34 +110,48 @@ export class Pinger {
   }
 
   /**
-   * The phases' waits as a table (with how long the server's main thread ran
-   * during each phase's worst), the worst of all against the goal, and any
-   * failed pings.
+   * The phases' waits as a table (with, for each phase's worst, how long the
+   * server's main thread ran in it, how long it waited for a CPU, and how long
+   * this client did), the worst of all against the goal, and any failed pings.
+   * What is left of a wait beyond these is time the server's thread slept
+   * (the disk, a lock) or the client's did.
    */
   print(goalMs: number): void {
-    const ranOf = (ms: number): string => (Number.isNaN(ms) ? '?' : `${ms.toFixed(1)} ms`);
-    console.log('| phase | took | pings | p50 wait | p99 wait | worst wait | server ran in it |');
-    console.log('| --- | --- | --- | --- | --- | --- | --- |');
-    let worst = { wait: 0, ran: Number.NaN };
-    for (const { name, seconds, waits, ran } of this.phases) {
+    const ms = (value: number): string => (Number.isNaN(value) ? '?' : `${value.toFixed(1)} ms`);
+    console.log(
+      '| phase | took | pings | over 20 ms | p50 wait | p99 wait | worst wait | server ran in it | ' +
+        'server waited for a CPU | client waited for a CPU |',
+    );
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    type Worst = { wait: number; ran: number; queued: number; clientQueued: number };
+    let worst: Worst = { wait: 0, ran: Number.NaN, queued: Number.NaN, clientQueued: Number.NaN };
+    for (const { name, seconds, waits, ran, queued, clientQueued } of this.phases) {
       if (waits.length === 0) {
         // Over before a ping was due: nothing measured, not a wait of 0.
-        console.log(`| ${name} | ${seconds.toFixed(1)} s | 0 | - | - | - | - |`);
+        console.log(`| ${name} | ${seconds.toFixed(1)} s | 0 | - | - | - | - | - | - | - |`);
         continue;
       }
       const sorted = [...waits].sort((a, b) => a - b);
       const at = waits.indexOf(Math.max(0, ...waits));
-      const phaseWorst = { wait: waits[at] ?? 0, ran: ran[at] ?? Number.NaN };
+      const phaseWorst: Worst = {
+        wait: waits[at] ?? 0,
+        ran: ran[at] ?? Number.NaN,
+        queued: queued[at] ?? Number.NaN,
+        clientQueued: clientQueued[at] ?? Number.NaN,
+      };
       if (phaseWorst.wait > worst.wait) worst = phaseWorst;
       console.log(
         `| ${name} | ${seconds.toFixed(1)} s | ${waits.length} | ` +
+          `${waits.filter((wait) => wait > 20).length} | ` +
           `${percentile(sorted, 50).toFixed(1)} ms | ${percentile(sorted, 99).toFixed(1)} ms | ` +
-          `${phaseWorst.wait.toFixed(1)} ms | ${ranOf(phaseWorst.ran)} |`,
+          `${ms(phaseWorst.wait)} | ${ms(phaseWorst.ran)} | ${ms(phaseWorst.queued)} | ` +
+          `${ms(phaseWorst.clientQueued)} |`,
       );
     }
     console.log(
       `worst wait of all: ${worst.wait.toFixed(1)} ms (goal ${goalMs} ms); ` +
-        `the server's main thread ran ${ranOf(worst.ran)} of it`,
+        `the server's main thread ran ${ms(worst.ran)} of it and waited ${ms(worst.queued)} ` +
+        `for a CPU; this client waited ${ms(worst.clientQueued)} for one`,
     );
     if (this.failures.length > 0) {
       console.log(`pings that failed (connection reset): ${this.failures.length}`);

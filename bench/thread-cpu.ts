@@ -6,9 +6,22 @@ import { readdirSync, readFileSync } from 'node:fs';
  * process's id). Undefined where there is no such file.
  */
 export function threadCpuMs(pid: number, tid = pid): number | undefined {
+  return schedstatMs(pid, tid)?.ran;
+}
+
+/**
+ * How long a thread has run on a CPU and how long it has waited, runnable,
+ * for one, in ms (the first two fields of its schedstat). Undefined where
+ * there is no such file.
+ */
+export function schedstatMs(pid: number, tid = pid): { ran: number; queued: number } | undefined {
   try {
-    const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    return Number.isFinite(ns) ? ns / 1e6 : undefined;
+    const [ran, queued] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8')
+      .split(' ')
+      .map((ns) => Number(ns) / 1e6);
+    return Number.isFinite(ran) && Number.isFinite(queued)
+      ? { ran: ran as number, queued: queued as number }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -64,4 +77,42 @@ export async function cpuByThreadName<T>(
   } finally {
     clearInterval(timer);
   }
+}
+
+/** Every thread of process `pid` with its name and how long it has run, ms (Linux; else empty). */
+export function threadsRanMs(pid: number): Map<number, { name: string; ran: number }> {
+  const out = new Map<number, { name: string; ran: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    const ran = threadCpuMs(pid, Number(tid));
+    let name: string;
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    } catch {
+      continue; // ended meanwhile
+    }
+    if (ran !== undefined) out.set(Number(tid), { name, ran });
+  }
+  return out;
+}
+
+/** What each thread name ran between two readings of `threadsRanMs`, most first, as text. */
+export function ranBetween(
+  before: Map<number, { name: string; ran: number }>,
+  after: Map<number, { name: string; ran: number }>,
+): string {
+  const byName = new Map<string, number>();
+  for (const [tid, { name, ran }] of after) {
+    const delta = ran - (before.get(tid)?.ran ?? 0);
+    if (delta > 0.05) byName.set(name, (byName.get(name) ?? 0) + delta);
+  }
+  return [...byName]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`)
+    .join(', ');
 }

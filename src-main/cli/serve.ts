@@ -3,6 +3,7 @@ import { describeEngines, resolveEngines } from '../service/runs/backend-select.
 import { createServiceContext } from '../service/context/service-context.ts';
 import { WalKeeper } from '../service/datasets/wal-keeper.ts';
 import { warmTokenizer } from '../engine/tokens.ts';
+import { lowerHelperThreads } from '../service/threads/background-priority.ts';
 import { loadBuiltinEngine } from '../engine/builtin/backend.ts';
 import { loadFileFormats } from '../files/index.ts';
 import { warmEngineHere } from '../service/runs/warm-engine.ts';
@@ -48,6 +49,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const db = openDatabase(dataDir);
   // The WAL is copied into the database off the main thread (see service/datasets/wal-keeper.ts).
   const walKeeper = WalKeeper.start(db);
+  // The server's main thread goes before V8's helper threads too (threads/background-priority.ts).
+  lowerHelperThreads();
   const ctx = createServiceContext(db, dataDir, packageVersion());
   const keepAlive = env.SVC_KEEPALIVE_MS === undefined ? undefined : Number(env.SVC_KEEPALIVE_MS);
   const server = await startServer({

@@ -10,6 +10,7 @@ import { createServiceContext } from '../service/context/service-context.ts';
 import { WalKeeper } from '../service/datasets/wal-keeper.ts';
 import { OwnerEvents } from '../service/owner/events.ts';
 import { warmTokenizer } from '../engine/tokens.ts';
+import { lowerHelperThreads } from '../service/threads/background-priority.ts';
 import { loadBuiltinEngine } from '../engine/builtin/backend.ts';
 import { loadFileFormats } from '../files/index.ts';
 import { warmEngineHere } from '../service/runs/warm-engine.ts';
@@ -46,6 +47,8 @@ async function launch(): Promise<void> {
   const db = openDatabase(dataDir);
   // The WAL is copied into the database off the main thread (see service/datasets/wal-keeper.ts).
   const walKeeper = WalKeeper.start(db);
+  // The server's main thread goes before V8's helper threads too (threads/background-priority.ts).
+  lowerHelperThreads();
   const ctx = createServiceContext(db, dataDir, app.getVersion());
   // One event stream and one transfer folder for both transports (IPC and the server).
   const events = new OwnerEvents();
