@@ -52,8 +52,9 @@ export class Pinger {
     const client = (): { ran: number; queued: number } => schedstatMs(process.pid) ?? unknown;
     this.#loop = (async () => {
       while (!this.#stop.signal.aborted) {
-        const logging = process.env.BENCH_PING_LOG !== undefined && serverPid !== undefined;
-        const threadsBefore = logging ? threadsRanMs(serverPid) : undefined;
+        const logging = (process.env.BENCH_PING_LOG ?? '') !== '';
+        const threadsBefore =
+          logging && serverPid !== undefined ? threadsRanMs(serverPid) : undefined;
         const serverBefore = server();
         const clientBefore = client();
         const sent = performance.now();
@@ -67,12 +68,13 @@ export class Pinger {
         const took = performance.now() - sent;
         // The monotonic clock a CPU profile of the server stamps its samples with (µs): a slow
         // ping found in the server's profile (NODE_OPTIONS=--cpu-prof, BENCH_PING_LOG=1).
-        if (threadsBefore && serverPid !== undefined && took > PING_LOG_MS) {
+        if (logging && took > PING_LOG_MS) {
           const at = process.hrtime.bigint() / 1000n - BigInt(Math.round(took * 1000));
-          console.error(
-            `slow ping: ${took.toFixed(1)} ms, sent at ${at} µs (monotonic); the server's ` +
-              `threads ran: ${ranBetween(threadsBefore, threadsRanMs(serverPid))}`,
-          );
+          const threads =
+            threadsBefore && serverPid !== undefined
+              ? `; the server's threads ran: ${ranBetween(threadsBefore, threadsRanMs(serverPid))}`
+              : '';
+          console.error(`slow ping: ${took.toFixed(1)} ms, sent at ${at} µs (monotonic)${threads}`);
         }
         this.#current.push(took);
         const serverAfter = server();

@@ -320,11 +320,15 @@ export function bandPushes(reps: Uint32Array, column: Uint32Array, n: number): F
  * The indexes (ascending) of the first `count` values of `column` that may
  * occur more than once there: every value that does, and a few that do not.
  * A value met once makes no bucket, and in a band of distinct rows nearly
- * all are: the sort then takes a tenth of the rows, and the pairs are the
+ * all are: the sort then takes a tenth of them (a fifth at a million rows,
+ * where the table's cap leaves four slots a value), and the pairs are the
  * same (a stable sort of some rows orders them as the sort of all does).
- * Each value is counted, up to two, in a table of about eight slots per
+ * Each value is counted, up to two, in a table of eight to sixteen slots per
  * value, by a hash of it (a band's values are already hashes; mixed again so
- * that values alike in their low bits do not share slots).
+ * that values alike in their low bits do not share slots). Where nearly
+ * every value repeats, the count is paid on top of the sort (1.2M rows, all
+ * repeated: 120 -> 146 ms); 100,000 rows two thirds repeated, 25 bands:
+ * 74-78 -> 68-73 ms; distinct: 55-65 -> 25-40 ms.
  */
 export function repeatedKeys(column: Uint32Array, count: number): Uint32Array {
   const bits = Math.min(REPEAT_BITS_MAX, Math.max(10, Math.ceil(Math.log2(count + 1)) + 3));

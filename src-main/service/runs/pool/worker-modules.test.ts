@@ -37,6 +37,8 @@ describe('what a worker started ahead loads before its first slice', () => {
       worker.postMessage(warm satisfies ToWorker);
       return await new Promise<string[]>((resolve, reject) => {
         worker.on('error', reject);
+        worker.on('exit', (code) => reject(new Error(`the worker ended (${code}) first`)));
+        setTimeout(() => reject(new Error('the module never loaded')), 10_000).unref();
         worker.on('message', (message: { modules?: string[] }) => {
           if (message.modules && done(message.modules)) resolve(message.modules);
         });

@@ -36,9 +36,9 @@ async function runFile(task: FileTask, signal: AbortSignal): Promise<unknown> {
 
 /**
  * Loads ahead what a prestarted worker's slices will run, the file tasks
- * first: a pass's first slices are its scan's, which need no engine. Only
- * ahead of time: a failure to load shows at the first slice, which loads it
- * again.
+ * first: a pass's first slices are its scan's, which need no engine. A
+ * failure to load is not reported here: the first slice that needs the
+ * code fails with it.
  */
 function warm({ engine, fileTasks: file }: Extract<ToWorker, { type: 'warm' }>): void {
   const first = file ? loadFileTasks().then(noop, noop) : Promise.resolve();
