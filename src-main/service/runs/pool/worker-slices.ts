@@ -7,6 +7,7 @@ import type { FileTask } from '../../file-pass/task-types.ts';
 import { transferablesOf } from '../../file-pass/transferables.ts';
 import { encodeResult, type FromWorker, type ToWorker } from './wire.ts';
 import { encodeError } from '../../threads/wire-error.ts';
+import { saveResolveCache } from '../../threads/resolve-cache.ts';
 
 /**
  * The engine worker's work, loaded by its entry (worker.ts) once it has
@@ -42,7 +43,8 @@ async function runFile(task: FileTask, signal: AbortSignal): Promise<unknown> {
  */
 function warm({ engine, fileTasks: file }: Extract<ToWorker, { type: 'warm' }>): void {
   const first = file ? loadFileTasks().then(noop, noop) : Promise.resolve();
-  if (engine) void first.then(warmBuiltin).catch(noop);
+  const warmed = engine ? first.then(warmBuiltin) : first;
+  void warmed.then(saveResolveCache, noop);
 }
 
 const noop = (): void => undefined;
@@ -76,6 +78,8 @@ async function drain(): Promise<void> {
   for (let next = queue.shift(); next; next = queue.shift()) {
     const { reply, transfer } = await run(next);
     port?.postMessage(reply, transfer);
+    // What the slice's code loading learned (threads/resolve-cache.ts; nothing to do once saved).
+    saveResolveCache();
   }
   draining = false;
 }

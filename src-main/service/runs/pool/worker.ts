@@ -1,5 +1,6 @@
 import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { lowerThisThread } from '../../threads/background-priority.ts';
+import { useResolveCache } from '../../threads/resolve-cache.ts';
 import type { ToWorker } from './wire.ts';
 
 /**
@@ -14,6 +15,8 @@ import type { ToWorker } from './wire.ts';
 
 // Batches of rows: the server's own thread goes first (threads/background-priority.ts).
 lowerThisThread();
+// Run from source, its imports resolve as they did before (threads/resolve-cache.ts).
+useResolveCache();
 const port = parentPort;
 if (!port) throw new Error('the engine worker runs in a worker thread of the engine pool');
 
