@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -70,6 +78,81 @@ describe("a thread's imports resolved from the cache", () => {
   });
 });
 
+describe('what the cache keeps', () => {
+  /** A package with an entry for import and another for require, and a CommonJS file of a scope without a type. */
+  function packages(dir: string): void {
+    const pkg = join(dir, 'node_modules', 'twofold');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(
+      join(pkg, 'package.json'),
+      JSON.stringify({ name: 'twofold', exports: { import: './esm.mjs', require: './cjs.cjs' } }),
+    );
+    writeFileSync(join(pkg, 'esm.mjs'), "export const via = 'import';\n");
+    writeFileSync(join(pkg, 'cjs.cjs'), "exports.via = 'require';\n");
+    mkdirSync(join(dir, 'plain'));
+    writeFileSync(join(dir, 'plain', 'package.json'), '{}');
+    writeFileSync(join(dir, 'plain', 'old.js'), 'module.exports = { kind: typeof require };\n');
+    writeFileSync(
+      join(dir, 'main.mjs'),
+      [
+        "import { createRequire } from 'node:module';",
+        "import { via } from 'twofold';",
+        "import old from './plain/old.js';",
+        'const required = createRequire(import.meta.url)("twofold").via;',
+        'console.log([via, required, old.kind].join(" "));',
+      ].join('\n'),
+    );
+  }
+
+  it("resolves a package's import and require apart, and a file's format as Node does, run after run", () => {
+    const dir = folder();
+    packages(dir);
+    const file = join(dir, 'cache.json');
+    for (let run = 0; run < 3; run++)
+      expect(runWithCache(dir, file)).toBe('import require function');
+    const keys = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object);
+    expect(keys.some((key) => key.includes('\ntwofold\n'))).toBe(true);
+    // require() is never served from the cache (require.resolve may name other paths).
+    expect(keys.filter((key) => key.split('\n')[2]?.includes('require'))).toEqual([]);
+  });
+
+  it('merges what two processes learned, and ignores entries of another shape', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'a.mjs'), "export const name = 'a';\n");
+    writeFileSync(join(dir, 'b.mjs'), "export const name = 'b';\n");
+    const file = join(dir, 'cache.json');
+    writeFileSync(join(dir, 'main.mjs'), "import { name } from './a.mjs';\nconsole.log(name);\n");
+    runWithCache(dir, file);
+    writeFileSync(join(dir, 'main.mjs'), "import { name } from './b.mjs';\nconsole.log(name);\n");
+    runWithCache(dir, file);
+    const keys = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object);
+    expect(keys.some((key) => key.includes('\n./a.mjs\n'))).toBe(true);
+    expect(keys.some((key) => key.includes('\n./b.mjs\n'))).toBe(true);
+
+    const entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    for (const key of Object.keys(entries)) entries[key] = { url: 42 };
+    writeFileSync(file, JSON.stringify(entries));
+    expect(runWithCache(dir, file)).toBe('b');
+  });
+
+  it.runIf(typeof process.getuid === 'function')('is not read from a file others may write', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'main.mjs'), "import { name } from './a.mjs';\nconsole.log(name);\n");
+    writeFileSync(join(dir, 'a.mjs'), "export const name = 'a';\n");
+    writeFileSync(join(dir, 'b.mjs'), "export const name = 'b';\n");
+    const file = join(dir, 'cache.json');
+    runWithCache(dir, file);
+    const learned = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { url: string }>;
+    for (const key of Object.keys(learned)) {
+      if (key.includes('\n./a.mjs\n'))
+        learned[key] = { url: pathToFileURL(join(dir, 'b.mjs')).href };
+    }
+    writeFileSync(file, JSON.stringify(learned));
+    chmodSync(file, 0o666);
+    expect(runWithCache(dir, file)).toBe('a');
+  });
+});
+
 describe('the cache file', () => {
   it('is another once the packages, package.json or Node change', () => {
     const app = folder();
@@ -87,5 +170,11 @@ describe('the cache file', () => {
     writeFileSync(join(app, 'package.json'), '{"name":"x"}');
     expect(resolveCacheFile(cache, app)).not.toBe(installed);
     expect(resolveCacheFile(cache, folder())).not.toBe(resolveCacheFile(cache, app));
+    // A loader, other flags or NODE_PATH resolve otherwise: each its own file.
+    const plain = resolveCacheFile(cache, app, {}, []);
+    expect(resolveCacheFile(cache, app, {}, ['--preserve-symlinks'])).not.toBe(plain);
+    expect(resolveCacheFile(cache, app, { NODE_OPTIONS: '--import=x' }, [])).not.toBe(plain);
+    expect(resolveCacheFile(cache, app, { NODE_PATH: '/x' }, [])).not.toBe(plain);
+    expect(resolveCacheFile(cache, app, {}, [])).toBe(plain);
   });
 });

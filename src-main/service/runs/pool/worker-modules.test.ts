@@ -32,7 +32,10 @@ describe('what a worker started ahead loads before its first slice', () => {
     warm: Extract<ToWorker, { type: 'warm' }>,
     done: (modules: string[]) => boolean,
   ): Promise<string[]> {
-    const worker = new Worker(new URL('./testing/loads-on-warm.ts', import.meta.url));
+    // Without the resolution cache: its hits would pass the recording hook by.
+    const worker = new Worker(new URL('./testing/loads-on-warm.ts', import.meta.url), {
+      env: { ...process.env, SVC_RESOLVE_CACHE: '' },
+    });
     try {
       worker.postMessage(warm satisfies ToWorker);
       return await new Promise<string[]>((resolve, reject) => {
