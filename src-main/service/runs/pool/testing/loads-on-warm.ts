@@ -1,5 +1,5 @@
-import { registerHooks } from 'node:module';
 import { parentPort } from 'node:worker_threads';
+import { recordResolutions } from './record-resolutions.ts';
 
 /**
  * An engine worker for worker-modules.test.ts, as the pool starts one
@@ -7,14 +7,7 @@ import { parentPort } from 'node:worker_threads';
  * resolved so far, sent again whenever that grows (at most every 10 ms,
  * until it ends).
  */
-const loaded = new Set<string>();
-registerHooks({
-  resolve(specifier, context, next) {
-    const resolved = next(specifier, context);
-    loaded.add(resolved.url);
-    return resolved;
-  },
-});
+const loaded = recordResolutions();
 
 let said = 0;
 setInterval(() => {

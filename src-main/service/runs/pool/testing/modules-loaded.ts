@@ -1,5 +1,5 @@
-import { registerHooks } from 'node:module';
 import { parentPort } from 'node:worker_threads';
+import { recordResolutions } from './record-resolutions.ts';
 import type { Sample } from '../../../../../src-shared/schemas/sample.ts';
 
 /**
@@ -7,14 +7,7 @@ import type { Sample } from '../../../../../src-shared/schemas/sample.ts';
  * app's runs imports, runs an audit, a fix and a refine as it would, and
  * answers with every module loaded meanwhile (by URL).
  */
-const loaded = new Set<string>();
-registerHooks({
-  resolve(specifier, context, next) {
-    const resolved = next(specifier, context);
-    loaded.add(resolved.url);
-    return resolved;
-  },
-});
+const loaded = recordResolutions();
 
 await import('../worker-slices.ts');
 const { runBuiltinInThread, warmBuiltin } = await import('../../builtin-run.ts');
