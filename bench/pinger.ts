@@ -28,7 +28,8 @@ export interface PingPhase {
  * A client asking a server's cheap `GET /pricing` every PING_MS while the
  * bench puts it through phases of work: how long each answer took is how
  * long the server's thread was held (plus the request's own ~1 ms). Pings
- * between two phases count in the earlier one. Given the server's process
+ * between two phases count in the earlier one, those before the first in a
+ * phase of their own. Given the server's process
  * id (Linux), each ping also reads how long the server's main thread ran on
  * a CPU while it waited: a wait the thread did not spend running was spent
  * off the CPU (waiting on the disk, for a core, or for the host to run the
@@ -51,6 +52,11 @@ export class Pinger {
       (serverPid && schedstatMs(serverPid)) || unknown;
     const client = (): { ran: number; queued: number } => schedstatMs(process.pid) ?? unknown;
     this.#loop = (async () => {
+      // Untimed: the client's first request loads its HTTP stack and connects, no wait of the server's.
+      await fetch(`${baseUrl}/pricing`).then(
+        (res) => res.arrayBuffer(),
+        () => undefined,
+      );
       while (!this.#stop.signal.aborted) {
         const logging = (process.env.BENCH_PING_LOG ?? '') !== '';
         const threadsBefore =
@@ -87,8 +93,21 @@ export class Pinger {
     })();
   }
 
+  /** When the pinger started: pings before the first phase count in a phase of their own. */
+  readonly #created = performance.now();
+
   /** Runs `work` as the phase `name`. */
   async phase<T>(name: string, work: () => Promise<T>): Promise<T> {
+    if (this.phases.length === 0 && this.#current.length > 0) {
+      this.phases.push({
+        name: 'before the first step',
+        seconds: (performance.now() - this.#created) / 1000,
+        waits: this.#current,
+        ran: this.#ran,
+        queued: this.#queued,
+        clientQueued: this.#clientQueued,
+      });
+    }
     this.#current = [];
     this.#ran = [];
     this.#queued = [];
