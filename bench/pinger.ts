@@ -39,10 +39,8 @@ export class Pinger {
   readonly phases: PingPhase[] = [];
   /** Pings that got no answer (a connection reset by a thread held too long), by wait. */
   readonly failures: number[] = [];
-  #current: number[] = [];
-  #ran: number[] = [];
-  #queued: number[] = [];
-  #clientQueued: number[] = [];
+  /** The pings of the phase under way (or, before the first, of none yet). */
+  #pings = Pinger.#none();
   readonly #stop = new AbortController();
   readonly #loop: Promise<void>;
 
@@ -82,46 +80,39 @@ export class Pinger {
               : '';
           console.error(`slow ping: ${took.toFixed(1)} ms, sent at ${at} µs (monotonic)${threads}`);
         }
-        this.#current.push(took);
         const serverAfter = server();
-        this.#ran.push(serverAfter.ran - serverBefore.ran);
-        this.#queued.push(serverAfter.queued - serverBefore.queued);
-        this.#clientQueued.push(client().queued - clientBefore.queued);
+        this.#pings.waits.push(took);
+        this.#pings.ran.push(serverAfter.ran - serverBefore.ran);
+        this.#pings.queued.push(serverAfter.queued - serverBefore.queued);
+        this.#pings.clientQueued.push(client().queued - clientBefore.queued);
         if (!answered) this.failures.push(took);
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, PING_MS - took)));
       }
     })();
   }
 
+  static #none(): Omit<PingPhase, 'name' | 'seconds'> {
+    return { waits: [], ran: [], queued: [], clientQueued: [] };
+  }
+
   /** When the pinger started: pings before the first phase count in a phase of their own. */
   readonly #created = performance.now();
 
+  /** The pings so far as the phase `name`, begun at `started`; the next ones start anew. */
+  #close(name: string, started: number): void {
+    this.phases.push({ name, seconds: (performance.now() - started) / 1000, ...this.#pings });
+    this.#pings = Pinger.#none();
+  }
+
   /** Runs `work` as the phase `name`. */
   async phase<T>(name: string, work: () => Promise<T>): Promise<T> {
-    if (this.phases.length === 0 && this.#current.length > 0) {
-      this.phases.push({
-        name: 'before the first step',
-        seconds: (performance.now() - this.#created) / 1000,
-        waits: this.#current,
-        ran: this.#ran,
-        queued: this.#queued,
-        clientQueued: this.#clientQueued,
-      });
+    if (this.phases.length === 0 && this.#pings.waits.length > 0) {
+      this.#close('before the first step', this.#created);
     }
-    this.#current = [];
-    this.#ran = [];
-    this.#queued = [];
-    this.#clientQueued = [];
+    this.#pings = Pinger.#none();
     const started = performance.now();
     const result = await work();
-    this.phases.push({
-      name,
-      seconds: (performance.now() - started) / 1000,
-      waits: this.#current,
-      ran: this.#ran,
-      queued: this.#queued,
-      clientQueued: this.#clientQueued,
-    });
+    this.#close(name, started);
     return result;
   }
 

@@ -37,30 +37,13 @@ export function schedstatMs(pid: number, tid = pid): { ran: number; queued: numb
 export async function cpuByThreadName<T>(
   run: () => Promise<T>,
 ): Promise<[T, Map<string, { ms: number; threads: number }>]> {
-  const before = new Map<string, number>();
-  const last = new Map<string, { name: string; ms: number }>();
+  const before = new Map<number, number>();
+  const last = new Map<number, { name: string; ms: number }>();
   const read = (into: 'before' | 'last'): void => {
-    let tids: string[];
-    try {
-      tids = readdirSync('/proc/self/task');
-    } catch {
-      return;
-    }
-    for (const tid of tids) {
-      const ms = threadCpuMs(process.pid, Number(tid));
-      if (ms === undefined) continue;
-      if (into === 'before') {
-        before.set(tid, ms);
-        continue;
-      }
-      let name: string;
-      try {
-        name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
-      } catch {
-        // Ended between the listing and the read: its last reading stands.
-        continue;
-      }
-      last.set(tid, { name, ms: ms - (before.get(tid) ?? 0) });
+    // A thread that ended between two readings keeps its last one.
+    for (const [tid, { name, ran }] of threadsRanMs(process.pid)) {
+      if (into === 'before') before.set(tid, ran);
+      else last.set(tid, { name, ms: ran - (before.get(tid) ?? 0) });
     }
   };
   read('before');

@@ -26,17 +26,25 @@ export function lowerThisThread(
   platform: NodeJS.Platform = process.platform,
   nice: number = BACKGROUND_NICE,
 ): number | undefined {
-  if (platform !== 'linux' || process.env.SVC_BACKGROUND_PRIORITY === 'normal') return undefined;
+  if (!lowersThreads(platform)) return undefined;
   try {
     const tid = Number(/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
     if (!Number.isInteger(tid) || tid <= 0) return undefined;
-    // Never raised: a process started with `nice` stays at least that nice.
-    if (getPriority(tid) < nice) setPriority(tid, nice);
+    lower(tid, nice);
     return tid;
   } catch (error) {
     warnOnce(error);
     return undefined;
   }
+}
+
+/** Whether threads are lowered here: on Linux, unless SVC_BACKGROUND_PRIORITY=normal. */
+const lowersThreads = (platform: NodeJS.Platform): boolean =>
+  platform === 'linux' && process.env.SVC_BACKGROUND_PRIORITY !== 'normal';
+
+/** Lowers thread `tid` to `nice`, never raising it: a process started with `nice` stays that nice. */
+function lower(tid: number, nice: number): void {
+  if (getPriority(tid) < nice) setPriority(tid, nice);
 }
 
 function warnOnce(error: unknown): void {
@@ -63,7 +71,7 @@ export function lowerHelperThreads(
   platform: NodeJS.Platform = process.platform,
   nice: number = BACKGROUND_NICE,
 ): number[] {
-  if (platform !== 'linux' || process.env.SVC_BACKGROUND_PRIORITY === 'normal') return [];
+  if (!lowersThreads(platform)) return [];
   const lowered: number[] = [];
   let tids: string[];
   try {
@@ -76,7 +84,7 @@ export function lowerHelperThreads(
     const tid = Number(entry);
     try {
       if (readFileSync(`/proc/self/task/${entry}/comm`, 'utf8').trim() !== 'V8Worker') continue;
-      if (getPriority(tid) < nice) setPriority(tid, nice);
+      lower(tid, nice);
       lowered.push(tid);
     } catch (error) {
       // A thread that ended since the listing is no helper to lower; the others still are.
