@@ -24,18 +24,29 @@ export function microToUsd(micro: number): number {
 /** Nano-USD per token, as an integer: a rate of 0.5 USD/M tokens is 500 nano-USD per token. */
 const nanoPerToken = (usdPerMillion: number): bigint => BigInt(Math.round(usdPerMillion * 1000));
 
-/** The exact token cost, rounded up to the micro-USD. */
-export function tokenCostMicro(
+/** The exact token cost in nano-USD. */
+export function tokenCostNano(
   usage: Partial<Record<EngineModel, Pick<ModelUsage, 'input_tokens' | 'output_tokens'>>>,
   rates: Settings['rates'],
-): number {
+): bigint {
   let nano = 0n;
   for (const [model, used] of Object.entries(usage) as [EngineModel, ModelUsage][]) {
     const rate = rates[model];
     nano += BigInt(used.input_tokens) * nanoPerToken(rate.input);
     nano += BigInt(used.output_tokens) * nanoPerToken(rate.output);
   }
-  return Number((nano + 999n) / 1000n);
+  return nano;
+}
+
+/** Nano-USD rounded up to the micro-USD. */
+export const microOfNano = (nano: bigint): number => Number((nano + 999n) / 1000n);
+
+/** The exact token cost, rounded up to the micro-USD. */
+export function tokenCostMicro(
+  usage: Partial<Record<EngineModel, Pick<ModelUsage, 'input_tokens' | 'output_tokens'>>>,
+  rates: Settings['rates'],
+): number {
+  return microOfNano(tokenCostNano(usage, rates));
 }
 
 /** What a request is charged: the token cost rounded up to the cent, at least one cent. */

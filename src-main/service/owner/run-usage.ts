@@ -5,7 +5,7 @@ import type { Db } from '../../store/db.ts';
 import { unsynced } from '../../store/commit.ts';
 import { insertUsage } from '../../store/owner-usage.ts';
 import { recordHistory, type HistorySource, type JsonText } from '../runs/history.ts';
-import { tokenCostMicro } from '../billing/money.ts';
+import { microOfNano, tokenCostNano } from '../billing/money.ts';
 import type { Settings } from '../../../src-shared/schemas/settings.ts';
 
 export interface OwnerRun {
@@ -28,11 +28,19 @@ export interface OwnerRun {
  * busy disk (a refine of a million rows). A power cut may drop the last
  * batches, and only them (the WAL keeps a prefix of the commits); the run's
  * end is an fsync'd commit that makes every batch before it durable.
+ *
+ * Each line's cost is what it adds to its model's exact cost in the run
+ * (nano-USD), both rounded up to the micro-USD: a model's lines add up to its
+ * usage in the run rounded once, however the run was cut into batches (500
+ * samples at a time or 5,000, one worker or many). Rounding each line on its
+ * own made a run's recorded cost depend on that, up to a micro-USD a line.
  */
 export class OwnerRunUsage {
   readonly #db: Db;
   readonly #run: OwnerRun;
   #costMicro = 0;
+  /** Each model's exact cost in the lines so far. */
+  readonly #nano = new Map<EngineModel, bigint>();
 
   constructor(db: Db, run: OwnerRun) {
     this.#db = db;
@@ -53,9 +61,13 @@ export class OwnerRunUsage {
   ): void {
     const { id, operation, source, label } = this.#run;
     let batchCost = 0;
+    const nano = new Map(this.#nano);
     unsynced(this.#db, () => {
       for (const [model, used] of Object.entries(batch.usage) as [EngineModel, ModelUsage][]) {
-        const cost = tokenCostMicro({ [model]: used }, batch.rates);
+        const before = nano.get(model) ?? 0n;
+        const after = before + tokenCostNano({ [model]: used }, batch.rates);
+        nano.set(model, after);
+        const cost = microOfNano(after) - microOfNano(before);
         batchCost += cost;
         insertUsage(this.#db, {
           run_id: id,
@@ -83,7 +95,9 @@ export class OwnerRunUsage {
       }
       keep?.({ costMicro: this.#costMicro + batchCost });
     });
+    // Only once its lines are stored: a batch that failed to record adds nothing.
     this.#costMicro += batchCost;
+    for (const [model, exact] of nano) this.#nano.set(model, exact);
   }
 
   /** What the run's usage so far would cost at the rates (never charged). */
