@@ -16,7 +16,7 @@ import {
 import type { Sample } from '../../src-shared/schemas/sample.ts';
 import { tokenCostMicro } from '../service/billing/money.ts';
 import { OwnerRunUsage } from '../service/owner/run-usage.ts';
-import type { OperationRequest, ResultSample } from '../service/runs/contract.ts';
+import type { OperationRequest, OperationResult, ResultSample } from '../service/runs/contract.ts';
 import { runOperation } from '../service/runs/operation.ts';
 import type { SampleRow } from '../engine/rows/index.ts';
 import { readSamples } from '../service/samples/read-samples.ts';
@@ -28,6 +28,7 @@ import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
 import { MAP_FLAGS_USAGE, mappingFromFlags, pathsFromFlags, shapeFromFlags } from './map-flags.ts';
 import { openJsonlSink } from './output.ts';
+import { OrderedBatches } from './ordered-batches.ts';
 import { printReport } from './dataset-report.ts';
 import { addCounts } from '../service/dataset-checks/core.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
@@ -81,6 +82,12 @@ ${MAP_FLAGS_USAGE}
                     (not with --write-back or --report: those belong to the whole file)`;
 
 const BATCH = 500;
+/**
+ * Batches a row-at-a-time pass keeps in flight on the builtin engine while it
+ * reads the next: enough to keep the workers fed while this thread reads, few
+ * enough that their samples and results weigh little (2,000 samples).
+ */
+const BATCHES_AHEAD = 3;
 /** Samples of the parallel pass whose usage is recorded in one transaction. */
 const RECORD_SAMPLES = 5000;
 
@@ -344,29 +351,47 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   /** A shard's batch: each sample's position in the whole run's output and its source row. */
   let places: { position: number; row: number }[] = [];
 
+  // Batches in flight while the next is read (see ordered-batches.ts). On the builtin engine
+  // only: an upstream keeps the pace it had, one batch of requests at a time.
+  const inFlight = new OrderedBatches<OperationResult | undefined>(
+    backend.id === 'builtin' ? BATCHES_AHEAD : 0,
+  );
   const flush = async (): Promise<void> => {
+    const sent = { batch, pending, places };
+    pending = [];
+    batch = [];
+    places = [];
+    const request = { operation, samples: sent.batch, config, conventions } as OperationRequest;
+    const work =
+      sent.batch.length > 0
+        ? runOperation(request, { backend, signal: controller.signal })
+        : Promise.resolve(undefined);
+    await inFlight.send(work, (result) => finishBatch(sent, result));
+  };
+  const finishBatch = async (
+    sent: { batch: Sample[]; pending: SampleRow[]; places: { position: number; row: number }[] },
+    result: OperationResult | undefined,
+  ): Promise<void> => {
     const outputs: ResultSample[] = [];
-    if (batch.length > 0) {
-      const request = { operation, samples: batch, config, conventions } as OperationRequest;
-      const result = await runOperation(request, { backend, signal: controller.signal });
+    if (result) {
       checks?.apply(result, done);
       // Recorded (usage, history) before its results are written.
       ownerUsage.recordBatch({
         usage: result.usage.byModel(),
         rates,
-        input: batch,
+        input: sent.batch,
         output: result.data,
       });
       outputs.push(...result.data);
       addCounts(totals, result.counts);
       usage.merge(result.usage);
-      done += batch.length;
+      done += sent.batch.length;
     }
     let next = 0;
-    for (const item of pending) {
+    for (const item of sent.pending) {
       if ('error' in item) await writeBack?.skipped(item);
       else {
-        const place = places[next];
+        const place = sent.places[next];
         const output = outputs[next++] as ResultSample;
         if (writeBack) await writeBack.write(item, output);
         else if (part && place && cleanRows) {
@@ -374,9 +399,6 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         } else await sink?.write(output);
       }
     }
-    pending = [];
-    batch = [];
-    places = [];
     const rate = (done / ((performance.now() - started) / 1000)).toFixed(0);
     bar?.update(done + skipped, { rate, skipped });
   };
@@ -462,6 +484,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       if (batch.length >= BATCH) await flush();
     }
     await flush();
+    await inFlight.drain();
     await sink?.close();
     await part?.close({
       samples: done,
@@ -479,6 +502,10 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       if (lost > 0)
         console.error(`${lost} unreadable rows could not be written in the output's format`);
     }
+  } catch (error) {
+    // Batches sent after a failed one are not waited for: stop their work.
+    controller.abort();
+    throw error;
   } finally {
     bar?.stop();
     process.off('SIGINT', onInterrupt);

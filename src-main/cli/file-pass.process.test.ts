@@ -177,6 +177,21 @@ describe(
       await expectSamePass('refine', input, [], { SVC_FILE_PASS_SLICE_BYTES: '300' });
     });
 
+    it('1,300 rows: the row-at-a-time pass sends batches ahead and writes them in order', async () => {
+      const input = join(dir(), 'many.jsonl');
+      const gsm = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { question: string; answer: string });
+      // Three batches of 500 and part of a fourth, every row its own (numbered) question.
+      const rows = Array.from({ length: 1300 }, (_, i) => {
+        const row = gsm[i % gsm.length] as { question: string; answer: string };
+        return JSON.stringify({ ...row, question: `${row.question} (case ${i + 1})` });
+      });
+      writeFileSync(input, `${rows.join('\n')}\n`);
+      await expectSamePass('refine', input);
+    });
+
     it('every path of OpenAssistant trees (a row is several samples), one worker', async () => {
       await expectSamePass(
         'audit',
