@@ -33,6 +33,7 @@ import { printReport } from './dataset-report.ts';
 import { addCounts } from '../service/dataset-checks/core.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
 import type { TakenRunSlice } from '../service/file-pass/parallel-pass.ts';
+import type { ShardRunResult } from '../service/file-pass/task-types.ts';
 import { filePassPool } from '../service/runs/pool/pooled.ts';
 import { FILE_OPS_OPTIONS } from './file-ops-options.ts';
 import { passRunsOnPool } from './pool-ahead.ts';
@@ -232,8 +233,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   // now, while this thread goes on. SVC_FILE_PASS=rows keeps the row-at-a-time pass (the engine
   // alone on the workers): the bench compares the two.
   const pool =
-    backend.id === 'builtin' &&
-    passRunsOnPool(input, shard !== undefined, values['write-back'] === true)
+    backend.id === 'builtin' && passRunsOnPool(input, values['write-back'] === true)
       ? filePassPool()
       : undefined;
   pool?.prestart({ fileTasks: true, engine: true });
@@ -262,24 +262,26 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     }
   };
   let parallelMapping: RowMapping | undefined;
-  const parallel = pool
-    ? await (
-        await import('./parallel-scan.ts')
-      ).scanFileInParallel(
-        pool,
-        input,
-        // Told once the output is open, as the row-at-a-time pass tells it.
-        {
-          ...readOptions,
-          onMapping: (chosen) => {
-            parallelMapping = chosen;
+  // A shard's pass runs on the workers too, without the scan of the whole file (svc merge's).
+  const parallel =
+    pool && !shard
+      ? await (
+          await import('./parallel-scan.ts')
+        ).scanFileInParallel(
+          pool,
+          input,
+          // Told once the output is open, as the row-at-a-time pass tells it.
+          {
+            ...readOptions,
+            onMapping: (chosen) => {
+              parallelMapping = chosen;
+            },
           },
-        },
-        settings.dedup.threshold,
-        contamination,
-        controller.signal,
-      )
-    : undefined;
+          settings.dedup.threshold,
+          contamination,
+          controller.signal,
+        )
+      : undefined;
   const checks = shard
     ? undefined
     : (parallel?.checks ??
@@ -296,10 +298,11 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   let cleanRows: CleanRows | undefined;
   /** A shard's rows of the run's language sample, identified here (see ShardLanguageSample). */
   let languageSample: ShardLanguageSample | undefined;
+  let contaminationActive = false;
   if (shard) {
     // Whether the contamination check runs decides the verdicts every row carries (merge checks).
-    const active = (await fileMatcher(contamination, readOptions)) !== null;
-    cleanRows = new CleanRows(operation, active);
+    contaminationActive = (await fileMatcher(contamination, readOptions)) !== null;
+    cleanRows = new CleanRows(operation, contaminationActive);
     const header: PartHeader = {
       svc_part: PART_FORMAT,
       version: packageVersion(),
@@ -403,18 +406,39 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     bar?.update(done + skipped, { rate, skipped });
   };
 
+  /** The rows of a slice that are no sample, told and counted as skipped. */
+  const skipRows = (errors: readonly { row: number; error: string }[]): void => {
+    bar ??= progressBar(total);
+    for (const { row, error } of errors) {
+      skipped++;
+      bar.stop();
+      console.error(`row ${row}: ${error} (skipped)`);
+      bar.start(bar.getTotal(), done + skipped, { skipped });
+    }
+  };
+  const showRate = (): void => {
+    const rate = (done / ((performance.now() - started) / 1000)).toFixed(0);
+    bar?.update(done + skipped, { rate, skipped });
+  };
+
   /**
-   * Slices of the parallel pass, in the file's order, held until they add up
-   * to RECORD_SAMPLES: their usage (and history) is recorded in one
-   * transaction (an fsync each), then their output written, as a batch is.
+   * Slices of a pass on the workers, in the file's order, held until they add
+   * up to RECORD_SAMPLES: their usage (and history) is recorded in one
+   * transaction, then their rows written, as a batch is.
    */
-  let held: TakenRunSlice[] = [];
+  interface Held {
+    usage: TakenRunSlice['usage'];
+    history?: TakenRunSlice['history'];
+    samples: number;
+    write: () => Promise<void>;
+  }
+  let held: Held[] = [];
   let heldSamples = 0;
   const recordHeld = async (): Promise<void> => {
     if (heldSamples > 0) {
       const meter = new UsageMeter();
-      for (const result of held) meter.merge(meterOf(result.usage));
-      const histories = held.flatMap((result) => (result.history ? [result.history] : []));
+      for (const slice of held) meter.merge(meterOf(slice.usage));
+      const histories = held.flatMap((slice) => (slice.history ? [slice.history] : []));
       ownerUsage.recordBatch({
         usage: meter.byModel(),
         rates,
@@ -423,33 +447,68 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         output: new JsonText(joinJsonArrays(histories.map((h) => h.output))),
       });
     }
-    for (const result of held) {
-      if (sink) await sink.writeBytes(result.output, result.release);
-      else result.release();
-    }
+    for (const slice of held) await slice.write();
     held = [];
     heldSamples = 0;
   };
-  const takeSlice = async (result: TakenRunSlice): Promise<void> => {
-    bar ??= progressBar(total);
-    for (const { row, error } of result.errors) {
-      skipped++;
-      bar.stop();
-      console.error(`row ${row}: ${error} (skipped)`);
-      bar.start(bar.getTotal(), done + skipped, { skipped });
-    }
-    held.push(result);
-    heldSamples += result.samples;
-    addCounts(totals, result.counts);
-    usage.merge(meterOf(result.usage));
-    checks?.absorb(result.tally);
-    done += result.samples;
+  const hold = async (slice: Held, counts: Record<string, number>): Promise<void> => {
+    held.push(slice);
+    heldSamples += slice.samples;
+    addCounts(totals, counts);
+    usage.merge(meterOf(slice.usage));
+    done += slice.samples;
     if (heldSamples >= RECORD_SAMPLES) await recordHeld();
-    const rate = (done / ((performance.now() - started) / 1000)).toFixed(0);
-    bar.update(done + skipped, { rate, skipped });
+    showRate();
+  };
+  const takeSlice = async (result: TakenRunSlice): Promise<void> => {
+    skipRows(result.errors);
+    checks?.absorb(result.tally);
+    await hold(
+      {
+        ...result,
+        write: async () => {
+          if (sink) await sink.writeBytes(result.output, result.release);
+          else result.release();
+        },
+      },
+      result.counts,
+    );
+  };
+  /** A slice of a shard's pass on the workers, and how to write its part rows. */
+  const takeShardSlice = async (
+    result: ShardRunResult,
+    write: () => Promise<void>,
+  ): Promise<void> => {
+    skipRows(result.errors);
+    await hold({ ...result, samples: result.at.length, write }, result.counts);
   };
 
   try {
+    const shardOnPool =
+      shard !== undefined &&
+      pool !== undefined &&
+      part !== undefined &&
+      cleanRows !== undefined &&
+      languageSample !== undefined &&
+      (await (
+        await import('./shard-pass.ts')
+      ).runShardOnPool(
+        pool,
+        input,
+        { ...readOptions, onMapping },
+        shard,
+        {
+          operation,
+          config,
+          conventions,
+          contamination: contaminationActive,
+          history: operation !== 'audit',
+        },
+        { part, cleanRows, languageSample },
+        takeShardSlice,
+        controller.signal,
+      ));
+    if (shardOnPool) await recordHeld();
     if (parallel) {
       const run = { operation, config, conventions, checked: parallel.checks.found };
       const { runInParallel } = await import('../service/file-pass/parallel-pass.ts');
@@ -461,7 +520,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       );
       await recordHeld();
     }
-    const rows = parallel ? [] : readSamples(input, { ...readOptions, onMapping });
+    const rows = parallel || shardOnPool ? [] : readSamples(input, { ...readOptions, onMapping });
     let position = 0; // of every sample read, in the whole run's output
     for await (const item of rows) {
       if (shard && 'sample' in item)

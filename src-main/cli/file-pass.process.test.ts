@@ -49,6 +49,32 @@ function svc(
   });
 }
 
+/** What a run recorded in its data folder: usage per model, and its history's samples in and out. */
+function recorded(data: string): Pick<Run, 'usage' | 'history'> {
+  const db = new Database(join(data, 'svc.sqlite'), { readonly: true });
+  try {
+    const usage = db
+      .prepare(
+        `SELECT model, SUM(samples) AS samples, SUM(input_tokens) AS input_tokens,
+                SUM(output_tokens) AS output_tokens, SUM(passes) AS passes,
+                SUM(cost_micro) AS cost_micro
+           FROM owner_usage GROUP BY model ORDER BY model`,
+      )
+      .all();
+    const rows = db.prepare('SELECT input_json, output_json FROM history ORDER BY id').all() as {
+      input_json: string;
+      output_json: string;
+    }[];
+    const history = [
+      rows.flatMap((row) => JSON.parse(row.input_json) as unknown[]),
+      rows.flatMap((row) => JSON.parse(row.output_json) as unknown[]),
+    ];
+    return { usage, history };
+  } finally {
+    db.close();
+  }
+}
+
 /** One run in its own data folder, with what it wrote and recorded. */
 async function run(
   env: Record<string, string>,
@@ -70,35 +96,42 @@ async function run(
     ...flags,
   ]);
   if (code !== 0) return { code, stderr, output: '', report: '', usage: [], history: [] };
-  const db = new Database(join(data, 'svc.sqlite'), { readonly: true });
-  try {
-    const usage = db
-      .prepare(
-        `SELECT model, SUM(samples) AS samples, SUM(input_tokens) AS input_tokens,
-                SUM(output_tokens) AS output_tokens, SUM(passes) AS passes,
-                SUM(cost_micro) AS cost_micro
-           FROM owner_usage GROUP BY model ORDER BY model`,
-      )
-      .all();
-    const rows = db.prepare('SELECT input_json, output_json FROM history ORDER BY id').all() as {
-      input_json: string;
-      output_json: string;
-    }[];
-    const history = [
-      rows.flatMap((row) => JSON.parse(row.input_json) as unknown[]),
-      rows.flatMap((row) => JSON.parse(row.output_json) as unknown[]),
-    ];
-    return {
-      code,
-      stderr,
-      output: readFileSync(out, 'utf8'),
-      report: readFileSync(reportPath, 'utf8'),
-      usage,
-      history,
-    };
-  } finally {
-    db.close();
-  }
+  return {
+    code,
+    stderr,
+    output: readFileSync(out, 'utf8'),
+    report: readFileSync(reportPath, 'utf8'),
+    ...recorded(data),
+  };
+}
+
+/** A shard's run in its own data folder: its part (the run's id masked), and what it recorded. */
+async function shardRun(
+  env: Record<string, string>,
+  operation: string,
+  input: string,
+  shard: string,
+  ...flags: string[]
+): Promise<Omit<Run, 'output' | 'report'> & { part: string }> {
+  const root = dir();
+  const part = join(root, 'part.jsonl');
+  const data = join(root, 'data');
+  const { code, stderr } = await svc(data, env, [
+    operation,
+    input,
+    '--shard',
+    shard,
+    '--out',
+    part,
+    ...flags,
+  ]);
+  if (code !== 0) return { code, stderr, part: '', usage: [], history: [] };
+  return {
+    code,
+    stderr,
+    part: readFileSync(part, 'utf8').replace(/cli_[0-9a-f]+/g, 'cli_…'),
+    ...recorded(data),
+  };
 }
 
 /** What stderr says, but for the timing and the run's id. */
@@ -238,6 +271,45 @@ describe(
         { SVC_FILE_PASS_SLICE_BYTES: '4096' },
       );
     });
+
+    it.each([
+      ['refine', 'awkward', ['--benchmarks', 'gsm8k'], '300'],
+      ['audit', 'oasst', ['--oasst-paths', 'all'], '20000'],
+    ])(
+      "a shard's %s of the %s file on the workers: the row-at-a-time pass's part, usage and history",
+      async (operation, file, flags, sliceBytes) => {
+        const input =
+          file === 'awkward'
+            ? join(dir(), 'awkward.jsonl')
+            : join(datasets, 'oasst_en_100_trees.jsonl');
+        if (file === 'awkward') awkwardFile(input);
+        for (const shard of ['0/3', '1/3', '2/3']) {
+          const [rows, slices] = await Promise.all([
+            shardRun(
+              { SVC_FILE_PASS: 'rows', SVC_ENGINE_WORKERS: '2' },
+              operation,
+              input,
+              shard,
+              ...flags,
+            ),
+            shardRun(
+              { SVC_ENGINE_WORKERS: '2', SVC_FILE_PASS_SLICE_BYTES: sliceBytes },
+              operation,
+              input,
+              shard,
+              ...flags,
+            ),
+          ]);
+          expect(rows.code, rows.stderr).toBe(0);
+          expect(slices.code, slices.stderr).toBe(0);
+          expect(slices.part).toBe(rows.part);
+          expect(slices.part.split('\n').length).toBeGreaterThan(5);
+          expect(slices.usage).toEqual(rows.usage);
+          expect(slices.history).toEqual(rows.history);
+          expect(messages(slices.stderr)).toEqual(messages(rows.stderr));
+        }
+      },
+    );
 
     it('fails as the row-at-a-time pass fails on a file that is not JSON Lines', async () => {
       const input = join(dir(), 'not.jsonl');

@@ -27,9 +27,13 @@ describe('the engine workers started ahead of svc audit|fix|refine', () => {
     expect(workersStarted()).toBe(2);
   });
 
+  it("start for a shard's pass of a JSON Lines file", () => {
+    startFilePassAhead(['data.jsonl', '--shard', '1/4', '--out', 'part.jsonl']);
+    expect(workersStarted()).toBe(2);
+  });
+
   it('do not start where the pass runs otherwise or the command will refuse', () => {
     const passes = [
-      ['data.jsonl', '--shard', '1/4', '--out', 'part.jsonl'],
       ['data.jsonl', '--write-back', '--out', 'clean.csv'],
       ['data.csv', '--out', 'clean.jsonl'],
       ['data.jsonl', 'other.jsonl'],

@@ -28,7 +28,7 @@ export function startFilePassAhead(argv: string[]): void {
   const { values, positionals } = parsed;
   const [input] = positionals;
   if (input === undefined || positionals.length !== 1) return;
-  if (!passRunsOnPool(input, values.shard !== undefined, values['write-back'] === true)) return;
+  if (!passRunsOnPool(input, values['write-back'] === true)) return;
   if (upstreamInEnv(process.env, 'audit') || upstreamInEnv(process.env, 'fix')) return;
   // They will run the engine: each loads it while the main thread loads the command.
   filePassPool()?.prestart({ fileTasks: true, engine: true });
@@ -36,16 +36,11 @@ export function startFilePassAhead(argv: string[]): void {
 
 /**
  * Whether a pass over `input` on the builtin engine runs whole on the pool's
- * workers (file-ops.ts): a JSON Lines file, not a shard, no write-back, and
- * the sliced pass not turned off. The rest runs a row at a time.
+ * workers (file-ops.ts): a JSON Lines file, a shard's or not, no write-back,
+ * and the sliced pass not turned off. The rest runs a row at a time.
  */
-export function passRunsOnPool(input: string, shard: boolean, writeBack: boolean): boolean {
-  return (
-    !shard &&
-    !writeBack &&
-    formatFromPath(input) === 'jsonl' &&
-    process.env.SVC_FILE_PASS !== 'rows'
-  );
+export function passRunsOnPool(input: string, writeBack: boolean): boolean {
+  return !writeBack && formatFromPath(input) === 'jsonl' && process.env.SVC_FILE_PASS !== 'rows';
 }
 
 /**

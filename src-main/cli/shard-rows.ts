@@ -45,6 +45,18 @@ export class CleanRows {
     return row;
   }
 
+  /**
+   * Rows made and counted elsewhere (a worker's slice: service/file-pass/shard-run-task.ts),
+   * their positions counted from `offset`.
+   */
+  absorb(
+    counted: { tally: PositionedTallyData; recount: Record<string, number> },
+    offset: number,
+  ): void {
+    this.#tally.absorb(counted.tally, offset);
+    addCounts(this.#recount, counted.recount);
+  }
+
   /** What the trailer says the rows count. */
   counted(): { tally: PositionedTallyData; recount: Record<string, number> } {
     return { tally: this.#tally.entries(), recount: { ...this.#recount } };

@@ -161,6 +161,8 @@ export async function inputFingerprint(path: string): Promise<{ bytes: number; s
 
 export interface PartWriter {
   row(position: number, sourceRow: number, sample: unknown): Promise<void>;
+  /** Rows whose sample is JSON already, as `row` writes them. */
+  rowsOfJson(rows: readonly { position: number; sourceRow: number; json: string }[]): Promise<void>;
   close(trailer: Omit<PartTrailer, 'svc_part_end'>): Promise<void>;
 }
 
@@ -173,6 +175,18 @@ export async function openPartWriter(
   await sink.write(header);
   return {
     row: (position, source_row, sample) => sink.write({ position, source_row, sample }),
+    // What JSON.stringify makes of { position, source_row, sample }, without parsing the sample.
+    rowsOfJson: (rows) =>
+      sink.writeBytes(
+        Buffer.from(
+          rows
+            .map(
+              ({ position, sourceRow, json }) =>
+                `{"position":${position},"source_row":${sourceRow},"sample":${json}}\n`,
+            )
+            .join(''),
+        ),
+      ),
     close: async (trailer) => {
       await sink.write({ svc_part_end: true, ...trailer });
       await sink.close();

@@ -23,7 +23,15 @@ export class ShardLanguageSample {
    */
   see(sample: Sample, position: number, owned: boolean): void {
     const text = sampleLanguageText(sample);
-    if (text === undefined) return;
+    this.seeText(text !== undefined, position, owned, text);
+  }
+
+  /**
+   * `see` of a sample whose language text (`sampleLanguageText`) was taken
+   * elsewhere: whether it has one, and the text itself when it is the shard's.
+   */
+  seeText(hasText: boolean, position: number, owned: boolean, text = ''): void {
+    if (!hasText) return;
     const slot = this.#reservoir.slotFor(position + 1);
     if (slot < 0) return;
     if (owned) this.#reservoir.keepString(slot, text, position);

@@ -49,6 +49,28 @@ describe('PositionedTally', () => {
     );
   });
 
+  it("adds up slices' tallies, each counted from its first row, to the tally of one pass", () => {
+    fc.assert(
+      fc.property(
+        fc.array(audit, { maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 10 }),
+        (rows, sizes) => {
+          const whole = new VerdictTally();
+          for (const row of rows) whole.add(row);
+          const merged = new PositionedTally();
+          for (let first = 0, k = 0; first < rows.length; k++) {
+            const size = sizes[k % sizes.length] as number;
+            const slice = new PositionedTally();
+            rows.slice(first, first + size).forEach((row, i) => slice.add(row, i));
+            merged.absorb(slice.entries(), first);
+            first += size;
+          }
+          expect(merged.parts()).toEqual(whole.parts());
+        },
+      ),
+    );
+  });
+
   it('counts a changed row as its new verdict, in the order one pass counts it', () => {
     fc.assert(
       fc.property(

@@ -53,15 +53,18 @@ export class PositionedTally {
     if (now) this.#count(rowCounts(now), position, 1);
   }
 
-  /** Adds another tally's counts (its rows are not these). */
-  absorb(data: PositionedTallyData): void {
+  /**
+   * Adds another tally's counts (its rows are not these); `offset` is added
+   * to its positions (a slice's tally counts from the slice's first sample).
+   */
+  absorb(data: PositionedTallyData, offset = 0): void {
     this.#samples += data.samples;
     for (const [map, entries] of [
       [this.#checks, data.checks],
       [this.#issues, data.issues],
     ] as const) {
       for (const [name, failed, warned, position, rank] of entries) {
-        bump(map, name, failed, warned, position, rank);
+        bump(map, name, failed, warned, position + offset, rank);
       }
     }
   }

@@ -292,7 +292,7 @@ export async function* indexed<T>(items: AsyncIterable<T>): AsyncGenerator<[T, n
 }
 
 /** Where a worker reads a slice's rows. */
-const sourceOf = (path: string, slice: LineSlice, mapping: RowMappingSpec): SliceSource => ({
+export const sourceOf = (path: string, slice: LineSlice, mapping: RowMappingSpec): SliceSource => ({
   path,
   start: slice.start,
   length: slice.length,

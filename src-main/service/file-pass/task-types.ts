@@ -153,6 +153,48 @@ export interface RunSliceResult {
  * Rows of shards' parts in the merged order (`svc merge`): each checked,
  * given the dataset checks' verdicts, counted and written as one run would.
  */
+/**
+ * A shard's pass over one slice (`svc audit|fix|refine --shard I/N`): every
+ * row is read, for the samples' places in the run's output and its language
+ * sample, and only the shard's own rows are run.
+ */
+export interface ShardRunTask {
+  kind: 'shard-run';
+  source: SliceSource;
+  shard: { index: number; of: number };
+  operation: Operation;
+  config: unknown;
+  conventions: string | undefined;
+  /** Whether the contamination check runs on the file (which verdicts a clean row carries). */
+  contamination: boolean;
+  history: boolean;
+}
+
+export interface ShardRunResult {
+  /** Every sample of the slice, the shard's or not (its place in the run's output). */
+  samples: number;
+  /** Per sample of the slice: OWN_SAMPLE if the shard's, HAS_LANGUAGE_TEXT if it has one. */
+  flags: Uint8Array;
+  /** The language texts of the shard's samples that have one, in order (cut as a sample keeps them). */
+  languageTexts: string[];
+  /** The shard's samples: each one's index among the slice's samples and its source row. */
+  at: number[];
+  rows: number[];
+  /** Each of them as its part row holds it (`sample`), as JSON. */
+  json: string[];
+  /** The shard's rows that are no sample. */
+  errors: { row: number; error: string }[];
+  counts: Record<string, number>;
+  usage: Partial<Record<EngineModel, ModelUsage>>;
+  /** The part's tally of these rows, positions counted from the slice's first sample. */
+  tally: PositionedTallyData;
+  recount: Record<string, number>;
+  history?: { input: string; output: string };
+}
+
+export const OWN_SAMPLE = 1;
+export const HAS_LANGUAGE_TEXT = 2;
+
 export interface MergeRowsTask {
   kind: 'merge-rows';
   operation: Operation;
@@ -201,4 +243,10 @@ export interface BandPairsResult {
 }
 
 export type FileTask =
-  ScanSliceTask | WordsSliceTask | LanguageSliceTask | RunSliceTask | MergeRowsTask | BandPairsTask;
+  | ScanSliceTask
+  | WordsSliceTask
+  | LanguageSliceTask
+  | RunSliceTask
+  | ShardRunTask
+  | MergeRowsTask
+  | BandPairsTask;

@@ -8,18 +8,12 @@ import {
   type VerifyWords,
 } from '../../engine/dataset/duplicates.ts';
 import { VerdictTally } from '../../engine/dataset/scan.ts';
-import {
-  rowMappingOf,
-  samplesOfRows,
-  type RowMapping,
-  type SampleRow,
-} from '../../engine/rows/index.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import { jsonlRowsOf, jsonlRowsOfBytes } from '../../files/index.ts';
 import { benchmarkSets } from '../contamination/benchmark-fingerprints.ts';
 import { contaminationMatcher } from '../contamination/matcher.ts';
 import { applyDatasetVerdicts, datasetChecksOnly, verdictsAt } from '../dataset-checks/core.ts';
-import { readSlice } from './line-slices.ts';
+import { sliceSamples } from './slice-samples.ts';
+import { shardRunSlice } from './shard-run-task.ts';
 import { issuesOf, mergeRows } from './merge-rows-task.ts';
 import { SlicePreparer } from './prepared-slice.ts';
 import { statisticsRecord } from '../../engine/dataset/statistics.ts';
@@ -57,33 +51,13 @@ export async function runFileTask(task: FileTask, signal: AbortSignal): Promise<
       return languageSlice(task);
     case 'file-run':
       return runSlice(task, signal);
+    case 'shard-run':
+      return shardRunSlice(task, signal);
     case 'merge-rows':
       return mergeRows(task);
     case 'band-pairs':
       return { pushes: bandPushes(task.reps, task.column, task.n) } satisfies BandPairsResult;
   }
-}
-
-const mappings = new Map<string, RowMapping>();
-
-/** The row mapping a spec names, made once per worker. */
-function mappingFor(spec: SliceSource['mapping']): RowMapping {
-  const key = JSON.stringify(spec);
-  let mapping = mappings.get(key);
-  if (!mapping) mappings.set(key, (mapping = rowMappingOf(spec)));
-  return mapping;
-}
-
-/**
- * The samples (and row errors) of a slice, in order; `lines`: of those lines
- * only (the others are not parsed).
- */
-export function sliceSamples(source: SliceSource, lines?: ReadonlySet<number>): SampleRow[] {
-  const bytes = readSlice(source.path, source);
-  const rows = lines
-    ? jsonlRowsOfBytes(bytes, source.firstLine, lines)
-    : jsonlRowsOf(bytes.toString('utf8'), source.firstLine);
-  return samplesOfRows(mappingFor(source.mapping), rows);
 }
 
 const indexes = new Map<number, DuplicateIndex>();
