@@ -408,8 +408,8 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
 
   /** The rows of a slice that are no sample, told and counted as skipped. */
   const skipRows = (errors: readonly { row: number; error: string }[]): void => {
-    bar ??= progressBar(total);
     for (const { row, error } of errors) {
+      bar ??= progressBar(total);
       skipped++;
       bar.stop();
       console.error(`row ${row}: ${error} (skipped)`);
@@ -461,6 +461,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     showRate();
   };
   const takeSlice = async (result: TakenRunSlice): Promise<void> => {
+    bar ??= progressBar(total);
     skipRows(result.errors);
     checks?.absorb(result.tally);
     await hold(
@@ -479,6 +480,8 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     result: ShardRunResult,
     write: () => Promise<void>,
   ): Promise<void> => {
+    // The bar starts at the shard's first row, as the row-at-a-time pass starts it.
+    if (result.at.length > 0) bar ??= progressBar(total);
     skipRows(result.errors);
     await hold({ ...result, samples: result.at.length, write }, result.counts);
   };
@@ -562,7 +565,8 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         console.error(`${lost} unreadable rows could not be written in the output's format`);
     }
   } catch (error) {
-    // Batches sent after a failed one are not waited for: stop their work.
+    // The batches or slices still in flight or held are dropped, neither written nor recorded
+    // (the run failed; a shard's part is never renamed into place): stop their work.
     controller.abort();
     throw error;
   } finally {

@@ -38,7 +38,7 @@ export function tokenCostNano(
   return nano;
 }
 
-/** Nano-USD rounded up to the micro-USD. */
+/** Nano-USD (never negative: rates are at least 0) rounded up to the micro-USD. */
 export const microOfNano = (nano: bigint): number => Number((nano + 999n) / 1000n);
 
 /** The exact token cost, rounded up to the micro-USD. */

@@ -63,7 +63,9 @@ export async function shardRunSlice(
     // Named by its row: its place among this slice's rows of the shard says nothing to anyone.
     if (!(error instanceof SampleError)) throw error;
     const { cause } = error;
-    const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+    // The cause's stack in the message: an error crosses to the main thread without its cause.
+    const reason =
+      cause instanceof Error ? (cause.stack ?? `${cause.name}: ${cause.message}`) : String(cause);
     throw new Error(`the engine failed on row ${rows[error.sampleIndex]}: ${reason}`, { cause });
   });
   const verdicts = cleanVerdicts(task.contamination);

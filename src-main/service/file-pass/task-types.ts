@@ -150,10 +150,6 @@ export interface RunSliceResult {
 }
 
 /**
- * Rows of shards' parts in the merged order (`svc merge`): each checked,
- * given the dataset checks' verdicts, counted and written as one run would.
- */
-/**
  * A shard's pass over one slice (`svc audit|fix|refine --shard I/N`): every
  * row is read, for the samples' places in the run's output and its language
  * sample, and only the shard's own rows are run.
@@ -195,6 +191,10 @@ export interface ShardRunResult {
 export const OWN_SAMPLE = 1;
 export const HAS_LANGUAGE_TEXT = 2;
 
+/**
+ * Rows of shards' parts in the merged order (`svc merge`): each checked,
+ * given the dataset checks' verdicts, counted and written as one run would.
+ */
 export interface MergeRowsTask {
   kind: 'merge-rows';
   operation: Operation;
