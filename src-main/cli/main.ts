@@ -25,7 +25,9 @@ async function usage(): Promise<string> {
 
 /** `svc audit|fix|refine`: the engine's workers start first (pool-ahead.ts). */
 async function fileOperation(operation: 'audit' | 'fix' | 'refine', argv: string[]): Promise<void> {
-  (await import('./pool-ahead.ts')).startFilePassAhead(argv);
+  const { startFilePassAhead, tuneV8ForWorkers } = await import('./pool-ahead.ts');
+  tuneV8ForWorkers();
+  startFilePassAhead(argv);
   await (await import('./file-ops.ts')).fileOperationCommand(operation, argv);
 }
 
@@ -43,7 +45,9 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   fix: (argv) => fileOperation('fix', argv),
   refine: (argv) => fileOperation('refine', argv),
   merge: async (argv) => {
-    (await import('./pool-ahead.ts')).startMergeAhead(argv);
+    const { startMergeAhead, tuneV8ForWorkers } = await import('./pool-ahead.ts');
+    tuneV8ForWorkers();
+    startMergeAhead(argv);
     await (await import('./merge.ts')).mergeCommand(argv);
   },
 };

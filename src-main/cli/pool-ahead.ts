@@ -1,9 +1,27 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { formatFromPath } from '../files/index.ts';
-import { filePassPool } from '../service/runs/pool/engine-pool.ts';
+import { engineWorkers, filePassPool } from '../service/runs/pool/engine-pool.ts';
 import { upstreamInEnv } from '../service/runs/upstream-env.ts';
 import { FILE_OPS_OPTIONS, MERGE_OPTIONS } from './file-ops-options.ts';
+import { fullPoolV8Flags } from './v8-flags.ts';
+
+/**
+ * Before a batch command starts any thread: when its engine workers fill the
+ * cores, each compiles its hot code in place (v8-flags.ts). Workers started
+ * later with fewer (the `engine.workers` setting, read after) keep the flag.
+ */
+export function tuneV8ForWorkers(): void {
+  const flags = fullPoolV8Flags(
+    engineWorkers(),
+    availableParallelism(),
+    process.execArgv,
+    process.env,
+  );
+  for (const flag of flags) setFlagsFromString(flag);
+}
 
 /**
  * Starts the engine pool's workers for `svc audit|fix|refine IN` before the

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { SERVE_V8_FLAGS, serveV8Flags } from './v8-flags.ts';
+import { FULL_POOL_V8_FLAGS, fullPoolV8Flags, SERVE_V8_FLAGS, serveV8Flags } from './v8-flags.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
@@ -51,4 +51,22 @@ describe('the V8 flags of svc serve', () => {
       child.kill('SIGKILL');
     }
   }, 30_000);
+});
+
+describe('the V8 flags of a batch command', () => {
+  it('compile in place only when the engine workers fill the cores, unless given or turned off', () => {
+    const flags = [...FULL_POOL_V8_FLAGS];
+    expect(fullPoolV8Flags(2, 2, [], {})).toEqual(flags);
+    expect(fullPoolV8Flags(16, 16, [], {})).toEqual(flags);
+    expect(fullPoolV8Flags(4, 2, [], {})).toEqual(flags);
+    // a core to spare: V8's background compiles run on it
+    expect(fullPoolV8Flags(1, 2, [], {})).toEqual([]);
+    expect(fullPoolV8Flags(15, 16, [], {})).toEqual([]);
+    // the engine in the command's own thread
+    expect(fullPoolV8Flags(0, 1, [], {})).toEqual([]);
+    expect(fullPoolV8Flags(2, 2, [], { SVC_V8_DEFAULTS: '1' })).toEqual([]);
+    expect(fullPoolV8Flags(2, 2, ['--concurrent-recompilation'], {})).toEqual([]);
+    const options = { NODE_OPTIONS: '--max-old-space-size=4096 --no_concurrent_recompilation' };
+    expect(fullPoolV8Flags(2, 2, [], options)).toEqual([]);
+  });
 });

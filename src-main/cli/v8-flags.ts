@@ -38,3 +38,34 @@ export function serveV8Flags(
     return [];
   return wanted;
 }
+
+/**
+ * V8 flags for a batch command (`svc audit|fix|refine|merge`) whose engine
+ * workers fill the machine's cores. V8 optimizes a hot function on its
+ * platform's threads (four in Node, shared by every thread of the process)
+ * while the function goes on running unoptimized: worth it with a core to
+ * spare. With a worker on every core there is none, and those compiles took
+ * the workers' cores and cost more CPU than compiling in place. 2 workers on
+ * 2 cores, alternated runs: `svc audit` of 12,500 texts 2.50-2.60 -> 2.39-2.50 s
+ * (the workers' background compiles 1.4 s of CPU -> 0.4 s; their own threads
+ * +0.85 s), 100,000 texts 7.8-8.3 -> 7.7-8.0 s; `svc merge` of 100,000 rows
+ * 1.24-1.30 -> 1.11-1.18 s, its CPU 2.0 -> 1.7 s. With one worker on two cores,
+ * compiling in place was slower (100,000 texts 11.7-12.1 -> 12.2-13.5 s): only
+ * when the workers fill the cores. On many cores the four threads serve every
+ * worker's compiles, so the queue grows with the workers. V8 reads the flag
+ * when a thread's isolate is made: it is set before any worker starts.
+ */
+export const FULL_POOL_V8_FLAGS = ['--no-concurrent-recompilation'] as const;
+
+/** The flags a batch command sets before its workers start (none if given or turned off). */
+export function fullPoolV8Flags(
+  workers: number,
+  cores: number,
+  execArgv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  if (env.SVC_V8_DEFAULTS === '1' || workers < cores) return [];
+  const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
+  if (given.some((flag) => /^--(no[-_])?concurrent[-_]recompilation$/.test(flag))) return [];
+  return [...FULL_POOL_V8_FLAGS];
+}
