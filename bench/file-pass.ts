@@ -5,6 +5,7 @@ import { enableCompileCache } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileOperationCommand } from '../src-main/cli/file-ops.ts';
+import { tuneV8ForWorkers } from '../src-main/cli/pool-ahead.ts';
 import { mergeCommand } from '../src-main/cli/merge.ts';
 import { closeEnginePool, filePassPool } from '../src-main/service/runs/pool/pooled.ts';
 import { CORPORA } from './corpus.ts';
@@ -102,6 +103,8 @@ export async function measure(
   };
   process.env.SVC_ENGINE_WORKERS = String(workers);
   process.env.SVC_FILE_PASS = mode;
+  // As `svc audit` does before its first thread (this child measures one pass).
+  tuneV8ForWorkers();
   const out = join(dir, `${mode}-${workers}.jsonl`);
   const report = join(dir, `${mode}-${workers}.json`);
   const data = mkdtempSync(join(dir, 'data-'));
@@ -142,6 +145,7 @@ const SHARDS = 4;
 /** The same file as SHARDS shard runs (here, one after another): their parts. */
 export async function runShards(dir: string, input: string): Promise<string[]> {
   const parts: string[] = [];
+  tuneV8ForWorkers();
   for (let shard = 0; shard < SHARDS; shard++) {
     const part = join(dir, `part-${shard}.jsonl`);
     const data = mkdtempSync(join(dir, 'data-'));
@@ -164,6 +168,8 @@ interface MergeMeasured {
   wall: number;
   main: number;
   workers: number;
+  /** Every thread of the process: V8's helpers too. */
+  all: number;
   output: string;
 }
 
@@ -175,10 +181,12 @@ export async function measureMerge(
 ): Promise<MergeMeasured> {
   const saved = process.env.SVC_ENGINE_WORKERS;
   process.env.SVC_ENGINE_WORKERS = String(workers);
+  tuneV8ForWorkers();
   const out = join(dir, 'merged.jsonl');
   const report = join(dir, 'merged.json');
   const data = mkdtempSync(join(dir, 'data-'));
   const main0 = process.threadCpuUsage();
+  const all0 = process.cpuUsage();
   const started = performance.now();
   try {
     await mergeCommand([out, ...parts, '--report', report, '--data-dir', data]);
@@ -188,12 +196,14 @@ export async function measureMerge(
   }
   const wall = (performance.now() - started) / 1000;
   const usage = process.threadCpuUsage(main0);
+  const allUsage = process.cpuUsage(all0);
   const workerCpu = ((await filePassPool()?.cpuMicros()) ?? 0) / 1e6;
   await closeEnginePool();
   return {
     wall,
     main: (usage.user + usage.system) / 1e6,
     workers: workerCpu,
+    all: (allUsage.user + allUsage.system) / 1e6,
     output: `${sha(out)} ${sha(report)}`,
   };
 }
@@ -314,13 +324,24 @@ export async function benchFilePass(rows: number): Promise<void> {
     const parts = await inChild<string[]>({ kind: 'shards', dir, input });
     const merged = await inChild<MergeMeasured>({ kind: 'merge', dir, parts, workers: cores });
     const singleWall = (runs[2] as Measured).wall;
+    const per100k = (seconds: number): string => ((seconds * 100_000) / rows).toFixed(2);
     console.log(
       `svc merge of ${SHARDS} parts: ${merged.wall.toFixed(1)} s wall ` +
         `(${((merged.wall / singleWall) * 100).toFixed(0)}% of the single run's ` +
-        `${singleWall.toFixed(1)} s), main thread ${((merged.main * 100_000) / rows).toFixed(2)} s ` +
-        `CPU per 100,000 rows, workers ${((merged.workers * 100_000) / rows).toFixed(2)} s; ` +
+        `${singleWall.toFixed(1)} s), main thread ${per100k(merged.main)} s ` +
+        `CPU per 100,000 rows, workers ${per100k(merged.workers)} s; ` +
         `output and report as the single run's: ${merged.output === runs[0]?.output ? 'yes' : 'NO'}`,
     );
+    // The goal's other half: on one core, so one worker, and every thread's CPU counted.
+    const alone = await inChild<MergeMeasured>({ kind: 'merge', dir, parts, workers: 1 });
+    console.log(
+      `svc merge with 1 worker: ${alone.wall.toFixed(1)} s wall, CPU of all its threads ` +
+        `${per100k(alone.all)} s per 100,000 rows (main ${per100k(alone.main)}, worker ` +
+        `${per100k(alone.workers)}, V8's helpers and the rest ` +
+        `${per100k(Math.max(0, alone.all - alone.main - alone.workers))}); output as the ` +
+        `single run's: ${alone.output === runs[0]?.output ? 'yes' : 'NO'}`,
+    );
+    if (alone.output !== runs[0]?.output) process.exitCode = 1;
     if (merged.output !== runs[0]?.output) process.exitCode = 1;
     const identical = runs.every((m) => m.output === runs[0]?.output);
     console.log(`output and report identical in every mode: ${identical ? 'yes' : 'NO'}`);

@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeEnginePool, filePassPool } from '../service/runs/pool/engine-pool.ts';
@@ -106,4 +107,32 @@ describe('the engine workers started ahead of svc merge', () => {
     startMergeAhead(['out.jsonl', csv, '--input', '/data/in.ndjson']);
     expect(workersStarted()).toBe(2);
   });
+});
+
+describe('how the workers of a batch command compile', () => {
+  // A hot function in a worker started after `tuneV8ForWorkers`, as V8 traces its optimization.
+  const modeOfWorkers = (workers: number): string => {
+    const script = `
+      import { Worker } from 'node:worker_threads';
+      import { tuneV8ForWorkers } from ${JSON.stringify(join(import.meta.dirname, 'pool-ahead.ts'))};
+      tuneV8ForWorkers();
+      new Worker(\`function svcHotProbe(a) { let s = 0; for (const x of a) s += x * 2 + (x & 3); return s; }
+        const a = Array.from({ length: 1000 }, (_, i) => i);
+        let t = 0; for (let k = 0; k < 20000; k++) t += svcHotProbe(a);\`, { eval: true });`;
+    const trace = execFileSync(
+      process.execPath,
+      ['--trace-opt', '--input-type=module', '--eval', script],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, SVC_ENGINE_WORKERS: String(workers), NODE_OPTIONS: '' },
+      },
+    );
+    const modes = [...trace.matchAll(/svcHotProbe.*TURBOFAN_JS.*mode: ConcurrencyMode::(\w+)/g)];
+    return modes.map((found) => found[1]).join(',');
+  };
+
+  it('in place when the engine workers fill the cores, in the background otherwise', () => {
+    expect(modeOfWorkers(availableParallelism())).toMatch(/^(kSynchronous,?)+$/);
+    expect(modeOfWorkers(0)).toMatch(/^(kConcurrent,?)+$/);
+  }, 30_000);
 });

@@ -53,7 +53,12 @@ export function serveV8Flags(
  * compiling in place was slower (100,000 texts 11.7-12.1 -> 12.2-13.5 s): only
  * when the workers fill the cores. On many cores the four threads serve every
  * worker's compiles, so the queue grows with the workers. V8 reads the flag
- * when a thread's isolate is made: it is set before any worker starts.
+ * when a thread's isolate is made: it is set before any worker starts, and
+ * the main thread's own isolate keeps compiling in the background
+ * (pool-ahead.test.ts traces both). Not for `svc serve`: a fresh dataset's
+ * scan and index threads with it were ready no sooner (200,000 rows, 14.87x
+ * the plain insert without, 15.21x with; the helpers' CPU 3.9 -> 2.9 s, the
+ * scan's 16.2 -> 18.2 s).
  */
 export const FULL_POOL_V8_FLAGS = ['--no-concurrent-recompilation'] as const;
 
