@@ -230,24 +230,39 @@ export type ChildTask =
  * Runs a measurement in a process of its own, as each `svc audit` and `svc
  * merge` runs: in one process, the pass measured first left the next a heap
  * to collect, and the main thread's garbage collection took a tenth or more
- * of what the main thread was measured at.
+ * of what the main thread was measured at. `oneCore`: the child runs on one
+ * core (`taskset`, util-linux; where it is missing, on every core, and the
+ * result says so), where Node's `availableParallelism()` is 1, as on a
+ * one-core machine.
  */
-function inChild<T>(task: ChildTask): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [join(import.meta.dirname, 'file-pass-child.ts'), JSON.stringify(task)],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...compileCacheEnv() } },
-    );
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const line = stdout.split('\n').find((l) => l.startsWith(RESULT));
-      if (code === 0 && line) resolve(JSON.parse(line.slice(RESULT.length)) as T);
-      else reject(new Error(`the bench's child exited with ${code}`));
+function inChild<T>(task: ChildTask, oneCore = false): Promise<T & { pinned: boolean }> {
+  const args = [join(import.meta.dirname, 'file-pass-child.ts'), JSON.stringify(task)];
+  const env = { ...process.env, ...compileCacheEnv() };
+  const run = (pinned: boolean): Promise<T & { pinned: boolean }> =>
+    new Promise((resolve, reject) => {
+      const child = pinned
+        ? spawn('taskset', ['--cpu-list', '0', process.execPath, ...args], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+            env,
+          })
+        : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+      let stdout = '';
+      let failed = false;
+      child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        failed = true;
+        if (pinned && error.code === 'ENOENT') resolve(run(false));
+        else reject(error);
+      });
+      child.once('exit', (code) => {
+        if (failed) return;
+        const line = stdout.split('\n').find((l) => l.startsWith(RESULT));
+        if (code === 0 && line) {
+          resolve({ ...(JSON.parse(line.slice(RESULT.length)) as T), pinned });
+        } else reject(new Error(`the bench's child exited with ${code}`));
+      });
     });
-  });
+  return run(oneCore);
 }
 
 /** How a child's result line starts. */
@@ -332,14 +347,14 @@ export async function benchFilePass(rows: number): Promise<void> {
         `CPU per 100,000 rows, workers ${per100k(merged.workers)} s; ` +
         `output and report as the single run's: ${merged.output === runs[0]?.output ? 'yes' : 'NO'}`,
     );
-    // The goal's other half: on one core, so one worker, and every thread's CPU counted.
-    const alone = await inChild<MergeMeasured>({ kind: 'merge', dir, parts, workers: 1 });
+    // The goal's other half: on one core (one worker), every thread's CPU counted.
+    const alone = await inChild<MergeMeasured>({ kind: 'merge', dir, parts, workers: 1 }, true);
     console.log(
-      `svc merge with 1 worker: ${alone.wall.toFixed(1)} s wall, CPU of all its threads ` +
-        `${per100k(alone.all)} s per 100,000 rows (main ${per100k(alone.main)}, worker ` +
-        `${per100k(alone.workers)}, V8's helpers and the rest ` +
-        `${per100k(Math.max(0, alone.all - alone.main - alone.workers))}); output as the ` +
-        `single run's: ${alone.output === runs[0]?.output ? 'yes' : 'NO'}`,
+      `svc merge ${alone.pinned ? 'on one core' : 'with 1 worker (no taskset: every core)'}: ` +
+        `${per100k(alone.wall)} s wall per 100,000 rows (goal 1 s), CPU of all its threads ` +
+        `${per100k(alone.all)} s (main ${per100k(alone.main)}, worker ${per100k(alone.workers)}, ` +
+        `V8's helpers and the rest ${per100k(Math.max(0, alone.all - alone.main - alone.workers))}); ` +
+        `output as the single run's: ${alone.output === runs[0]?.output ? 'yes' : 'NO'}`,
     );
     if (alone.output !== runs[0]?.output) process.exitCode = 1;
     if (merged.output !== runs[0]?.output) process.exitCode = 1;
