@@ -25,9 +25,10 @@ async function usage(): Promise<string> {
 
 /** `svc audit|fix|refine`: the engine's workers start first (pool-ahead.ts). */
 async function fileOperation(operation: 'audit' | 'fix' | 'refine', argv: string[]): Promise<void> {
-  const { startFilePassAhead, tuneV8ForWorkers } = await import('./pool-ahead.ts');
-  tuneV8ForWorkers();
-  startFilePassAhead(argv);
+  const ahead = await import('./pool-ahead.ts');
+  ahead.fitWorkersToFiles(ahead.passFiles('pass', argv));
+  ahead.tuneV8ForWorkers();
+  ahead.startFilePassAhead(argv);
   await (await import('./file-ops.ts')).fileOperationCommand(operation, argv);
 }
 
@@ -45,9 +46,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   fix: (argv) => fileOperation('fix', argv),
   refine: (argv) => fileOperation('refine', argv),
   merge: async (argv) => {
-    const { startMergeAhead, tuneV8ForWorkers } = await import('./pool-ahead.ts');
-    tuneV8ForWorkers();
-    startMergeAhead(argv);
+    const ahead = await import('./pool-ahead.ts');
+    ahead.fitWorkersToFiles(ahead.passFiles('merge', argv));
+    ahead.tuneV8ForWorkers();
+    ahead.startMergeAhead(argv);
     await (await import('./merge.ts')).mergeCommand(argv);
   },
 };

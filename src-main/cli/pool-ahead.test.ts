@@ -3,10 +3,21 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeEnginePool, filePassPool } from '../service/runs/pool/engine-pool.ts';
-import { startFilePassAhead, startMergeAhead } from './pool-ahead.ts';
+import {
+  capEngineWorkers,
+  closeEnginePool,
+  engineWorkers,
+  filePassPool,
+} from '../service/runs/pool/engine-pool.ts';
+import { fitWorkersToFiles, passFiles, startFilePassAhead, startMergeAhead } from './pool-ahead.ts';
 
-const VARS = ['SVC_ENGINE_WORKERS', 'SVC_FILE_PASS', 'SVC_UPSTREAM_URL', 'SVC_FIX_UPSTREAM_URL'];
+const VARS = [
+  'SVC_ENGINE_WORKERS',
+  'SVC_FILE_PASS',
+  'SVC_FILE_PASS_SLICE_BYTES',
+  'SVC_UPSTREAM_URL',
+  'SVC_FIX_UPSTREAM_URL',
+];
 const saved = new Map(VARS.map((name) => [name, process.env[name]]));
 const workersStarted = (): number => filePassPool()?.live ?? 0;
 
@@ -135,4 +146,66 @@ describe('how the workers of a batch command compile', () => {
     expect(modeOfWorkers(availableParallelism())).toMatch(/^(kSynchronous,?)+$/);
     expect(modeOfWorkers(0)).toMatch(/^(kConcurrent,?)+$/);
   }, 30_000);
+});
+
+describe("no more engine workers than a command's files have slices", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-fit-workers-'));
+  const file = (name: string, bytes: number): string => {
+    const path = join(dir, name);
+    writeFileSync(path, Buffer.alloc(bytes, 0x61));
+    return path;
+  };
+  afterEach(async () => {
+    capEngineWorkers(Infinity);
+    await closeEnginePool();
+    for (const name of ['SVC_ENGINE_WORKERS', 'SVC_FILE_PASS_SLICE_BYTES']) {
+      const value = saved.get(name);
+      if (value === undefined) Reflect.deleteProperty(process.env, name);
+      else process.env[name] = value;
+    }
+  });
+
+  it('one worker a slice of the input, at least one, at most those chosen', () => {
+    process.env.SVC_ENGINE_WORKERS = '16';
+    fitWorkersToFiles([file('small.jsonl', 10)]);
+    expect(engineWorkers()).toBe(1);
+    capEngineWorkers(Infinity);
+    fitWorkersToFiles([file('three.jsonl', 2 * 262_144 + 1)]);
+    expect(engineWorkers()).toBe(3);
+    capEngineWorkers(Infinity);
+    // a merge's parts together; the slice size in force
+    process.env.SVC_FILE_PASS_SLICE_BYTES = '100';
+    fitWorkersToFiles([file('a.part', 250), file('b.part', 250)]);
+    expect(engineWorkers()).toBe(5);
+    capEngineWorkers(Infinity);
+    fitWorkersToFiles([file('large.jsonl', 100 * 100)]);
+    expect(engineWorkers()).toBe(16);
+    capEngineWorkers(Infinity);
+    // no workers stays no workers; a file that cannot be read leaves the count
+    process.env.SVC_ENGINE_WORKERS = '0';
+    fitWorkersToFiles([file('none.jsonl', 10)]);
+    expect(engineWorkers()).toBe(0);
+    capEngineWorkers(Infinity);
+    process.env.SVC_ENGINE_WORKERS = '4';
+    fitWorkersToFiles([join(dir, 'missing.jsonl')]);
+    expect(engineWorkers()).toBe(4);
+  });
+
+  it('a pool already started is resized down to the cap', () => {
+    process.env.SVC_ENGINE_WORKERS = '4';
+    startFilePassAhead(['data.jsonl']);
+    expect(filePassPool()?.size).toBe(4);
+    fitWorkersToFiles([file('tiny.jsonl', 10)]);
+    expect(filePassPool()?.size).toBe(1);
+  });
+
+  it("reads the pass's input and a merge's parts from the arguments", () => {
+    expect(passFiles('pass', ['in.jsonl', '--out', 'o.jsonl', '--shard', '1/4'])).toEqual([
+      'in.jsonl',
+    ]);
+    expect(passFiles('merge', ['out.jsonl', 'p0.jsonl', 'p1.jsonl', '--report', 'r.json'])).toEqual(
+      ['p0.jsonl', 'p1.jsonl'],
+    );
+    expect(passFiles('pass', ['in.jsonl', '--no-such-option'])).toEqual([]);
+  });
 });

@@ -11,11 +11,19 @@ import { EnginePool } from './pool.ts';
  */
 
 let setting: number | null = null;
+let cap = Infinity;
 let pool: EnginePool | undefined;
 let warned = false;
 
-/** How many engine workers run: the env's SVC_ENGINE_WORKERS, else the setting, else one per core. */
+/**
+ * How many engine workers run: the env's SVC_ENGINE_WORKERS, else the
+ * setting, else one per core; at most the process's cap (`capEngineWorkers`).
+ */
 export function engineWorkers(env: NodeJS.ProcessEnv = process.env): number {
+  return Math.min(chosenWorkers(env), cap);
+}
+
+function chosenWorkers(env: NodeJS.ProcessEnv): number {
   const raw = env.SVC_ENGINE_WORKERS?.trim();
   if (raw) {
     const n = Number(raw);
@@ -26,6 +34,17 @@ export function engineWorkers(env: NodeJS.ProcessEnv = process.env): number {
     }
   }
   return setting ?? availableParallelism();
+}
+
+/**
+ * No more than `most` (at least one) engine workers for the rest of this
+ * process's life: a command's pass over a small file can keep no more busy
+ * than it has slices (cli/pool-ahead.ts). Infinity lifts it (tests).
+ */
+export function capEngineWorkers(most: number): void {
+  cap = Math.max(1, most);
+  const size = engineWorkers();
+  if (pool && size > 0 && size !== pool.size) pool.resize(size);
 }
 
 /** The `engine.workers` setting in force (null: one per core); applies to the next batch. */

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from './testing/cli-test-kit.ts';
+
+/**
+ * `svc audit` of a small file starts no more engine workers than the file has
+ * slices, however many are asked for (pool-ahead.ts `fitWorkersToFiles`):
+ * the process's engine threads are counted from /proc while it runs.
+ */
+
+const repo = join(import.meta.dirname, '..', '..');
+const dir = tempDirs('svc-fit-workers-');
+
+/** The most `svc-engine` threads seen at once in the process, sampled every 5 ms. */
+function mostEngineThreads(env: Record<string, string>, args: string[]): Promise<number> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
+  );
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [join(repo, 'bin', 'svc.js'), ...args], {
+      env: { ...clean, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    let most = 0;
+    const count = (): void => {
+      let engines = 0;
+      try {
+        for (const task of readdirSync(`/proc/${child.pid}/task`)) {
+          const name = readFileSync(`/proc/${child.pid}/task/${task}/comm`, 'utf8').trim();
+          if (name === 'svc-engine') engines++;
+        }
+      } catch {
+        return; // the process or a thread ended while read
+      }
+      most = Math.max(most, engines);
+    };
+    const timer = setInterval(count, 5);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      if (code === 0) done(most);
+      else fail(new Error(`svc exited with ${code}: ${stderr}`));
+    });
+  });
+}
+
+const rows = (n: number): string =>
+  Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ task_type: 'text', text: `Row ${i}: a short text about the weather.` }),
+  ).join('\n');
+
+describe.skipIf(!existsSync('/proc/self/task'))('the engine workers of a small file', () => {
+  it('one for a file of one slice, though four are asked for; four for four slices', async () => {
+    const folder = dir();
+    const input = join(folder, 'small.jsonl');
+    writeFileSync(input, `${rows(40)}\n`);
+    const data = join(folder, 'data');
+    const args = ['audit', input, '--out', join(folder, 'out.jsonl'), '--data-dir', data];
+    expect(await mostEngineThreads({ SVC_ENGINE_WORKERS: '4' }, args)).toBe(1);
+    // The same file in slices of 500 bytes: enough for every worker asked for.
+    const sliced = { SVC_ENGINE_WORKERS: '4', SVC_FILE_PASS_SLICE_BYTES: '500' };
+    expect(await mostEngineThreads(sliced, args)).toBe(4);
+  }, 60_000);
+});
