@@ -235,10 +235,10 @@ export type ChildTask =
  * result says so), where Node's `availableParallelism()` is 1, as on a
  * one-core machine.
  */
-function inChild<T>(task: ChildTask, oneCore = false): Promise<T & { pinned: boolean }> {
+function inChild<T>(task: ChildTask, oneCore = false): Promise<{ result: T; pinned: boolean }> {
   const args = [join(import.meta.dirname, 'file-pass-child.ts'), JSON.stringify(task)];
   const env = { ...process.env, ...compileCacheEnv() };
-  const run = (pinned: boolean): Promise<T & { pinned: boolean }> =>
+  const run = (pinned: boolean): Promise<{ result: T; pinned: boolean }> =>
     new Promise((resolve, reject) => {
       const child = pinned
         ? spawn('taskset', ['--cpu-list', '0', process.execPath, ...args], {
@@ -258,7 +258,7 @@ function inChild<T>(task: ChildTask, oneCore = false): Promise<T & { pinned: boo
         if (failed) return;
         const line = stdout.split('\n').find((l) => l.startsWith(RESULT));
         if (code === 0 && line) {
-          resolve({ ...(JSON.parse(line.slice(RESULT.length)) as T), pinned });
+          resolve({ result: JSON.parse(line.slice(RESULT.length)) as T, pinned });
         } else reject(new Error(`the bench's child exited with ${code}`));
       });
     });
@@ -315,7 +315,7 @@ export async function benchFilePass(rows: number): Promise<void> {
       ['slices', 1],
       ['slices', cores],
     ] as const) {
-      const m = await inChild<Measured>({ kind: 'pass', dir, input, mode, workers });
+      const { result: m } = await inChild<Measured>({ kind: 'pass', dir, input, mode, workers });
       runs.push(m);
       const per = 100_000 / rows;
       console.log(
@@ -336,8 +336,13 @@ export async function benchFilePass(rows: number): Promise<void> {
         ),
       );
     }
-    const parts = await inChild<string[]>({ kind: 'shards', dir, input });
-    const merged = await inChild<MergeMeasured>({ kind: 'merge', dir, parts, workers: cores });
+    const { result: parts } = await inChild<string[]>({ kind: 'shards', dir, input });
+    const { result: merged } = await inChild<MergeMeasured>({
+      kind: 'merge',
+      dir,
+      parts,
+      workers: cores,
+    });
     const singleWall = (runs[2] as Measured).wall;
     const per100k = (seconds: number): string => ((seconds * 100_000) / rows).toFixed(2);
     console.log(
@@ -348,9 +353,12 @@ export async function benchFilePass(rows: number): Promise<void> {
         `output and report as the single run's: ${merged.output === runs[0]?.output ? 'yes' : 'NO'}`,
     );
     // The goal's other half: on one core (one worker), every thread's CPU counted.
-    const alone = await inChild<MergeMeasured>({ kind: 'merge', dir, parts, workers: 1 }, true);
+    const { result: alone, pinned } = await inChild<MergeMeasured>(
+      { kind: 'merge', dir, parts, workers: 1 },
+      true,
+    );
     console.log(
-      `svc merge ${alone.pinned ? 'on one core' : 'with 1 worker (no taskset: every core)'}: ` +
+      `svc merge ${pinned ? 'on one core' : 'with 1 worker (no taskset: every core)'}: ` +
         `${per100k(alone.wall)} s wall per 100,000 rows (goal 1 s), CPU of all its threads ` +
         `${per100k(alone.all)} s (main ${per100k(alone.main)}, worker ${per100k(alone.workers)}, ` +
         `V8's helpers and the rest ${per100k(Math.max(0, alone.all - alone.main - alone.workers))}); ` +
