@@ -5,7 +5,7 @@ import { enableCompileCache } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileOperationCommand } from '../src-main/cli/file-ops.ts';
-import { tuneV8ForWorkers } from '../src-main/cli/pool-ahead.ts';
+import { fitWorkersToFiles, passFiles, tuneV8ForWorkers } from '../src-main/cli/pool-ahead.ts';
 import { mergeCommand } from '../src-main/cli/merge.ts';
 import { closeEnginePool, filePassPool } from '../src-main/service/runs/pool/pooled.ts';
 import { CORPORA } from './corpus.ts';
@@ -104,6 +104,7 @@ export async function measure(
   process.env.SVC_ENGINE_WORKERS = String(workers);
   process.env.SVC_FILE_PASS = mode;
   // As `svc audit` does before its first thread (this child measures one pass).
+  fitWorkersToFiles(passFiles('pass', [input]));
   tuneV8ForWorkers();
   const out = join(dir, `${mode}-${workers}.jsonl`);
   const report = join(dir, `${mode}-${workers}.json`);
@@ -145,6 +146,7 @@ const SHARDS = 4;
 /** The same file as SHARDS shard runs (here, one after another): their parts. */
 export async function runShards(dir: string, input: string): Promise<string[]> {
   const parts: string[] = [];
+  fitWorkersToFiles(passFiles('pass', [input]));
   tuneV8ForWorkers();
   for (let shard = 0; shard < SHARDS; shard++) {
     const part = join(dir, `part-${shard}.jsonl`);
@@ -181,8 +183,9 @@ export async function measureMerge(
 ): Promise<MergeMeasured> {
   const saved = process.env.SVC_ENGINE_WORKERS;
   process.env.SVC_ENGINE_WORKERS = String(workers);
-  tuneV8ForWorkers();
   const out = join(dir, 'merged.jsonl');
+  fitWorkersToFiles(passFiles('merge', [out, ...parts]));
+  tuneV8ForWorkers();
   const report = join(dir, 'merged.json');
   const data = mkdtempSync(join(dir, 'data-'));
   const main0 = process.threadCpuUsage();
@@ -226,6 +229,12 @@ export type ChildTask =
   | { kind: 'shards'; dir: string; input: string }
   | { kind: 'merge'; dir: string; parts: string[]; workers: number };
 
+/** What a child measured (as its kind's function returned it), and whether it ran on one core. */
+interface ChildResult {
+  result: unknown;
+  pinned: boolean;
+}
+
 /**
  * Runs a measurement in a process of its own, as each `svc audit` and `svc
  * merge` runs: in one process, the pass measured first left the next a heap
@@ -235,13 +244,13 @@ export type ChildTask =
  * result says so), where Node's `availableParallelism()` is 1, as on a
  * one-core machine.
  */
-function inChild<T>(task: ChildTask, oneCore = false): Promise<{ result: T; pinned: boolean }> {
+function inChild(task: ChildTask, oneCore = false): Promise<ChildResult> {
   const args = [join(import.meta.dirname, 'file-pass-child.ts'), JSON.stringify(task)];
   const env = { ...process.env, ...compileCacheEnv() };
-  const run = (pinned: boolean): Promise<{ result: T; pinned: boolean }> =>
+  const run = (pinned: boolean): Promise<ChildResult> =>
     new Promise((resolve, reject) => {
       const child = pinned
-        ? spawn('taskset', ['--cpu-list', '0', process.execPath, ...args], {
+        ? spawn('taskset', ['--cpu-list', firstAllowedCpu(), process.execPath, ...args], {
             stdio: ['ignore', 'pipe', 'inherit'],
             env,
           })
@@ -254,15 +263,25 @@ function inChild<T>(task: ChildTask, oneCore = false): Promise<{ result: T; pinn
         if (pinned && error.code === 'ENOENT') resolve(run(false));
         else reject(error);
       });
-      child.once('exit', (code) => {
+      child.once('exit', (code, signal) => {
         if (failed) return;
         const line = stdout.split('\n').find((l) => l.startsWith(RESULT));
         if (code === 0 && line) {
-          resolve({ result: JSON.parse(line.slice(RESULT.length)) as T, pinned });
-        } else reject(new Error(`the bench's child exited with ${code}`));
+          resolve({ result: JSON.parse(line.slice(RESULT.length)) as unknown, pinned });
+        } else reject(new Error(`the bench's child exited with ${signal ?? code}`));
       });
     });
   return run(oneCore);
+}
+
+/** The first CPU this process may run on (a container's cpuset may leave out CPU 0). */
+function firstAllowedCpu(): string {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    return /^Cpus_allowed_list:\s*(\d+)/m.exec(status)?.[1] ?? '0';
+  } catch {
+    return '0';
+  }
 }
 
 /** How a child's result line starts. */
@@ -315,7 +334,7 @@ export async function benchFilePass(rows: number): Promise<void> {
       ['slices', 1],
       ['slices', cores],
     ] as const) {
-      const { result: m } = await inChild<Measured>({ kind: 'pass', dir, input, mode, workers });
+      const m = (await inChild({ kind: 'pass', dir, input, mode, workers })).result as Measured;
       runs.push(m);
       const per = 100_000 / rows;
       console.log(
@@ -336,13 +355,9 @@ export async function benchFilePass(rows: number): Promise<void> {
         ),
       );
     }
-    const { result: parts } = await inChild<string[]>({ kind: 'shards', dir, input });
-    const { result: merged } = await inChild<MergeMeasured>({
-      kind: 'merge',
-      dir,
-      parts,
-      workers: cores,
-    });
+    const parts = (await inChild({ kind: 'shards', dir, input })).result as string[];
+    const merged = (await inChild({ kind: 'merge', dir, parts, workers: cores }))
+      .result as MergeMeasured;
     const singleWall = (runs[2] as Measured).wall;
     const per100k = (seconds: number): string => ((seconds * 100_000) / rows).toFixed(2);
     console.log(
@@ -353,10 +368,9 @@ export async function benchFilePass(rows: number): Promise<void> {
         `output and report as the single run's: ${merged.output === runs[0]?.output ? 'yes' : 'NO'}`,
     );
     // The goal's other half: on one core (one worker), every thread's CPU counted.
-    const { result: alone, pinned } = await inChild<MergeMeasured>(
-      { kind: 'merge', dir, parts, workers: 1 },
-      true,
-    );
+    const pinnedMerge = await inChild({ kind: 'merge', dir, parts, workers: 1 }, true);
+    const alone = pinnedMerge.result as MergeMeasured;
+    const { pinned } = pinnedMerge;
     console.log(
       `svc merge ${pinned ? 'on one core' : 'with 1 worker (no taskset: every core)'}: ` +
         `${per100k(alone.wall)} s wall per 100,000 rows (goal 1 s), CPU of all its threads ` +

@@ -120,32 +120,49 @@ describe('the engine workers started ahead of svc merge', () => {
   });
 });
 
-describe('how the workers of a batch command compile', () => {
-  // A hot function in a worker started after `tuneV8ForWorkers`, as V8 traces its optimization.
-  const modeOfWorkers = (workers: number): string => {
+describe('how the threads of a batch command compile', () => {
+  // A hot function in a worker started after `tuneV8ForWorkers`, and one in the main thread, as
+  // V8 traces their optimization: each one's modes (`kSynchronous`: in place).
+  const modes = (workers: number): { worker: string; main: string } => {
+    const probe = (name: string): string =>
+      `function ${name}(a) { let s = 0; for (const x of a) s += x * 2 + (x & 3); return s; }
+       const a = Array.from({ length: 1000 }, (_, i) => i);
+       let t = 0; for (let k = 0; k < 20000; k++) t += ${name}(a);`;
     const script = `
       import { Worker } from 'node:worker_threads';
       import { tuneV8ForWorkers } from ${JSON.stringify(join(import.meta.dirname, 'pool-ahead.ts'))};
       tuneV8ForWorkers();
-      new Worker(\`function svcHotProbe(a) { let s = 0; for (const x of a) s += x * 2 + (x & 3); return s; }
-        const a = Array.from({ length: 1000 }, (_, i) => i);
-        let t = 0; for (let k = 0; k < 20000; k++) t += svcHotProbe(a);\`, { eval: true });`;
+      new Worker(${JSON.stringify(probe('svcWorkerProbe'))}, { eval: true });
+      ${probe('svcMainProbe')}`;
     const trace = execFileSync(
       process.execPath,
       ['--trace-opt', '--input-type=module', '--eval', script],
       {
         encoding: 'utf8',
-        env: { ...process.env, SVC_ENGINE_WORKERS: String(workers), NODE_OPTIONS: '' },
+        timeout: 30_000,
+        env: {
+          ...process.env,
+          SVC_ENGINE_WORKERS: String(workers),
+          SVC_V8_DEFAULTS: '',
+          NODE_OPTIONS: '',
+        },
       },
     );
-    const modes = [...trace.matchAll(/svcHotProbe.*TURBOFAN_JS.*mode: ConcurrencyMode::(\w+)/g)];
-    return modes.map((found) => found[1]).join(',');
+    const of = (name: string): string =>
+      [...trace.matchAll(new RegExp(`${name}.*TURBOFAN_JS.*mode: ConcurrencyMode::(\\w+)`, 'g'))]
+        .map((found) => found[1])
+        .join(',');
+    return { worker: of('svcWorkerProbe'), main: of('svcMainProbe') };
   };
 
-  it('in place when the engine workers fill the cores, in the background otherwise', () => {
-    expect(modeOfWorkers(availableParallelism())).toMatch(/^(kSynchronous,?)+$/);
-    expect(modeOfWorkers(0)).toMatch(/^(kConcurrent,?)+$/);
-  }, 30_000);
+  it('a worker in place when the engine workers fill the cores, the main thread never', () => {
+    const full = modes(availableParallelism());
+    expect(full.worker).toMatch(/^(kSynchronous,?)+$/);
+    expect(full.main).toMatch(/^(kConcurrent,?)+$/);
+    const none = modes(0);
+    expect(none.worker).toMatch(/^(kConcurrent,?)+$/);
+    expect(none.main).toMatch(/^(kConcurrent,?)+$/);
+  }, 60_000);
 });
 
 describe("no more engine workers than a command's files have slices", () => {
@@ -189,6 +206,9 @@ describe("no more engine workers than a command's files have slices", () => {
     process.env.SVC_ENGINE_WORKERS = '4';
     fitWorkersToFiles([join(dir, 'missing.jsonl')]);
     expect(engineWorkers()).toBe(4);
+    fitWorkersToFiles([]);
+    fitWorkersToFiles([dir]); // not a regular file (a FIFO's size says nothing either)
+    expect(engineWorkers()).toBe(4);
   });
 
   it('a pool already started is resized down to the cap', () => {
@@ -207,5 +227,16 @@ describe("no more engine workers than a command's files have slices", () => {
       ['p0.jsonl', 'p1.jsonl'],
     );
     expect(passFiles('pass', ['in.jsonl', '--no-such-option'])).toEqual([]);
+    // the row-at-a-time pass splits every batch between all the workers: no bound from bytes
+    expect(passFiles('pass', ['in.csv', '--out', 'o.jsonl'])).toEqual([]);
+    expect(passFiles('pass', ['in.jsonl', '--write-back', '--out', 'o.jsonl'])).toEqual([]);
+    // a merge scans its input too: --input, else the one the first part's header names
+    expect(passFiles('merge', ['-', 'p0.jsonl', '--input', 'in.jsonl'])).toEqual([
+      'p0.jsonl',
+      'in.jsonl',
+    ]);
+    const part = join(dir, 'p.part');
+    writeFileSync(part, `${JSON.stringify({ svc_part: 2, input: { path: '/data/in.jsonl' } })}\n`);
+    expect(passFiles('merge', ['out.jsonl', part])).toEqual([part, '/data/in.jsonl']);
   });
 });

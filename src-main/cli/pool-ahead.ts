@@ -10,32 +10,59 @@ import { FILE_OPS_OPTIONS, MERGE_OPTIONS } from './file-ops-options.ts';
 import { fullPoolV8Flags } from './v8-flags.ts';
 
 /**
- * A command over `files` (a pass's input, or a merge's parts) keeps at most
- * one engine worker per slice of them busy (service/file-pass/line-slices.ts:
- * a JSON Lines pass is cut into slices of 256 KiB, and the dataset checks'
- * tasks follow its slices; the row-at-a-time pass keeps a few batches in
- * flight): no more are started. Every worker loads the engine (~0.2 s of CPU,
- * ~35 MiB): `svc audit` of a 10-row file with 16 workers took 3.1 s of the
- * workers' CPU and 889 MB of memory where one took 0.3 s and 286 MB, for the
- * same output. Sizes that cannot be read leave the count alone (the command
- * says what is wrong with them).
+ * A command over `files` (a JSON Lines pass's input; a merge's parts and
+ * its input) keeps at most one engine worker per slice of them busy
+ * (service/file-pass/line-slices.ts: the pass is cut into slices of 256 KiB,
+ * and the dataset checks' tasks follow its slices): no more are started.
+ * Every worker loads the engine (~0.2 s of CPU, ~35 MiB): `svc audit` of a
+ * 10-row file with 16 workers took 3.1 s of the workers' CPU and 889 MB of
+ * memory where one took 0.3 s and 286 MB, for the same output. No files, or
+ * one that is not a regular file or cannot be read, leave the count alone
+ * (the command says what is wrong with them).
  */
 export function fitWorkersToFiles(files: readonly string[]): void {
+  if (files.length === 0) return;
   let bytes = 0;
   try {
-    for (const file of files) bytes += statSync(file).size;
+    for (const file of files) {
+      const stat = statSync(file);
+      if (!stat.isFile()) return;
+      bytes += stat.size;
+    }
   } catch {
     return;
   }
   capEngineWorkers(Math.ceil(bytes / sliceBytes()));
 }
 
-/** The files a command's arguments name for its pass (`fitWorkersToFiles`), or none. */
+/**
+ * The files whose size bounds a command's workers (`fitWorkersToFiles`):
+ * a pass's input where its whole pass runs on the workers in slices (the
+ * row-at-a-time pass splits each batch of 500 rows between every worker,
+ * and a compressed Parquet file says little of its rows); a merge's parts
+ * and the input it scans (`--input`, else the one the first part names).
+ */
 export function passFiles(command: 'pass' | 'merge', argv: string[]): string[] {
   try {
-    const options = command === 'pass' ? FILE_OPS_OPTIONS : MERGE_OPTIONS;
-    const { positionals } = parseArgs({ args: argv, options, allowPositionals: true });
-    return command === 'pass' ? positionals.slice(0, 1) : positionals.slice(1);
+    if (command === 'pass') {
+      const { values, positionals } = parseArgs({
+        args: argv,
+        options: FILE_OPS_OPTIONS,
+        allowPositionals: true,
+      });
+      const [input] = positionals;
+      return input !== undefined && passRunsOnPool(input, values['write-back'] === true)
+        ? [input]
+        : [];
+    }
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: MERGE_OPTIONS,
+      allowPositionals: true,
+    });
+    const parts = positionals.slice(1);
+    const input = values.input ?? (parts[0] === undefined ? undefined : headerInput(parts[0]));
+    return input === undefined ? parts : [...parts, input];
   } catch {
     return [];
   }
@@ -43,8 +70,9 @@ export function passFiles(command: 'pass' | 'merge', argv: string[]): string[] {
 
 /**
  * Before a batch command starts any thread: when its engine workers fill the
- * cores, each compiles its hot code in place (v8-flags.ts). Workers started
- * later with fewer (the `engine.workers` setting, read after) keep the flag.
+ * cores, each compiles its hot code in place (v8-flags.ts). The settings are
+ * read later (they are in the data folder's database): where `engine.workers`
+ * asks for fewer than the cores, the workers still compile in place.
  */
 export function tuneV8ForWorkers(): void {
   const flags = fullPoolV8Flags(

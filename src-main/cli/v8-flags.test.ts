@@ -66,7 +66,7 @@ describe('the V8 flags of a batch command', () => {
     expect(fullPoolV8Flags(0, 1, [], {})).toEqual([]);
     expect(fullPoolV8Flags(2, 2, [], { SVC_V8_DEFAULTS: '1' })).toEqual([]);
     expect(fullPoolV8Flags(2, 2, ['--concurrent-recompilation'], {})).toEqual([]);
-    const options = { NODE_OPTIONS: '--max-old-space-size=4096 --no_concurrent_recompilation' };
-    expect(fullPoolV8Flags(2, 2, [], options)).toEqual([]);
+    expect(fullPoolV8Flags(2, 2, ['--no_concurrent_recompilation'], {})).toEqual([]);
+    expect(fullPoolV8Flags(2, 2, ['--max-old-space-size=4096'], {})).toEqual(flags);
   });
 });

@@ -70,7 +70,7 @@ export function fullPoolV8Flags(
   env: Readonly<Record<string, string | undefined>>,
 ): string[] {
   if (env.SVC_V8_DEFAULTS === '1' || workers < cores) return [];
-  const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
-  if (given.some((flag) => /^--(no[-_])?concurrent[-_]recompilation$/.test(flag))) return [];
+  // Given on the command line, it is left as given (Node refuses it in NODE_OPTIONS).
+  if (execArgv.some((flag) => /^--(no[-_])?concurrent[-_]recompilation$/.test(flag))) return [];
   return [...FULL_POOL_V8_FLAGS];
 }
