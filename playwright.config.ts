@@ -13,6 +13,8 @@ export default defineConfig({
   // Vitest's unit tests of the e2e support code (e2e/support/*.test.ts) are not Playwright's.
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
+  // Every test's files (and the servers') in one folder of the run's, removed at its end.
+  globalSetup: './e2e/support/playwright-global-setup.ts',
   timeout: 60_000,
   workers: 1,
   reporter: process.env.CI ? [['list']] : [['list']],

@@ -142,7 +142,7 @@ const messages = (stderr: string): string[] =>
     .map((line) =>
       line
         .replace(/cli_[0-9a-f]+/g, 'cli_…')
-        .replace(/\/tmp\/svc-file-pass-\w+/g, 'DIR')
+        .replace(/\S*\/svc-file-pass-\w+/g, 'DIR')
         .replace(/\| [\d.]+ s,.*$/, ''),
     );
 
