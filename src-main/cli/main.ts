@@ -25,10 +25,7 @@ async function usage(): Promise<string> {
 
 /** `svc audit|fix|refine`: the engine's workers start first (pool-ahead.ts). */
 async function fileOperation(operation: 'audit' | 'fix' | 'refine', argv: string[]): Promise<void> {
-  const ahead = await import('./pool-ahead.ts');
-  ahead.fitWorkersToFiles(ahead.passFiles('pass', argv));
-  ahead.tuneV8ForWorkers();
-  ahead.startFilePassAhead(argv);
+  (await import('./pool-ahead.ts')).prepareWorkers('pass', argv);
   await (await import('./file-ops.ts')).fileOperationCommand(operation, argv);
 }
 
@@ -46,10 +43,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   fix: (argv) => fileOperation('fix', argv),
   refine: (argv) => fileOperation('refine', argv),
   merge: async (argv) => {
-    const ahead = await import('./pool-ahead.ts');
-    ahead.fitWorkersToFiles(ahead.passFiles('merge', argv));
-    ahead.tuneV8ForWorkers();
-    ahead.startMergeAhead(argv);
+    (await import('./pool-ahead.ts')).prepareWorkers('merge', argv);
     await (await import('./merge.ts')).mergeCommand(argv);
   },
 };

@@ -10,6 +10,17 @@ import { FILE_OPS_OPTIONS, MERGE_OPTIONS } from './file-ops-options.ts';
 import { fullPoolV8Flags } from './v8-flags.ts';
 
 /**
+ * Before a batch command loads its own modules: its workers bounded by its
+ * files, V8 told how they compile, then started ahead (each below).
+ */
+export function prepareWorkers(command: 'pass' | 'merge', argv: string[]): void {
+  fitWorkersToFiles(passFiles(command, argv));
+  tuneV8ForWorkers();
+  if (command === 'pass') startFilePassAhead(argv);
+  else startMergeAhead(argv);
+}
+
+/**
  * A command over `files` (a JSON Lines pass's input; a merge's parts and
  * its input) keeps at most one engine worker per slice of them busy
  * (service/file-pass/line-slices.ts: the pass is cut into slices of 256 KiB,

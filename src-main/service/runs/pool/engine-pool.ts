@@ -43,6 +43,11 @@ function chosenWorkers(env: NodeJS.ProcessEnv): number {
  */
 export function capEngineWorkers(most: number): void {
   cap = Math.max(1, most);
+  fitPoolToWorkers();
+}
+
+/** A pool already started takes the worker count now in force. */
+function fitPoolToWorkers(): void {
   const size = engineWorkers();
   if (pool && size > 0 && size !== pool.size) pool.resize(size);
 }
@@ -50,8 +55,7 @@ export function capEngineWorkers(most: number): void {
 /** The `engine.workers` setting in force (null: one per core); applies to the next batch. */
 export function configureEngineWorkers(workers: number | null): void {
   setting = workers;
-  const size = engineWorkers();
-  if (pool && size > 0 && size !== pool.size) pool.resize(size);
+  fitPoolToWorkers();
 }
 
 /** The worker's script (an entry of its own in the bundle: `engine-worker.js`). */
