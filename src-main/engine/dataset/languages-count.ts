@@ -1,6 +1,17 @@
-/** eld's identifier, loaded once (its tables take a third of a second to load). */
-export async function loadIdentifier(): Promise<(typeof import('eld/small'))['eld']> {
-  return (await import('eld/small')).eld;
+import { loadIdentifierFast, type Identifier } from './eld-tables.ts';
+
+let loaded: Promise<Identifier> | undefined;
+
+/** eld's identifier, loaded once a thread (see eld-tables.ts for how its tables are read). */
+export function loadIdentifier(): Promise<Identifier> {
+  loaded ??= loadIdentifierFast().then(
+    ({ eld }) => eld,
+    (error: unknown) => {
+      loaded = undefined; // asked again, it is tried again
+      throw error;
+    },
+  );
+  return loaded;
 }
 
 /** Each text's language: an ISO 639-1 code, `und` where none is reliably identified. */
