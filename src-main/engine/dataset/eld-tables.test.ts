@@ -1,4 +1,11 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -58,6 +65,17 @@ describe('loadIdentifierFast', () => {
     writeFileSync(path, whole.slice(0, whole.length / 2));
     expect((await loadIdentifierFast(dir)).source).toBe('module');
     expect(readFileSync(path, 'utf8')).toBe(whole);
+    expect((await loadIdentifierFast(dir)).source).toBe('tables');
+  }, 30_000);
+
+  it('does not read a copy that others may write (a shared temporary folder)', async () => {
+    const dir = cacheDir();
+    await loadIdentifierFast(dir);
+    const path = join(dir, readdirSync(dir)[0] as string);
+    chmodSync(path, 0o666);
+    expect((await loadIdentifierFast(dir)).source).toBe('module');
+    // Replaced by one of its own, which is read from then on.
+    expect(statSync(path).mode & 0o022).toBe(0);
     expect((await loadIdentifierFast(dir)).source).toBe('tables');
   }, 30_000);
 

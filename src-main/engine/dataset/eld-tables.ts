@@ -3,6 +3,7 @@ import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:
 import { getCompileCacheDir } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ownFile } from '../own-file.ts';
 
 /** What `eld/small` exports: the identifier with its 'small' (60 languages) tables loaded. */
 export type Identifier = (typeof import('eld/small'))['eld'];
@@ -59,10 +60,11 @@ function eldFiles(): { detector: string; small: string; smallUrl: string } | und
 }
 
 function readTables(path: string): unknown {
+  if (!ownFile(path)) return undefined; // none yet, or one this user did not write
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch {
-    return undefined; // not written yet, or cut short: made again from eld's module
+    return undefined; // cut short: made again from eld's module
   }
 }
 
@@ -70,7 +72,7 @@ function readTables(path: string): unknown {
 function writeTables(path: string, data: unknown): void {
   const temporary = `${path}.${randomUUID()}.tmp`;
   try {
-    writeFileSync(temporary, JSON.stringify(data));
+    writeFileSync(temporary, JSON.stringify(data), { mode: 0o644 });
     renameSync(temporary, path);
   } catch {
     // A read-only or full cache folder: the next thread imports eld/small again, as before.

@@ -11,6 +11,7 @@ import {
 import { registerHooks } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ownFile } from '../../engine/own-file.ts';
 
 /**
  * Where each import of the command line's sources resolved, kept on disk
@@ -79,14 +80,6 @@ export function resolveCacheFile(
     hash.update(stat ? `\n${file} ${stat.size} ${stat.mtimeMs}` : `\n${file} none`);
   }
   return join(directory, `svc-resolve-${hash.digest('hex').slice(0, 16)}.json`);
-}
-
-/** Whether a file may be trusted: this user's, and no one else may write it (POSIX). */
-function ownFile(file: string): boolean {
-  const stat = statSync(file, { throwIfNoEntry: false });
-  if (!stat) return false;
-  if (typeof process.getuid !== 'function') return true; // Windows: the user's own profile folder
-  return stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
 }
 
 const isEntry = (value: unknown): value is Resolved =>
