@@ -388,6 +388,22 @@ export async function benchFilePass(rows: number): Promise<void> {
         `(a machine shared with other work slows either), ` +
         `${(cpuBound(one, 1, cores) / cpuBound(many, cores, cores)).toFixed(2)}x CPU-bound`,
     );
+    // Amdahl counts no cost a worker pays for being one: its start (modules, tables) and its
+    // own warm-up (V8 compiles the engine again in every worker), which a sixteenth of the rows
+    // pays as much as all of them. A sixteenth run alone with one worker on this machine is
+    // about what each of 16 workers has before it: its wall time bounds the 16-core speed-up.
+    const sixteenth = join(dir, 'sixteenth.jsonl');
+    writeTexts(sixteenth, Math.ceil(rows / 16));
+    const share = (
+      await inChild({ kind: 'pass', dir, input: sixteenth, mode: 'slices', workers: 1 })
+    ).result as Measured;
+    console.log(
+      `a sixteenth of the rows (${Math.ceil(rows / 16).toLocaleString('en-US')}) alone, ` +
+        `1 worker: ${share.wall.toFixed(2)} s wall (its worker ${share.workers.toFixed(2)} s CPU, ` +
+        `a sixteenth of the whole's ${(one.workers / 16).toFixed(2)} s): 16 workers on 16 cores ` +
+        `at most ${(one.wall / share.wall).toFixed(2)}x the 1-worker run (Amdahl, which counts no ` +
+        `worker's own start and warm-up: ${amdahl(many, 16).toFixed(2)}x)`,
+    );
     if (!identical) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
