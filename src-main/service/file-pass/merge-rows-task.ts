@@ -12,7 +12,7 @@ import {
 import { PositionedTally } from '../dataset-checks/positioned-tally.ts';
 import type { ResultSample } from '../runs/contract.ts';
 import { readSlice } from './line-slices.ts';
-import { checkPartRow, splitPartRow } from './part-rows.ts';
+import { checkPartRow, splitPartRowAt } from './part-rows.ts';
 import type { MergeRowsResult, MergeRowsTask, SliceIssues } from './task-types.ts';
 
 /**
@@ -31,19 +31,75 @@ export const issuesOf = (issues: SliceIssues): DatasetIssues => ({
   contamination: { active: issues.active, issues: new Map(issues.contamination) },
 });
 
-const NEWLINE = Buffer.from('\n');
 const encoder = new TextEncoder();
 
-/** The lines of whole lines' bytes (`\n` or `\r\n` ends, as a part's reader cuts them). */
-function linesOf(bytes: Buffer): Buffer[] {
-  const lines: Buffer[] = [];
-  for (let at = 0; at < bytes.length;) {
-    let end = bytes.indexOf(0x0a, at);
-    if (end < 0) end = bytes.length;
-    lines.push(bytes.subarray(at, end > at && bytes[end - 1] === 0x0d ? end - 1 : end));
-    at = end + 1;
+/**
+ * The batch's output, written as it is made: into the shared buffer the task
+ * brought, and into memory of its own once that is full.
+ */
+class OutputBytes {
+  #bytes: Uint8Array;
+  readonly #shared: SharedArrayBuffer | null;
+  size = 0;
+
+  constructor(into: SharedArrayBuffer | null) {
+    this.#shared = into;
+    this.#bytes = into ? new Uint8Array(into) : new Uint8Array(1 << 16);
   }
-  return lines;
+
+  /** Room for `more` bytes after those written. */
+  #reserve(more: number): void {
+    if (this.size + more <= this.#bytes.length) return;
+    const larger = new Uint8Array(Math.max(2 * this.#bytes.length, this.size + more));
+    larger.set(this.#bytes.subarray(0, this.size));
+    this.#bytes = larger;
+  }
+
+  /** `from[start, end)` and a line end. */
+  copyLine(from: Buffer, start: number, end: number): void {
+    this.#reserve(end - start + 1);
+    from.copy(this.#bytes, this.size, start, end);
+    this.size += end - start;
+    this.#bytes[this.size++] = 0x0a;
+  }
+
+  /** `text` as UTF-8 and a line end. */
+  textLine(text: string): void {
+    this.#reserve(3 * text.length + 1); // UTF-8 takes at most 3 bytes per UTF-16 unit
+    this.size += encoder.encodeInto(text, this.#bytes.subarray(this.size)).written;
+    this.#bytes[this.size++] = 0x0a;
+  }
+
+  result(): Pick<MergeRowsResult, 'output' | 'written'> {
+    return this.#bytes.buffer === this.#shared
+      ? { output: null, written: this.size }
+      : { output: this.#bytes.slice(0, this.size), written: 0 };
+  }
+}
+
+/**
+ * The lines of one part's bytes, in turn, by offsets (`\n` or `\r\n` ends,
+ * as a part's reader cuts them); past the last, empty lines.
+ */
+class LineCursor {
+  readonly bytes: Buffer;
+  #at = 0;
+  start = 0;
+  end = 0;
+
+  constructor(bytes: Buffer) {
+    this.bytes = bytes;
+  }
+
+  next(): void {
+    const { bytes } = this;
+    const at = Math.min(this.#at, bytes.length);
+    let stop = bytes.indexOf(0x0a, at);
+    if (stop < 0) stop = bytes.length;
+    this.start = at;
+    this.end = stop > at && bytes[stop - 1] === 0x0d ? stop - 1 : stop;
+    this.#at = stop + 1;
+  }
 }
 
 /** A row with its clean verdicts taken out again (they pass: `passed` stays the engine's). */
@@ -68,12 +124,7 @@ export function mergeRows(task: MergeRowsTask): MergeRowsResult {
     JSON.stringify(clean) === JSON.stringify(verdictsAt(checked, -1));
   const changes = new PositionedTally();
   const recount: Record<string, number> = {};
-  const pieces: Uint8Array[] = [];
-  let size = 0;
-  const put = (bytes: Uint8Array): void => {
-    pieces.push(bytes, NEWLINE);
-    size += bytes.length + 1;
-  };
+  const out = new OutputBytes(task.into);
   const failed = (index: number, what: string): MergeRowsResult => ({
     output: null,
     written: 0,
@@ -81,18 +132,17 @@ export function mergeRows(task: MergeRowsTask): MergeRowsResult {
     recount,
     error: { index, what },
   });
-  const lines = task.parts.map((part) => linesOf(readSlice(part.path, part)));
-  const next = task.parts.map(() => 0);
+  const lines = task.parts.map((part) => new LineCursor(readSlice(part.path, part)));
   for (let i = 0; i < task.from.length; i++) {
     const from = task.from[i] as number;
     const { shard } = task.parts[from] as MergeRowsTask['parts'][number];
-    const at = next[from] as number;
-    next[from] = at + 1;
-    const line = (lines[from] as Buffer[])[at] ?? Buffer.alloc(0);
-    const cut = splitPartRow(line);
+    const line = lines[from] as LineCursor;
+    line.next();
+    const { bytes, start, end } = line;
+    const cut = splitPartRowAt(bytes, start, end);
     let sample: ResultSample | undefined;
     if (!cut) {
-      const row = checkPartRow(line.toString('utf8'), shard);
+      const row = checkPartRow(bytes.toString('utf8', start, end), shard);
       if ('error' in row) return failed(i, row.error);
       sample = row.sample;
     } else if ((cut.source_row - 1) % shard.of !== shard.shard) {
@@ -102,10 +152,12 @@ export function mergeRows(task: MergeRowsTask): MergeRowsResult {
       checked.duplicates.issues.get(i) !== undefined ||
       (checked.contamination.active && checked.contamination.issues.get(i) !== undefined);
     if (cut && copies && !found) {
-      put(line.subarray(cut.sampleStart, cut.sampleEnd));
+      out.copyLine(bytes, cut.sampleStart, cut.sampleEnd);
       continue;
     }
-    sample ??= JSON.parse(line.toString('utf8', cut?.sampleStart, cut?.sampleEnd)) as ResultSample;
+    sample ??= JSON.parse(
+      bytes.toString('utf8', cut?.sampleStart ?? start, cut?.sampleEnd ?? end),
+    ) as ResultSample;
     const verdicts = verdictsAt(checked, i);
     const merged = withDatasetVerdicts(task.operation, withoutChecks(sample, task.clean), verdicts);
     const position = task.first + i;
@@ -118,22 +170,7 @@ export function mergeRows(task: MergeRowsTask): MergeRowsResult {
     for (const [name, n] of Object.entries(recountOf(task.operation, sample))) {
       recount[name] = (recount[name] ?? 0) - n;
     }
-    put(encoder.encode(JSON.stringify(merged)));
+    out.textLine(JSON.stringify(merged));
   }
-  return { ...joined(pieces, size, task.into), changes: changes.entries(), recount };
-}
-
-/** The pieces one after another: in the shared buffer the task brought when they fit. */
-function joined(
-  pieces: readonly Uint8Array[],
-  size: number,
-  into: SharedArrayBuffer | null,
-): Pick<MergeRowsResult, 'output' | 'written'> {
-  const out = into && size <= into.byteLength ? new Uint8Array(into) : new Uint8Array(size);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out.buffer === into ? { output: null, written: size } : { output: out, written: 0 };
+  return { ...out.result(), changes: changes.entries(), recount };
 }

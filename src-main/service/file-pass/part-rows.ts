@@ -71,6 +71,13 @@ function integerAt(bytes: Uint8Array, at: number, stop: number): number {
   return value;
 }
 
+/** Whether `bytes[at, at + prefix.length)` is `prefix`, within `stop`. */
+function startsWithAt(bytes: Uint8Array, at: number, stop: number, prefix: Uint8Array): boolean {
+  if (stop - at < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}
+
 /**
  * A row line as the part writer writes it, `{"position":P,"source_row":S,
  * "sample":{...}}`, cut at its bytes without decoding or parsing the sample:
@@ -78,23 +85,37 @@ function integerAt(bytes: Uint8Array, at: number, stop: number): number {
  * for any other line (the merge then parses it, and says what is wrong).
  */
 export function splitPartRow(line: Uint8Array): PartRowBytes | undefined {
-  const buffer = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
-  if (!buffer.subarray(0, POSITION.length).equals(POSITION)) return undefined;
-  const positionEnd = buffer.indexOf(SOURCE_ROW, POSITION.length);
-  if (positionEnd < 0) return undefined;
-  const position = integerAt(buffer, POSITION.length, positionEnd);
+  return splitPartRowAt(Buffer.from(line.buffer, line.byteOffset, line.byteLength), 0, line.length);
+}
+
+/**
+ * `splitPartRow` of the line `bytes[start, end)` of a larger buffer (a
+ * merge batch's lines, one after another), its offsets into that buffer: no
+ * view is made per line, where one per line (and one per check of it) was a
+ * tenth of the merge's work on its workers.
+ */
+export function splitPartRowAt(
+  bytes: Buffer,
+  start: number,
+  end: number,
+): PartRowBytes | undefined {
+  if (!startsWithAt(bytes, start, end, POSITION)) return undefined;
+  const positionEnd = bytes.indexOf(SOURCE_ROW, start + POSITION.length);
+  // Found past the line's end (in a later line): not in this one.
+  if (positionEnd < 0 || positionEnd + SOURCE_ROW.length > end) return undefined;
+  const position = integerAt(bytes, start + POSITION.length, positionEnd);
   const rowStart = positionEnd + SOURCE_ROW.length;
-  const rowEnd = buffer.indexOf(SAMPLE, rowStart);
-  if (position < 0 || rowEnd < 0) return undefined;
-  const sourceRow = integerAt(buffer, rowStart, rowEnd);
+  const rowEnd = bytes.indexOf(SAMPLE, rowStart);
+  if (position < 0 || rowEnd < 0 || rowEnd + SAMPLE.length > end) return undefined;
+  const sourceRow = integerAt(bytes, rowStart, rowEnd);
   const sampleStart = rowEnd + SAMPLE.length;
-  const sampleEnd = buffer.length - 1; // the row's own closing brace
+  const sampleEnd = end - 1; // the row's own closing brace
   if (
     sourceRow < 0 ||
     sampleEnd <= sampleStart + 1 ||
-    buffer[sampleStart] !== OPEN ||
-    buffer[sampleEnd - 1] !== CLOSE ||
-    buffer[sampleEnd] !== CLOSE
+    bytes[sampleStart] !== OPEN ||
+    bytes[sampleEnd - 1] !== CLOSE ||
+    bytes[sampleEnd] !== CLOSE
   ) {
     return undefined;
   }
