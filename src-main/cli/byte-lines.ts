@@ -46,12 +46,24 @@ export class ByteLines {
   /** The next line, or undefined at the end of the file. */
   async next(): Promise<ByteLine | undefined> {
     for (;;) {
-      const at = this.#buffer.indexOf(10, this.#begin);
-      if (at !== -1 && at < this.#filled) return this.#take(at, at + 1);
-      if (this.#eof)
-        return this.#begin < this.#filled ? this.#take(this.#filled, this.#filled) : undefined;
+      const line = this.nextRead();
+      if (line !== null) return line;
       await this.#fill();
     }
+  }
+
+  /**
+   * The next line if what is read holds it (undefined at the end of the
+   * file), or null: `next()` then, which reads on. A reader of many lines
+   * takes most of them here, without a promise each.
+   */
+  nextRead(): ByteLine | undefined | null {
+    const at = this.#buffer.indexOf(10, this.#begin);
+    if (at !== -1 && at < this.#filled) return this.#take(at, at + 1);
+    if (this.#eof) {
+      return this.#begin < this.#filled ? this.#take(this.#filled, this.#filled) : undefined;
+    }
+    return null;
   }
 
   #take(lineEnd: number, next: number): ByteLine {

@@ -6,22 +6,40 @@ export interface MergedRow {
   part: PartReader;
 }
 
+/** A part's next row: without a promise where its reader holds it (see `nextLineRead`). */
+function nextOf(part: PartReader): PartLine | undefined | Promise<PartLine | undefined> {
+  const row = part.nextLineRead();
+  return row === null ? part.nextLine() : row;
+}
+
 /**
- * The rows of parts in position order: a k-way merge over each part's
- * ascending rows with a binary heap keyed on position, one row per part in
- * memory at a time (a thousand shards cost a thousand rows, not the file).
+ * The rows of parts in position order, `batch` at a time (the last batch
+ * may hold fewer): a k-way merge over each part's ascending rows with a
+ * binary heap keyed on position, one row per part in memory at a time
+ * besides the batch (a thousand shards cost a thousand rows, not the file).
+ * Rows are taken without a promise each where their part's reader holds
+ * them: one per row was a fifth of the merge's main thread.
  */
-export async function* mergeRows(parts: readonly PartReader[]): AsyncGenerator<MergedRow> {
+export async function* mergeRows(
+  parts: readonly PartReader[],
+  batch: number,
+): AsyncGenerator<MergedRow[]> {
   const heap: MergedRow[] = [];
   for (const part of parts) {
     const row = await part.nextLine();
     if (row) heap.push({ row, part });
   }
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
+  let rows: MergedRow[] = [];
   while (heap.length > 0) {
     const top = heap[0] as MergedRow;
-    yield top;
-    const row = await top.part.nextLine();
+    rows.push(top);
+    if (rows.length === batch) {
+      yield rows;
+      rows = [];
+    }
+    const next = nextOf(top.part);
+    const row = next instanceof Promise ? await next : next;
     if (row) heap[0] = { row, part: top.part };
     else {
       const last = heap.pop() as MergedRow;
@@ -30,6 +48,7 @@ export async function* mergeRows(parts: readonly PartReader[]): AsyncGenerator<M
     }
     siftDown(heap, 0);
   }
+  if (rows.length > 0) yield rows;
 }
 
 function siftDown(heap: MergedRow[], start: number): void {

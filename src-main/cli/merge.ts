@@ -159,28 +159,22 @@ async function* mergedBatches(
   getPosition: () => number,
   setPosition: (position: number) => void,
 ): AsyncGenerator<{ first: number; rows: MergedRow[] }> {
-  let batch: MergedRow[] = [];
-  let first = getPosition();
-  for await (const merged of mergeRows(parts)) {
-    const { row, part } = merged;
-    const position = getPosition();
-    if (row.position !== position) {
-      throw invalid(
-        row.position < position
-          ? `output row ${row.position} is in two parts (${part.path} and another)`
-          : `output row ${position} is in no part (the next is ${row.position}, in ${part.path})`,
-      );
+  for await (const rows of mergeRows(parts, MERGE_BATCH)) {
+    const first = getPosition();
+    for (const { row, part } of rows) {
+      const position = getPosition();
+      if (row.position !== position) {
+        throw invalid(
+          row.position < position
+            ? `output row ${row.position} is in two parts (${part.path} and another)`
+            : `output row ${position} is in no part (the next is ${row.position}, in ${part.path})`,
+        );
+      }
+      rowsOf.set(part, (rowsOf.get(part) ?? 0) + 1);
+      setPosition(position + 1);
     }
-    batch.push(merged);
-    rowsOf.set(part, (rowsOf.get(part) ?? 0) + 1);
-    setPosition(position + 1);
-    if (batch.length >= MERGE_BATCH) {
-      yield { first, rows: batch };
-      batch = [];
-      first = position + 1;
-    }
+    yield { first, rows };
   }
-  if (batch.length > 0) yield { first, rows: batch };
 }
 
 /**

@@ -54,6 +54,8 @@ export class PartReader {
   readonly #lines: ByteLines;
   #line = 1;
   #last = -1;
+  /** A trailer read by `nextLineRead`: `nextLine` checks that no line follows it. */
+  #trailerRead = false;
 
   private constructor(path: string, header: PartHeader, lines: ByteLines) {
     this.path = path;
@@ -106,8 +108,38 @@ export class PartReader {
    * `checkPartRow`).
    */
   async nextLine(): Promise<PartLine | undefined> {
+    if (this.#trailerRead) {
+      // Read by `nextLineRead`, which cannot wait to see that nothing follows it.
+      this.#trailerRead = false;
+      return this.#afterTrailer();
+    }
     if (this.trailer) return undefined;
-    const next = await this.#lines.next();
+    const line = this.#accept(await this.#lines.next());
+    return line === 'trailer' ? this.#afterTrailer() : line;
+  }
+
+  /**
+   * `nextLine` where the part's reader already holds the line, without a
+   * promise (most rows of a part); null: call `nextLine` instead.
+   */
+  nextLineRead(): PartLine | undefined | null {
+    if (this.#trailerRead) return null;
+    if (this.trailer) return undefined;
+    const next = this.#lines.nextRead();
+    if (next === null) return null;
+    const line = this.#accept(next);
+    if (line !== 'trailer') return line;
+    this.#trailerRead = true;
+    return null;
+  }
+
+  async #afterTrailer(): Promise<undefined> {
+    if ((await this.#lines.next()) !== undefined) throw this.#bad('lines follow its trailer');
+    return undefined;
+  }
+
+  /** The line read next, as a row (or the trailer, kept in `trailer`). */
+  #accept(next: ByteLine | undefined): PartLine | 'trailer' {
     this.#line++;
     if (!next) {
       throw invalid(
@@ -121,8 +153,7 @@ export class PartReader {
         const trailer = PartTrailer.safeParse(value);
         if (!trailer.success) throw this.#bad('its trailer is not one svc writes');
         this.trailer = trailer.data;
-        if ((await this.#lines.next()) !== undefined) throw this.#bad('lines follow its trailer');
-        return undefined;
+        return 'trailer';
       }
       position = value?.position as number;
       if (!Number.isSafeInteger(position)) {
