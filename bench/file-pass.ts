@@ -402,7 +402,7 @@ export async function benchFilePass(rows: number): Promise<void> {
         `1 worker: ${share.wall.toFixed(2)} s wall (its worker ${share.workers.toFixed(2)} s CPU, ` +
         `a sixteenth of the whole's ${(one.workers / 16).toFixed(2)} s): 16 workers on 16 cores ` +
         `at most ${(one.wall / share.wall).toFixed(2)}x the 1-worker run (Amdahl, which counts no ` +
-        `worker's own start and warm-up: ${amdahl(many, 16).toFixed(2)}x)`,
+        `worker's own start and warm-up: ${amdahl(one, 16).toFixed(2)}x for the same run)`,
     );
     if (!identical) process.exitCode = 1;
   } finally {

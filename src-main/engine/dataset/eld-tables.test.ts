@@ -6,12 +6,13 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { getCompileCacheDir } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { eld as reference } from 'eld/small';
-import { loadIdentifierFast, type Identifier } from './eld-tables.ts';
+import { compileCacheFolder, loadIdentifierFast, type Identifier } from './eld-tables.ts';
 
 /** Sentences in several scripts and languages, and a few texts no language is sure of. */
 const TEXTS = [
@@ -56,16 +57,36 @@ describe('loadIdentifierFast', () => {
     );
   }, 30_000);
 
-  it('makes the tables again from eld where the copy is cut short', async () => {
+  it('makes the tables again from eld where the copy is cut short or holds no tables', async () => {
     const dir = cacheDir();
     await loadIdentifierFast(dir);
     const [name] = readdirSync(dir);
     const path = join(dir, name as string);
     const whole = readFileSync(path, 'utf8');
-    writeFileSync(path, whole.slice(0, whole.length / 2));
-    expect((await loadIdentifierFast(dir)).source).toBe('module');
-    expect(readFileSync(path, 'utf8')).toBe(whole);
-    expect((await loadIdentifierFast(dir)).source).toBe('tables');
+    for (const broken of [
+      whole.slice(0, whole.length / 2),
+      JSON.stringify({ type: '', languages: {}, ngrams: {} }),
+      JSON.stringify({ type: 'S60', languages: {}, ngrams: {} }),
+    ]) {
+      writeFileSync(path, broken);
+      const loaded = await loadIdentifierFast(dir);
+      expect(loaded.source).toBe('module');
+      expect(said(loaded.eld, TEXTS[2] as string)).toEqual(said(reference, TEXTS[2] as string));
+      expect(readFileSync(path, 'utf8')).toBe(whole);
+      expect((await loadIdentifierFast(dir)).source).toBe('tables');
+    }
+  }, 30_000);
+
+  it("removes the copies of other eld versions when it writes this one's", async () => {
+    const dir = cacheDir();
+    writeFileSync(join(dir, 'eld-small-1-2.json'), '{}');
+    writeFileSync(join(dir, 'other-cache.json'), '{}');
+    await loadIdentifierFast(dir);
+    expect(readdirSync(dir).sort()).toEqual([
+      expect.stringMatching(/^eld-small-\d+-\d+\.json$/),
+      'other-cache.json',
+    ]);
+    expect(readdirSync(dir)).not.toContain('eld-small-1-2.json');
   }, 30_000);
 
   it('does not read a copy that others may write (a shared temporary folder)', async () => {
@@ -91,4 +112,23 @@ describe('loadIdentifierFast', () => {
       expect(readdirSync(locked)).toEqual([]);
     }
   }, 30_000);
+});
+
+describe('compileCacheFolder', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  it("is Node's compile cache folder, none when it is empty or turned off", () => {
+    process.env.NODE_COMPILE_CACHE = '/some/folder';
+    delete process.env.NODE_DISABLE_COMPILE_CACHE;
+    expect(compileCacheFolder()).toBe('/some/folder');
+    process.env.NODE_DISABLE_COMPILE_CACHE = '1';
+    expect(compileCacheFolder()).toBeUndefined();
+    delete process.env.NODE_DISABLE_COMPILE_CACHE;
+    process.env.NODE_COMPILE_CACHE = '';
+    // Not the working folder (''): the folder this process's Node uses, if any.
+    expect(compileCacheFolder()).toBe(getCompileCacheDir());
+  });
 });

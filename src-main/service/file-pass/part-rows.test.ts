@@ -34,6 +34,12 @@ describe('splitPartRow', () => {
       '{"position":1,"source_row":1,"sample":{}',
       '{"source_row":1,"position":1,"sample":{}}',
       '{"position":1,"source_row":1,"sample":{},"more":1}',
+      '{"position":1 ,"source_row":1,"sample":{}}',
+      '{"position":1,"source_row":1 ,"sample":{}}',
+      '{"position":,"source_row":1,"sample":{}}',
+      '{"position":1,"source_row":,"sample":{}}',
+      '{"position":1x,"source_row":1,"sample":{}}',
+      '{"position":1234567890123456,"source_row":1,"sample":{}}',
     ]) {
       expect(splitPartRow(bytes(line)), line).toBeUndefined();
     }

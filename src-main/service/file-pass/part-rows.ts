@@ -71,6 +71,13 @@ function integerAt(bytes: Uint8Array, at: number, stop: number): number {
   return value;
 }
 
+/** Where the decimal digits from `at` end (at most `stop`). */
+function digitsEnd(bytes: Uint8Array, at: number, stop: number): number {
+  let i = at;
+  while (i < stop && (bytes[i] as number) >= 0x30 && (bytes[i] as number) <= 0x39) i++;
+  return i;
+}
+
 /** Whether `bytes[at, at + prefix.length)` is `prefix`, within `stop`. */
 function startsWithAt(bytes: Uint8Array, at: number, stop: number, prefix: Uint8Array): boolean {
   if (stop - at < prefix.length) return false;
@@ -99,14 +106,15 @@ export function splitPartRowAt(
   start: number,
   end: number,
 ): PartRowBytes | undefined {
+  // The writer puts each marker right after the digits before it: looked for there only, so a
+  // line without one is never searched past its end (into the batch's later lines).
   if (!startsWithAt(bytes, start, end, POSITION)) return undefined;
-  const positionEnd = bytes.indexOf(SOURCE_ROW, start + POSITION.length);
-  // Found past the line's end (in a later line): not in this one.
-  if (positionEnd < 0 || positionEnd + SOURCE_ROW.length > end) return undefined;
+  const positionEnd = digitsEnd(bytes, start + POSITION.length, end);
+  if (!startsWithAt(bytes, positionEnd, end, SOURCE_ROW)) return undefined;
   const position = integerAt(bytes, start + POSITION.length, positionEnd);
   const rowStart = positionEnd + SOURCE_ROW.length;
-  const rowEnd = bytes.indexOf(SAMPLE, rowStart);
-  if (position < 0 || rowEnd < 0 || rowEnd + SAMPLE.length > end) return undefined;
+  const rowEnd = digitsEnd(bytes, rowStart, end);
+  if (position < 0 || !startsWithAt(bytes, rowEnd, end, SAMPLE)) return undefined;
   const sourceRow = integerAt(bytes, rowStart, rowEnd);
   const sampleStart = rowEnd + SAMPLE.length;
   const sampleEnd = end - 1; // the row's own closing brace

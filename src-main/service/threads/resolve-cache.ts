@@ -1,17 +1,9 @@
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ownFile } from '../../engine/own-file.ts';
+import { readOwnFile } from '../../engine/own-file.ts';
 
 /**
  * Where each import of the command line's sources resolved, kept on disk
@@ -92,8 +84,9 @@ const isEntry = (value: unknown): value is Resolved =>
 function read(file: string): Map<string, Resolved> {
   const out = new Map<string, Resolved>();
   try {
-    if (!ownFile(file)) return out;
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const text = readOwnFile(file);
+    if (text === undefined) return out;
+    const parsed = JSON.parse(text) as unknown;
     if (typeof parsed !== 'object' || parsed === null) return out;
     for (const [key, value] of Object.entries(parsed)) if (isEntry(value)) out.set(key, value);
   } catch {
