@@ -15,6 +15,7 @@ import { loadBuiltinEngine } from '../engine/builtin/backend.ts';
 import { loadFileFormats } from '../files/index.ts';
 import { warmEngineHere } from '../service/runs/warm-engine.ts';
 import { openDatabase } from '../store/db.ts';
+import { useCompileCache } from './compile-cache.ts';
 import { EmbeddedServer } from './embedded-server.ts';
 import { registerOwnerIpc, registerShellIpc } from './ipc.ts';
 import { useSafeStorageForSecrets } from './secret-storage.ts';
@@ -28,6 +29,8 @@ import { createMainWindow, hardenSession, isTrustedRendererUrl } from './window.
 
 app.enableSandbox();
 if (!app.requestSingleInstanceLock()) app.quit();
+// Before any thread starts: each reads V8's code from the cache instead of compiling its bundle.
+useCompileCache(join(app.getPath('userData'), 'compile-cache'));
 
 let server: EmbeddedServer | null = null;
 /** The one window (a second instance focuses it); save dialogs are attached to it. */
