@@ -1,3 +1,4 @@
+import { enableCompileCache } from 'node:module';
 import { benchServerWait } from './server-wait.ts';
 import { benchMainHolds } from './main-holds.ts';
 import { benchContamination } from './contamination.ts';
@@ -38,6 +39,14 @@ import { benchWorkers } from './workers.ts';
  * BENCH_ONLY=engine,workers runs only the named parts.
  */
 const size = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+
+// The desktop app and `svc` start every thread with Node's compile cache (electron/compile-cache.ts,
+// bin/svc.js); so do the app's threads the bench starts in its own process (a dataset's scan and
+// index, the language thread), and the children it starts inherit the folder.
+if (process.env.NODE_COMPILE_CACHE === undefined && !process.env.NODE_DISABLE_COMPILE_CACHE) {
+  const { directory } = enableCompileCache();
+  if (directory) process.env.NODE_COMPILE_CACHE = directory;
+}
 
 const PARTS: [string, () => Promise<unknown>][] = [
   ['engine', () => benchEngine(size('BENCH_SAMPLES_PER_TYPE', 25_000))],
