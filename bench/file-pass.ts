@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileOperationCommand } from '../src-main/cli/file-ops.ts';
@@ -211,18 +210,6 @@ export async function measureMerge(
   };
 }
 
-/**
- * The compile cache `svc` starts with (bin/svc.js), for a child and its
- * workers: without it each of a pass's or a merge's workers stripped and
- * compiled its ~400 modules again (0.3-0.6 s before its first task), which
- * the command a user runs does not.
- */
-function compileCacheEnv(): Record<string, string> {
-  if (process.env.NODE_COMPILE_CACHE !== undefined) return {};
-  const { directory } = enableCompileCache();
-  return directory ? { NODE_COMPILE_CACHE: directory } : {};
-}
-
 /** What a child process of the bench measures (bench/file-pass-child.ts). */
 export type ChildTask =
   | { kind: 'pass'; dir: string; input: string; mode: 'rows' | 'slices'; workers: number }
@@ -246,7 +233,8 @@ interface ChildResult {
  */
 function inChild(task: ChildTask, oneCore = false): Promise<ChildResult> {
   const args = [join(import.meta.dirname, 'file-pass-child.ts'), JSON.stringify(task)];
-  const env = { ...process.env, ...compileCacheEnv() };
+  // The compile cache `svc` starts with (bin/svc.js), set up by bench/run.ts, is inherited.
+  const env = process.env;
   const run = (pinned: boolean): Promise<ChildResult> =>
     new Promise((resolve, reject) => {
       const child = pinned

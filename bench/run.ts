@@ -1,4 +1,3 @@
-import { enableCompileCache } from 'node:module';
 import { benchServerWait } from './server-wait.ts';
 import { benchMainHolds } from './main-holds.ts';
 import { benchContamination } from './contamination.ts';
@@ -20,6 +19,7 @@ import { benchPrecision } from './precision.ts';
 import { benchShards } from './shards.ts';
 import { mib } from './stats.ts';
 import { benchWorkers } from './workers.ts';
+import { useCompileCache } from '../src-main/service/threads/compile-cache.ts';
 
 /**
  * `npm run bench`: every benchmark of the project in one run, printed as
@@ -40,13 +40,10 @@ import { benchWorkers } from './workers.ts';
  */
 const size = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 
-// The desktop app and `svc` start every thread with Node's compile cache (electron/compile-cache.ts,
+// The desktop app and `svc` start every thread with Node's compile cache (threads/compile-cache.ts,
 // bin/svc.js); so do the app's threads the bench starts in its own process (a dataset's scan and
 // index, the language thread), and the children it starts inherit the folder.
-if (process.env.NODE_COMPILE_CACHE === undefined && !process.env.NODE_DISABLE_COMPILE_CACHE) {
-  const { directory } = enableCompileCache();
-  if (directory) process.env.NODE_COMPILE_CACHE = directory;
-}
+useCompileCache();
 
 const PARTS: [string, () => Promise<unknown>][] = [
   ['engine', () => benchEngine(size('BENCH_SAMPLES_PER_TYPE', 25_000))],

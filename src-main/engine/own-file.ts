@@ -1,4 +1,14 @@
-import { closeSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 
 /** This user's, and no one else may write it (POSIX). */
 function trusted(stat: Stats): boolean {
@@ -24,5 +34,21 @@ export function readOwnFile(file: string): string | undefined {
     return trusted(fstatSync(fd)) ? readFileSync(fd, 'utf8') : undefined;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * `text` into `file` as `readOwnFile` trusts it (this user's, no one else may
+ * write it), whole or not at all: written beside it and renamed into place,
+ * so a reader never sees half. Throws what failed, the partial file removed.
+ */
+export function writeOwnFile(file: string, text: string): void {
+  const temporary = `${file}.${randomUUID()}.tmp`;
+  try {
+    writeFileSync(temporary, text, { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
   }
 }

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { getCompileCacheDir } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readOwnFile } from '../own-file.ts';
+import { readOwnFile, writeOwnFile } from '../own-file.ts';
 
 /** What `eld/small` exports: the identifier with its 'small' (60 languages) tables loaded. */
 export type Identifier = (typeof import('eld/small'))['eld'];
@@ -85,16 +84,10 @@ function readTables(path: string): unknown {
   }
 }
 
-/**
- * Written whole or not at all (a temporary file renamed), so a reader never
- * sees half; the copies of other eld versions (installs before) are removed.
- */
+/** The copy written (see own-file.ts); the copies of other eld versions (installs before) removed. */
 function writeTables(dir: string, name: string, data: unknown): void {
-  const path = join(dir, name);
-  const temporary = `${path}.${randomUUID()}.tmp`;
   try {
-    writeFileSync(temporary, JSON.stringify(data), { mode: 0o644 });
-    renameSync(temporary, path);
+    writeOwnFile(join(dir, name), JSON.stringify(data));
     for (const other of readdirSync(dir)) {
       if (/^eld-small-\d+-\d+\.json$/.test(other) && other !== name) {
         rmSync(join(dir, other), { force: true });
@@ -102,7 +95,6 @@ function writeTables(dir: string, name: string, data: unknown): void {
     }
   } catch {
     // A read-only or full cache folder: the next thread imports eld/small again, as before.
-    rmSync(temporary, { force: true });
   }
 }
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readOwnFile } from '../../engine/own-file.ts';
+import { readOwnFile, writeOwnFile } from '../../engine/own-file.ts';
 
 /**
  * Where each import of the command line's sources resolved, kept on disk
@@ -154,17 +154,14 @@ export function useResolveCache(file: string | undefined = process.env[RESOLVE_C
  */
 export function saveResolveCache(): void {
   if (!learned || !cacheFile || learned.size === 0) return;
-  const temp = `${cacheFile}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   try {
     const all = read(cacheFile);
     for (const [key, entry] of learned) all.set(key, entry);
-    writeFileSync(temp, JSON.stringify(Object.fromEntries(all)), { mode: 0o600 });
-    renameSync(temp, cacheFile);
+    writeOwnFile(cacheFile, JSON.stringify(Object.fromEntries(all)));
     learned.clear();
     removeUnused(cacheFile);
   } catch {
     // A read-only or full cache folder: nothing is lost but time.
-    rmSync(temp, { force: true });
   }
 }
 
