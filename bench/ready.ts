@@ -5,6 +5,7 @@ import { createServiceContext } from '../src-main/service/context/service-contex
 import { gridQueries } from '../src-main/service/datasets/grid-queries.ts';
 import { importDataset } from '../src-main/service/datasets/import.ts';
 import { datasetScanner } from '../src-main/service/datasets/scanner.ts';
+import { WalKeeper } from '../src-main/service/datasets/wal-keeper.ts';
 import { openDatabase } from '../src-main/store/db.ts';
 import { writeTexts } from './file-pass.ts';
 import { plainInsert, writeGsm8kLike } from './import.ts';
@@ -56,6 +57,8 @@ async function appReady(
   data: ReadyData,
 ): Promise<ReadyTimes & SearchTimes> {
   const db = openDatabase(dir);
+  // As `svc serve` and the desktop app run it: the WAL is checkpointed off the main thread.
+  const walKeeper = process.env.BENCH_NO_KEEPER === '1' ? null : WalKeeper.start(db);
   const ctx = createServiceContext(db, dir, '0.0.0-bench');
   const grid = gridQueries(db);
   const scanner = datasetScanner(ctx, () => undefined);
@@ -118,6 +121,7 @@ async function appReady(
   const processCpu = ms(process.cpuUsage(processCpuBefore));
   await searching;
   await grid.close();
+  await walKeeper?.stop();
   db.close();
   return { returned, scanned, indexed, mainCpu, processCpu, ...times };
 }

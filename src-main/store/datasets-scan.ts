@@ -135,6 +135,32 @@ export function setDatasetChecks(
   for (const row of rows) update.run(row.checks_json, datasetId, row.row_index);
 }
 
+/**
+ * Sets a row's dataset-check verdicts if it was never audited, holds the
+ * verdict columns of no verdict and other checks than these: what
+ * `setDatasetChecks` writes for such a row, without reading it first. The
+ * caller knows none of the checks failed, so its verdict columns stay.
+ * False when the row is not so (audited, holding a verdict, or these
+ * checks already): the caller then reads it and decides.
+ */
+export function setUnauditedRowChecks(
+  db: Db,
+  datasetId: string,
+  row: number,
+  checksJson: string,
+): boolean {
+  return (
+    statement(
+      db,
+      `UPDATE dataset_rows SET checks_json = @checks
+         WHERE dataset_id = @dataset AND row_index = @row AND audit_json IS NULL AND reaudit_json IS NULL
+           AND passed IS NULL AND score IS NULL AND failed_checks = '' AND unverified = 0
+           AND error_codes = '' AND warning_codes = '' AND warning_checks = ''
+           AND checks_json IS NOT @checks`,
+    ).run({ checks: checksJson, dataset: datasetId, row }).changes === 1
+  );
+}
+
 export interface DuplicateGroupRecord {
   first_row: number;
   kind: 'exact' | 'near';

@@ -59,7 +59,7 @@ export interface ScanInput {
  * are made per row on demand: held for every row at once they would outgrow
  * a small heap at 200k duplicates; 50k rows of a benchmark's questions took
  * the main thread 80-300 ms to receive as one message) and are asked for a
- * block of rows at a time (issuesOf).
+ * block of rows at a time, as the checks the rows store (row-checks.ts).
  */
 export interface ScanFound {
   /** Position -> the row's index (typed arrays: moved across threads, not copied). */
@@ -80,13 +80,6 @@ export const foundBuffers = (found: ScanFound): ArrayBuffer[] => [
   found.withIssues.buffer,
 ];
 
-/** A position's issues: its duplicates' and its contamination's (null: none). */
-export type PositionIssues = [
-  position: number,
-  duplicates: Issue[] | null,
-  overlaps: Issue[] | null,
-];
-
 /** The part of a scan's result that crosses threads (see ScanFound). */
 export function foundOf(computed: ScanComputed): ScanFound {
   const { duplicates, contamination, findings, rowIndex, hadChecks, statistics } = computed;
@@ -102,17 +95,6 @@ export function foundOf(computed: ScanComputed): ScanFound {
     duplicateGroups: duplicates.groups,
     withIssues: Int32Array.from(withIssues),
   };
-}
-
-/** The issues of some positions (those with none left out). */
-export function issuesOf(computed: ScanComputed, positions: readonly number[]): PositionIssues[] {
-  const out: PositionIssues[] = [];
-  for (const position of positions) {
-    const duplicates = computed.duplicates.issues.get(position) ?? null;
-    const overlaps = computed.contamination.issues.get(position) ?? null;
-    if (duplicates || overlaps) out.push([position, duplicates, overlaps]);
-  }
-  return out;
 }
 
 /** What a scan found, by position in the scan (a row not dropped, ascending). */

@@ -5,12 +5,11 @@ import {
   computeScan,
   foundBuffers,
   foundOf,
-  issuesOf,
-  type PositionIssues,
   type ScanComputed,
   type ScanFound,
   type ScanInput,
 } from './scan-compute.ts';
+import { rowChecksOf, type RowChecks } from './row-checks.ts';
 import { sharedWith } from './scan-slices.ts';
 import {
   closeSignatureCache,
@@ -26,20 +25,20 @@ import { lowerThisThread } from '../threads/background-priority.ts';
  * A dataset scan's reading and computing (scan-compute.ts) on a thread of
  * its own, with a read-only connection to the app's database: one scan per
  * worker, started by sqlite.ts, which writes what it finds, asking for the
- * issues of a block of rows at a time until it ends the worker. The
+ * checks of a block of rows at a time until it ends the worker. The
  * signatures it computes it keeps itself (store/signature-cache.ts).
  * WAL lets it read beside the main connection's writes.
  */
 
 export type ScanRequest =
-  | { type: 'issues'; id: number; positions: number[] }
+  | { type: 'checks'; id: number; positions: number[] }
   /** No more questions: the port closes and the thread ends once its slice workers have. */
   | { type: 'end' };
 
 export type ScanReply =
   | { type: 'done'; found: ScanFound }
   | { type: 'failed'; message: string }
-  | { type: 'issues'; id: number; issues: PositionIssues[] };
+  | { type: 'checks'; id: number; checks: RowChecks[] };
 
 // Background work: the server's own thread and the grid's queries go first (threads/background-priority.ts).
 lowerThisThread();
@@ -50,7 +49,7 @@ const db = openReadOnly(file);
 const pause = (): Promise<void> => Promise.resolve();
 
 /**
- * The scan, asked for its issues until it is ended. Its results are held by
+ * The scan, asked for its rows' checks until it is ended. Its results are held by
  * this variable alone (nothing else at module level): once it is dropped,
  * the collection before the thread ends frees them here, where a heap
  * still holding them had its pages freed by the main thread (its worker
@@ -66,8 +65,8 @@ port?.on('message', (request: ScanRequest) => {
     return;
   }
   if (!computed) return;
-  const issues = issuesOf(computed, request.positions);
-  port.postMessage({ type: 'issues', id: request.id, issues } satisfies ScanReply);
+  const checks = rowChecksOf(computed, request.positions);
+  port.postMessage({ type: 'checks', id: request.id, checks } satisfies ScanReply);
 });
 
 /** Computes the scan and tells its findings; keeps the results in `computed`, nowhere else. */
