@@ -368,7 +368,7 @@ describe('the benchmark filter (rows holding items of one benchmark or evaluatio
   };
   const db = database();
   const write = db.prepare(
-    `UPDATE dataset_rows SET checks_json = ? WHERE dataset_id = ? AND row_index = ?`,
+    'INSERT INTO dataset_row_checks (checks_json, dataset_id, row_index) VALUES (?, ?, ?)',
   );
   for (const [row, json] of Object.entries(CHECKS)) write.run(json, 'ds_a', Number(row));
   // the other dataset holds the same benchmark elsewhere: never counted with ds_a's rows

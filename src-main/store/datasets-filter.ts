@@ -196,15 +196,17 @@ export function rowWhere(
     clauses.push(filter.repeats ? repeats : `NOT ${repeats}`);
     if (filter.repeats) states.add('issues');
   }
-  // The contamination issues are in the row's dataset-check verdicts (JSON, not in the covering
-  // indexes): the rows are read, as a text search reads them.
+  // The contamination issues are in the rows' dataset-check verdicts (JSON, in a table of their
+  // own, not in the covering indexes): the dataset's are read once, and the rows that hold one of
+  // the benchmark's items are looked up by index.
   const benchmark = filter.benchmark !== undefined && filter.benchmark !== '';
   if (benchmark) {
     clauses.push(
-      `checks_json IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(checks_json, '$.contamination.issues')
-         WHERE json_extract(value, '$.benchmark') = ?)`,
+      `row_index IN (SELECT c.row_index FROM dataset_row_checks c,
+         json_each(c.checks_json, '$.contamination.issues') i
+         WHERE c.dataset_id = ? AND json_extract(i.value, '$.benchmark') = ?)`,
     );
-    params.push(filter.benchmark);
+    params.push(datasetId, filter.benchmark);
   }
   // The state's condition, stated as the index states it (implied by the filter: no row lost).
   const state = BY_SELECTIVITY.find((name) => states.has(name));

@@ -41,6 +41,14 @@ export interface SampleSource {
   source_path: string | null;
 }
 
+/**
+ * A row's dataset-check verdicts (NULL: none), for a SELECT list over
+ * `dataset_rows`: they are kept in a table of their own (migration 13).
+ */
+export const CHECKS_JSON = `(SELECT checks_json FROM dataset_row_checks c
+  WHERE c.dataset_id = dataset_rows.dataset_id AND c.row_index = dataset_rows.row_index)
+  AS checks_json`;
+
 /** The columns of a SampleSource, for a SELECT list. */
 export const SAMPLE_SOURCE =
   "sample_json, CASE WHEN sample_json = '' THEN original_json END AS lean_original, source_path";
@@ -353,7 +361,7 @@ export function rowRecord(db: Db, datasetId: string, index: number): RowRecord |
   return statement(
     db,
     `SELECT ${GRID_COLUMNS}, original_json, ${SAMPLE_SOURCE}, audit_json, fix_json,
-         reaudit_json, fixed_json, checks_json
+         reaudit_json, fixed_json, ${CHECKS_JSON}
        FROM dataset_rows WHERE dataset_id = ? AND row_index = ?`,
   ).get(datasetId, index) as RowRecord | undefined;
 }
@@ -376,7 +384,7 @@ export function runInputs(db: Db, datasetId: string, indices: readonly number[])
   return statement(
     db,
     `SELECT row_index, ${SAMPLE_SOURCE}, audit_json, fix_json, reaudit_json, fixed_json,
-         decision, checks_json
+         decision, ${CHECKS_JSON}
        FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
        ORDER BY row_index`,
@@ -446,7 +454,7 @@ export function reauditedRows(
   if (indices.length === 0) return [];
   return statement(
     db,
-    `SELECT row_index, audit_json, reaudit_json, checks_json FROM dataset_rows
+    `SELECT row_index, audit_json, reaudit_json, ${CHECKS_JSON} FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))
          AND reaudit_json IS NOT NULL`,
   ).all(datasetId, JSON.stringify(indices)) as DecidedRecord[];

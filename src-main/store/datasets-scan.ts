@@ -1,6 +1,11 @@
 import type { Db } from './db.ts';
 import { plucked, statement } from './statements.ts';
-import { SAMPLE_SOURCE, type SampleSource, type VerdictRecord } from './datasets-rows.ts';
+import {
+  CHECKS_JSON,
+  SAMPLE_SOURCE,
+  type SampleSource,
+  type VerdictRecord,
+} from './datasets-rows.ts';
 
 /**
  * What the dataset scan reads and writes (migration 6): each row's current
@@ -32,7 +37,10 @@ export function scanPage(
   return statement(
     db,
     `SELECT row_index, source_row, ${SAMPLE_SOURCE}, fixed_json, decision, dropped,
-         checks_json IS NOT NULL AS has_checks, source_path IS NOT NULL AS in_tree
+         EXISTS (SELECT 1 FROM dataset_row_checks c
+           WHERE c.dataset_id = dataset_rows.dataset_id AND c.row_index = dataset_rows.row_index)
+           AS has_checks,
+         source_path IS NOT NULL AS in_tree
        FROM dataset_rows WHERE dataset_id = ? AND row_index > ? AND row_index <= ?
        ORDER BY row_index LIMIT ?`,
   ).all(datasetId, afterIndex, throughIndex, limit) as ScanRowRecord[];
@@ -92,13 +100,13 @@ export function verdictInputs(
   if (indices.length === 0) return [];
   return statement(
     db,
-    `SELECT row_index, audit_json, reaudit_json, decision, checks_json, passed, score,
+    `SELECT row_index, audit_json, reaudit_json, decision, ${CHECKS_JSON}, passed, score,
          failed_checks, unverified, error_codes, warning_codes, warning_checks FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
   ).all(datasetId, JSON.stringify(indices)) as VerdictInputRecord[];
 }
 
-/** Sets rows' `duplicates` verdicts and the verdict columns that follow from them. */
+/** Sets rows' dataset-check verdicts and the verdict columns that follow from them. */
 export function setDatasetVerdicts(
   db: Db,
   datasetId: string,
@@ -106,44 +114,58 @@ export function setDatasetVerdicts(
 ): void {
   const update = statement(
     db,
-    `UPDATE dataset_rows SET checks_json = @checks_json, passed = @passed, score = @score,
+    `UPDATE dataset_rows SET passed = @passed, score = @score,
        failed_checks = @failed_checks, unverified = @unverified, error_codes = @error_codes,
        warning_codes = @warning_codes, warning_checks = @warning_checks
      WHERE dataset_id = @dataset_id AND row_index = @row_index`,
   );
-  for (const row of rows) update.run({ dataset_id: datasetId, ...row });
+  for (const { checks_json, ...row } of rows) {
+    update.run({ dataset_id: datasetId, ...row });
+    setRowChecks(db, datasetId, row.row_index, checks_json);
+  }
 }
 
 /**
  * Sets rows' dataset-check verdicts alone, for rows whose verdict columns
  * they leave as stored (a benchmark's own rows, whose warnings keep them
- * unaudited; a rescan whose groups moved). No index holds the column and no
- * trigger watches it, so the write skips the index and trigger work that
- * setting the verdict columns brings (`setDatasetVerdicts`): 100,000 such
- * rows took 1.3-1.4 s of the thread's CPU where writing every column took
- * 2.1-2.3 s.
+ * unaudited; a rescan whose groups moved).
  */
 export function setDatasetChecks(
   db: Db,
   datasetId: string,
   rows: readonly { row_index: number; checks_json: string | null }[],
 ): void {
-  const update = statement(
+  for (const row of rows) setRowChecks(db, datasetId, row.row_index, row.checks_json);
+}
+
+/** A row's dataset-check verdicts (null: none, the row's entry deleted). */
+function setRowChecks(db: Db, datasetId: string, row: number, checksJson: string | null): void {
+  if (checksJson === null) {
+    statement(db, 'DELETE FROM dataset_row_checks WHERE dataset_id = ? AND row_index = ?').run(
+      datasetId,
+      row,
+    );
+    return;
+  }
+  statement(
     db,
-    'UPDATE dataset_rows SET checks_json = ? WHERE dataset_id = ? AND row_index = ?',
-  );
-  for (const row of rows) update.run(row.checks_json, datasetId, row.row_index);
+    `INSERT INTO dataset_row_checks (dataset_id, row_index, checks_json) VALUES (?, ?, ?)
+       ON CONFLICT (dataset_id, row_index) DO UPDATE SET checks_json = excluded.checks_json`,
+  ).run(datasetId, row, checksJson);
 }
 
 /**
- * Sets a row's dataset-check verdicts if it was never audited, holds the
- * verdict columns of no verdict and other checks than these: what
- * `setDatasetChecks` writes for such a row, without reading it first. The
- * caller knows none of the checks failed, so its verdict columns stay.
- * False when the row is not so (audited, holding a verdict, or these
- * checks already): the caller then reads it and decides.
+ * Sets a row's dataset-check verdicts if its verdict columns are those of
+ * no verdict and its checks are other than these: what `setDatasetChecks`
+ * writes for such a row, without reading the row. The caller knows none of
+ * the checks failed, so the columns stay. Every write keeps a row's verdict
+ * columns those of its audit, reaudit, decision and checks (a row audited
+ * has `passed` set), so columns of no verdict are a row that has none: the
+ * condition is read from the covering index `dataset_rows_by_index`, not
+ * from the wide row (reading it cost as much as the write). False when the
+ * row is not so: the caller then reads it and decides.
  */
-export function setUnauditedRowChecks(
+export function setUnverdictedRowChecks(
   db: Db,
   datasetId: string,
   row: number,
@@ -153,12 +175,14 @@ export function setUnauditedRowChecks(
   return (
     statement(
       db,
-      `UPDATE dataset_rows SET checks_json = ?
-         WHERE dataset_id = ? AND row_index = ? AND audit_json IS NULL AND reaudit_json IS NULL
-           AND passed IS NULL AND score IS NULL AND failed_checks = '' AND unverified = 0
-           AND error_codes = '' AND warning_codes = '' AND warning_checks = ''
-           AND checks_json IS NOT ?`,
-    ).run(checksJson, datasetId, row, checksJson).changes === 1
+      `INSERT INTO dataset_row_checks (dataset_id, row_index, checks_json)
+         SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM dataset_rows INDEXED BY dataset_rows_by_index
+           WHERE dataset_id = ? AND row_index = ? AND passed IS NULL AND score IS NULL
+             AND failed_checks = '' AND unverified = 0 AND error_codes = ''
+             AND warning_codes = '' AND warning_checks = '')
+         ON CONFLICT (dataset_id, row_index) DO UPDATE SET checks_json = excluded.checks_json
+           WHERE checks_json IS NOT excluded.checks_json`,
+    ).run(datasetId, row, checksJson, datasetId, row).changes === 1
   );
 }
 

@@ -168,16 +168,27 @@ export function datasetStats(db: Db, id: string): DatasetStats {
 }
 
 /**
- * Deletes up to `limit` of the dataset's rows (lowest indices first); returns
- * how many. Big datasets go in slices so no single statement blocks for long.
+ * Deletes up to `limit` of the dataset's rows (lowest indices first), with
+ * their dataset-check verdicts; returns how many rows. Big datasets go in
+ * slices so no single statement blocks for long.
  */
 export function deleteRowSlice(db: Db, id: string, limit: number): number {
-  return statement(
-    db,
-    `DELETE FROM dataset_rows WHERE dataset_id = @id AND row_index < coalesce(
-         (SELECT row_index FROM dataset_rows WHERE dataset_id = @id
-          ORDER BY row_index LIMIT 1 OFFSET @limit), 9223372036854775807)`,
-  ).run({ id, limit }).changes;
+  return db.transaction(() => {
+    // Row indices are below 2^31: past every one.
+    const end = plucked(
+      db,
+      `SELECT coalesce((SELECT row_index FROM dataset_rows WHERE dataset_id = @id
+         ORDER BY row_index LIMIT 1 OFFSET @limit), ${Number.MAX_SAFE_INTEGER})`,
+    ).get({ id, limit }) as number;
+    statement(db, 'DELETE FROM dataset_row_checks WHERE dataset_id = ? AND row_index < ?').run(
+      id,
+      end,
+    );
+    return statement(db, 'DELETE FROM dataset_rows WHERE dataset_id = ? AND row_index < ?').run(
+      id,
+      end,
+    ).changes;
+  })();
 }
 
 /** Deletes the dataset with whatever rows, errors and runs it still has. */

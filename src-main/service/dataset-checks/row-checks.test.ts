@@ -2,24 +2,25 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditBlock } from '../../../src-shared/schemas/blocks.ts';
-import { setUnauditedRowChecks } from '../../store/datasets-scan.ts';
+import { CHECKS_JSON } from '../../store/datasets-rows.ts';
+import { setUnverdictedRowChecks } from '../../store/datasets-scan.ts';
 import { displayedVerdict, verdictColumns } from '../datasets/row-state.ts';
 import { createHarness, dataset } from '../datasets/testing/harness.ts';
 import type { DatasetVerdicts } from './core.ts';
 
 /**
- * A scan writes a never-audited row's checks without reading it first
- * (`setUnauditedRowChecks`) and every other row's after reading its
- * verdict: either way each row's verdict columns are those its audit,
- * reaudit, decision and checks make.
+ * A scan writes the checks of a row holding no verdict without reading the
+ * row (`setUnverdictedRowChecks`: its verdict columns, from their covering
+ * index) and every other row's after reading its verdict: either way each
+ * row's verdict columns are those its audit, reaudit, decision and checks
+ * make.
  */
 
-const FRESH = `audit_json = NULL, reaudit_json = NULL, passed = NULL, score = NULL,
-  failed_checks = '', unverified = 0, error_codes = '', warning_codes = '', warning_checks = '',
-  checks_json = NULL`;
+const NO_VERDICT = `passed = NULL, score = NULL, failed_checks = '', unverified = 0,
+  error_codes = '', warning_codes = '', warning_checks = ''`;
 
-describe("a never-audited row's checks, written without a read", () => {
-  it('are written only to a row with no audit, no verdict and other checks', async () => {
+describe('the checks of a row with no verdict, written without a read', () => {
+  it('are written only to a row with the verdict columns of none and other checks', async () => {
     const h = createHarness();
     const path = join(h.dir, 'rows.jsonl');
     writeFileSync(path, '{"task_type":"text","text":"One row."}\n');
@@ -27,10 +28,12 @@ describe("a never-audited row's checks, written without a read", () => {
     await h.scanned(ds.id);
     const checks = JSON.stringify({ contamination: { passed: true, score: 1, issues: [] } });
     const stored = (): unknown =>
-      h.db.prepare('SELECT checks_json FROM dataset_rows WHERE dataset_id = ?').pluck().get(ds.id);
+      h.db
+        .prepare(`SELECT ${CHECKS_JSON} FROM dataset_rows WHERE dataset_id = ?`)
+        .pluck()
+        .get(ds.id);
+    const clear = h.db.prepare('DELETE FROM dataset_row_checks WHERE dataset_id = ?');
     const states: [string, string][] = [
-      ['an audit', `audit_json = '{}'`],
-      ['a reaudit', `reaudit_json = '{}'`],
       ['passed', 'passed = 1'],
       ['a score', 'score = 0.5'],
       ['a failed check', `failed_checks = ',x,'`],
@@ -40,16 +43,18 @@ describe("a never-audited row's checks, written without a read", () => {
       ['a warned check', `warning_checks = ',x,'`],
     ];
     for (const [state, set] of states) {
-      h.db.prepare(`UPDATE dataset_rows SET ${FRESH}, ${set} WHERE dataset_id = ?`).run(ds.id);
-      expect(setUnauditedRowChecks(h.db, ds.id, 0, checks), state).toBe(false);
+      h.db.prepare(`UPDATE dataset_rows SET ${NO_VERDICT}, ${set} WHERE dataset_id = ?`).run(ds.id);
+      clear.run(ds.id);
+      expect(setUnverdictedRowChecks(h.db, ds.id, 0, checks), state).toBe(false);
       expect(stored(), state).toBeNull();
     }
-    h.db.prepare(`UPDATE dataset_rows SET ${FRESH} WHERE dataset_id = ?`).run(ds.id);
-    expect(setUnauditedRowChecks(h.db, ds.id, 0, checks)).toBe(true);
+    h.db.prepare(`UPDATE dataset_rows SET ${NO_VERDICT} WHERE dataset_id = ?`).run(ds.id);
+    clear.run(ds.id);
+    expect(setUnverdictedRowChecks(h.db, ds.id, 0, checks)).toBe(true);
     expect(stored()).toBe(checks);
     // Already these checks: nothing written, and the caller reads the row to see so.
-    expect(setUnauditedRowChecks(h.db, ds.id, 0, checks)).toBe(false);
-    expect(setUnauditedRowChecks(h.db, ds.id, 1, checks)).toBe(false);
+    expect(setUnverdictedRowChecks(h.db, ds.id, 0, checks)).toBe(false);
+    expect(setUnverdictedRowChecks(h.db, ds.id, 1, checks)).toBe(false);
   });
 
   it("leaves every row's verdict columns as its audit and checks make them, audited or not", async () => {
@@ -80,7 +85,7 @@ describe("a never-audited row's checks, written without a read", () => {
     const expectColumnsFollow = (): Stored[] => {
       const stored = h.db
         .prepare(
-          `SELECT row_index, audit_json, reaudit_json, decision, checks_json, passed, score,
+          `SELECT row_index, audit_json, reaudit_json, decision, ${CHECKS_JSON}, passed, score,
              failed_checks, unverified, error_codes, warning_codes, warning_checks
            FROM dataset_rows WHERE dataset_id = ? ORDER BY row_index`,
         )
@@ -115,6 +120,8 @@ describe("a never-audited row's checks, written without a read", () => {
     await h.scanned(ds.id);
     const after = expectColumnsFollow();
     expect(after.filter((row) => row.audit_json !== null)).toHaveLength(70);
+    // What the write without a read stands on: a row audited has its verdict columns set.
+    expect(after.filter((row) => row.audit_json !== null && row.passed === null)).toEqual([]);
     // The rows never audited that failed nothing (the dropped one aside) keep no verdict.
     const unaudited = after.filter(
       (row) => row.audit_json === null && row.failed_checks === '' && row.row_index !== 3,

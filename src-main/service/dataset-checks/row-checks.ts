@@ -17,11 +17,11 @@ export type RowChecks = [
   /** The row's `checks_json`: JSON of its DatasetVerdicts (only the checks with issues). */
   checksJson: string,
   /**
-   * None of the checks failed: a row never audited keeps the verdict columns
-   * of no verdict (see row-state.ts displayedVerdict), so only its checks are
-   * written (`setUnauditedRowChecks`).
+   * None of the checks failed: a row with no verdict keeps the verdict
+   * columns of none (see row-state.ts displayedVerdict), so only its checks
+   * are written (`setUnverdictedRowChecks`).
    */
-  keepsUnaudited: boolean,
+  failsNone: boolean,
 ];
 
 /**

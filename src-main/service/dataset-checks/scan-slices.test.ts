@@ -5,6 +5,7 @@ import { createHarness, dataset, type Harness } from '../datasets/testing/harnes
 import type { ScanTask } from './scan-rows.ts';
 import { SliceWorkers } from './scan-slices.ts';
 import { scanDataset, type ScanSplit } from './sqlite.ts';
+import { CHECKS_JSON } from '../../store/datasets-rows.ts';
 import {
   closeSignatureCache,
   openSignatureCache,
@@ -53,7 +54,7 @@ function stored(h: Harness, id: string): unknown {
   const rows = (
     h.db
       .prepare(
-        `SELECT row_index, checks_json, passed, score, failed_checks, unverified, error_codes,
+        `SELECT row_index, ${CHECKS_JSON}, passed, score, failed_checks, unverified, error_codes,
          warning_codes, warning_checks
        FROM dataset_rows WHERE dataset_id = ? ORDER BY row_index`,
       )

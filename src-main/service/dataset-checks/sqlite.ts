@@ -7,7 +7,7 @@ import {
   setDatasetChecks,
   setDatasetVerdicts,
   setScan,
-  setUnauditedRowChecks,
+  setUnverdictedRowChecks,
   verdictInputs,
   type VerdictInputRecord,
 } from '../../store/datasets-scan.ts';
@@ -286,22 +286,22 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
   const toRow = (p: number): number => rowIndex[p] as number;
   // Merged a block at a time, as the writes go (touched-rows.ts): never a pass over every row.
   const touched = new TouchedRows(found.withIssues, rowIndex, found.hadChecks);
-  /** Of the rows written the way of never-audited rows: those it wrote, those it did not. */
+  /** Of the rows written the way of rows with no verdict: those it wrote, those it did not. */
   const tried = { wrote: 0, missed: 0 };
   const writeChecks = (
     rows: readonly number[],
     checksOf: Map<number, RowChecks>,
-    tryUnaudited: boolean,
+    tryUnverdicted: boolean,
   ): void => {
-    // A row never audited, holding no verdict, whose checks failed nothing (a fresh import's
-    // rows, each holding a benchmark item, say) keeps its verdict columns: its checks are
-    // written with no read before (setUnauditedRowChecks). 200,000 GSM8K-like rows: the writes
-    // took the server's thread 1.8 s of CPU with a read of each row first.
+    // A row holding no verdict whose checks failed nothing (a fresh import's rows, each holding
+    // a benchmark item, say) keeps its verdict columns: its checks are written with no read of
+    // the row (setUnverdictedRowChecks). 200,000 GSM8K-like rows: the writes took the server's
+    // thread 1.8 s of CPU with a read of each row first.
     const read: number[] = [];
     for (const row of rows) {
       const checks = checksOf.get(row);
-      if (tryUnaudited && checks?.[2] === true) {
-        if (setUnauditedRowChecks(db, datasetId, row, checks[1])) {
+      if (tryUnverdicted && checks?.[2] === true) {
+        if (setUnverdictedRowChecks(db, datasetId, row, checks[1])) {
           tried.wrote++;
           continue;
         }
@@ -334,7 +334,7 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
   // Verdicts are written a slice at a time, each its own transaction, and the server answers
   // between slices: at 200k duplicate rows one transaction held the main thread for 13 s (every
   // request waited, some were dropped). Each row is read and written in the same slice (or
-  // written only as it stands, setUnauditedRowChecks), so a decision or a run landing between
+  // written only as it stands, setUnverdictedRowChecks), so a decision or a run landing between
   // slices is not overwritten; after a crash midway the next scan writes the rows left (it
   // compares each touched row's stored verdict). Derived data: the slices commit without an
   // fsync; the next fsync'd commit makes them durable.
@@ -358,7 +358,7 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
     block = touched.next(CHECKS_BLOCK);
     if (block.rows.length > 0) asking = ask(block);
     const checksOf = new Map(asked.map((entry) => [toRow(entry[0]), entry]));
-    const tryUnaudited = skip === 0;
+    const tryUnverdicted = skip === 0;
     if (skip > 0) skip--;
     tried.wrote = 0;
     tried.missed = 0;
@@ -368,7 +368,7 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
         do {
           const chunk = rows.slice(start, start + WRITE_CHUNK);
           start += chunk.length;
-          writeChecks(chunk, checksOf, tryUnaudited);
+          writeChecks(chunk, checksOf, tryUnverdicted);
         } while (start < rows.length && performance.now() < deadline);
       });
       await nextTick();

@@ -93,7 +93,7 @@ describe('dataset checks in the app', () => {
     writeFileSync(path, Array.from({ length: 20 }, () => base.join('\n')).join('\n') + '\n');
     const ds = await h.importFile(path, 'gsm8k');
     const failing = h.db.prepare(
-      `SELECT count(*) FROM dataset_rows
+      `SELECT count(*) FROM dataset_row_checks
          WHERE dataset_id = ? AND json_extract(checks_json, '$.duplicates') IS NOT NULL`,
     );
     // What another request would see at each turn of the event loop while the scan goes on.

@@ -11,6 +11,7 @@ import { gridFilterIndexes } from './009-grid-filter-indexes.ts';
 import { datasetTallies } from './010-dataset-tallies.ts';
 import { contamination } from './011-contamination.ts';
 import { keptPairs } from './012-kept-pairs.ts';
+import { rowChecks } from './013-row-checks.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   datasetTallies,
   contamination,
   keptPairs,
+  rowChecks,
 ];
