@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditBlock } from '../../../src-shared/schemas/blocks.ts';
 import { CHECKS_JSON } from '../../store/datasets-rows.ts';
-import { setUnverdictedRowChecks } from '../../store/datasets-scan.ts';
+import {
+  setUnverdictedRowChecks,
+  verdictInputs,
+  type VerdictInputRecord,
+} from '../../store/datasets-scan.ts';
 import { displayedVerdict, verdictColumns } from '../datasets/row-state.ts';
 import { createHarness, dataset } from '../datasets/testing/harness.ts';
 import type { DatasetVerdicts } from './core.ts';
@@ -68,28 +72,9 @@ describe('the checks of a row with no verdict, written without a read', () => {
     writeFileSync(path, [...rows, ...rows.slice(0, 20)].join('\n') + '\n');
     const ds = await h.importFile(path, 'gsm8k');
     await h.scanned(ds.id);
-    type Stored = {
-      row_index: number;
-      audit_json: string | null;
-      reaudit_json: string | null;
-      decision: 'accepted' | 'rejected' | null;
-      checks_json: string | null;
-      passed: 0 | 1 | null;
-      score: number | null;
-      failed_checks: string;
-      unverified: 0 | 1;
-      error_codes: string;
-      warning_codes: string;
-      warning_checks: string;
-    };
-    const expectColumnsFollow = (): Stored[] => {
-      const stored = h.db
-        .prepare(
-          `SELECT row_index, audit_json, reaudit_json, decision, ${CHECKS_JSON}, passed, score,
-             failed_checks, unverified, error_codes, warning_codes, warning_checks
-           FROM dataset_rows WHERE dataset_id = ? ORDER BY row_index`,
-        )
-        .all(ds.id) as Stored[];
+    const everyRow = Array.from({ length: 140 }, (_, i) => i);
+    const expectColumnsFollow = (): VerdictInputRecord[] => {
+      const stored = verdictInputs(h.db, ds.id, everyRow);
       for (const row of stored) {
         const { row_index, audit_json, reaudit_json, decision, checks_json, ...columns } = row;
         const verdict = displayedVerdict(

@@ -28,7 +28,7 @@ export type RowChecks = [
  * A row's dataset-check verdicts from its issues (null: none); `toRow` turns
  * a duplicate's position in the scan into its row.
  */
-export function datasetVerdictsOf(
+function datasetVerdictsOf(
   duplicates: readonly Issue[] | null,
   overlaps: readonly Issue[] | null,
   toRow: (position: number) => number,
