@@ -362,7 +362,9 @@ export async function benchFilePass(rows: number): Promise<void> {
     console.log(
       `svc merge ${pinned ? 'on one core' : 'with 1 worker (no taskset: every core)'}: ` +
         `${per100k(alone.wall)} s wall per 100,000 rows (goal 1 s), CPU of all its threads ` +
-        `${per100k(alone.all)} s (main ${per100k(alone.main)}, worker ${per100k(alone.workers)}, ` +
+        `${per100k(alone.all)} s (main ${per100k(alone.main)}, ` +
+        // On one core the merge starts no worker (service/threads/one-core.ts).
+        (alone.workers > 0 ? `worker ${per100k(alone.workers)}, ` : 'no worker, ') +
         `V8's helpers and the rest ${per100k(Math.max(0, alone.all - alone.main - alone.workers))}); ` +
         `output as the single run's: ${alone.output === runs[0]?.output ? 'yes' : 'NO'}`,
     );

@@ -34,7 +34,7 @@ import { addCounts } from '../service/dataset-checks/core.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
 import type { TakenRunSlice } from '../service/file-pass/parallel-pass.ts';
 import type { ShardRunResult } from '../service/file-pass/task-types.ts';
-import { filePassPool } from '../service/runs/pool/pooled.ts';
+import { filePassPool, prestartFilePass } from '../service/runs/pool/pooled.ts';
 import { FILE_OPS_OPTIONS } from './file-ops-options.ts';
 import { passRunsOnPool } from './pool-ahead.ts';
 import { meterOf } from '../service/runs/pool/wire.ts';
@@ -236,7 +236,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     backend.id === 'builtin' && passRunsOnPool(input, values['write-back'] === true)
       ? filePassPool()
       : undefined;
-  pool?.prestart({ fileTasks: true, engine: true });
+  prestartFilePass(pool, { fileTasks: true, engine: true });
   const engines = resolveEngines(settings);
   if (backend.id !== 'builtin') {
     for (const line of describeEngines(engines)) console.error(`engine ${line}`);

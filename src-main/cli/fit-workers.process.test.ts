@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from './testing/cli-test-kit.ts';
+import { mostThreads } from './testing/thread-census.ts';
 
 /**
  * `svc audit` of a small file starts no more engine workers than the file has
@@ -13,39 +13,10 @@ import { tempDirs } from './testing/cli-test-kit.ts';
 const repo = join(import.meta.dirname, '..', '..');
 const dir = tempDirs('svc-fit-workers-');
 
-/** The most `svc-engine` threads seen at once in the process, sampled every 5 ms. */
-function mostEngineThreads(env: Record<string, string>, args: string[]): Promise<number> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
-  );
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(repo, 'bin', 'svc.js'), ...args], {
-      env: { ...clean, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    let most = 0;
-    const count = (): void => {
-      let engines = 0;
-      try {
-        for (const task of readdirSync(`/proc/${child.pid}/task`)) {
-          const name = readFileSync(`/proc/${child.pid}/task/${task}/comm`, 'utf8').trim();
-          if (name === 'svc-engine') engines++;
-        }
-      } catch {
-        return; // the process or a thread ended while read
-      }
-      most = Math.max(most, engines);
-    };
-    const timer = setInterval(count, 5);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearInterval(timer);
-      if (code === 0) done(most);
-      else fail(new Error(`svc exited with ${code}: ${stderr}`));
-    });
-  });
+/** The most `svc-engine` threads seen at once in `svc ARGS`'s process. */
+async function mostEngineThreads(env: Record<string, string>, args: string[]): Promise<number> {
+  const svc = [process.execPath, join(repo, 'bin', 'svc.js'), ...args];
+  return (await mostThreads(svc, env, ['svc-engine']))['svc-engine'] ?? 0;
 }
 
 const rows = (n: number): string =>

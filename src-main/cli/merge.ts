@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { fileMatcher } from './contamination-flags.ts';
 import { formatFromPath } from '../files/index.ts';
-import { filePassPool } from '../service/runs/pool/pooled.ts';
+import { filePassPool, prestartFilePass } from '../service/runs/pool/pooled.ts';
 import { AppError } from '../../src-shared/errors.ts';
 import { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
 import type { ShapeId } from '../engine/shapes/index.ts';
@@ -226,7 +226,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   const input = values.input ?? header.input.path;
   // JSON Lines are merged on the engine's workers (the scan's rest, the rows): they start now,
   // while this thread opens the database and reads the parts' scans.
-  if (formatFromPath(input) === 'jsonl') filePassPool()?.prestart({ fileTasks: true });
+  if (formatFromPath(input) === 'jsonl') prestartFilePass(filePassPool(), { fileTasks: true });
 
   const dataDir = values['data-dir'] ?? process.env.SVC_DATA_DIR ?? defaultDataDir();
   const db = openDatabase(dataDir);

@@ -4,7 +4,12 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { formatFromPath } from '../files/index.ts';
 import { sliceBytes } from '../service/file-pass/line-slices.ts';
-import { capEngineWorkers, engineWorkers, filePassPool } from '../service/runs/pool/engine-pool.ts';
+import {
+  capEngineWorkers,
+  engineWorkers,
+  filePassPool,
+  prestartFilePass,
+} from '../service/runs/pool/engine-pool.ts';
 import { upstreamInEnv } from '../service/runs/upstream-env.ts';
 import { FILE_OPS_OPTIONS, MERGE_OPTIONS } from './file-ops-options.ts';
 import { fullPoolV8Flags } from './v8-flags.ts';
@@ -121,7 +126,7 @@ export function startFilePassAhead(argv: string[]): void {
   if (!passRunsOnPool(input, values['write-back'] === true)) return;
   if (upstreamInEnv(process.env, 'audit') || upstreamInEnv(process.env, 'fix')) return;
   // They will run the engine: each loads it while the main thread loads the command.
-  filePassPool()?.prestart({ fileTasks: true, engine: true });
+  prestartFilePass(filePassPool(), { fileTasks: true, engine: true });
 }
 
 /**
@@ -150,7 +155,7 @@ export function startMergeAhead(argv: string[]): void {
   if (first === undefined) return;
   const input = parsed.values.input ?? headerInput(first);
   if (input !== undefined && formatFromPath(input) === 'jsonl') {
-    filePassPool()?.prestart({ fileTasks: true });
+    prestartFilePass(filePassPool(), { fileTasks: true });
   }
 }
 

@@ -149,7 +149,11 @@ export async function inputFingerprint(path: string): Promise<{ bytes: number; s
   const hash = createHash('sha256');
   let bytes = 0;
   try {
-    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    // 1 MiB reads: the default 64 KiB made 16 times the trips through the stream and the file
+    // system's threads (56 MB on one core: 66-84 -> 40-62 ms).
+    for await (const chunk of createReadStream(path, {
+      highWaterMark: 1 << 20,
+    }) as AsyncIterable<Buffer>) {
       hash.update(chunk);
       bytes += chunk.length;
     }

@@ -1,12 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import { AppError, type ErrorCode } from '../../../src-shared/errors.ts';
 import { workerScript } from '../../engine/worker-script.ts';
+import { oneCore } from '../threads/one-core.ts';
 import { lineSlices, sliceBytes, type LineSlice } from './line-slices.ts';
 
 /**
  * A file's slices of whole lines (as `lineSlices` cuts them), cut on a
  * thread of its own: the main thread of a file pass only takes them. Where
- * no thread can start, this thread cuts them itself.
+ * no thread can start, or the process has one core (threads/one-core.ts),
+ * this thread cuts them itself.
  */
 
 export interface CutterRequest {
@@ -26,6 +28,10 @@ export async function* cutLines(
   target = sliceBytes(),
 ): AsyncGenerator<LineSlice> {
   let worker: Worker;
+  if (oneCore()) {
+    yield* lineSlices(path, signal, target);
+    return;
+  }
   try {
     worker = new Worker(workerScript(import.meta.url, 'line-cutter-worker.ts', 'line-cutter.js'), {
       workerData: { path, target } satisfies CutterRequest,

@@ -10,6 +10,7 @@ import type { LanguageTextFetch } from '../../engine/dataset/language-reservoir.
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
 import { decodeError } from '../threads/wire-error.ts';
+import { oneCore } from '../threads/one-core.ts';
 import { PoolUnavailable, sharesTables, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
 import { cutLines } from './line-cutter.ts';
 import type { LineSlice } from './line-slices.ts';
@@ -59,7 +60,10 @@ export interface ParallelFile {
   samples: number;
 }
 
-/** Where tasks run: the engine's pool, or this thread when no worker can start. */
+/**
+ * Where tasks run: the engine's pool, or this thread when no worker can
+ * start or the process has one core (threads/one-core.ts).
+ */
 export class TaskRunner {
   readonly #pool: EnginePool | undefined;
   readonly #signal: AbortSignal;
@@ -68,7 +72,7 @@ export class TaskRunner {
   constructor(pool: EnginePool | undefined, signal: AbortSignal) {
     this.#pool = pool;
     this.#signal = signal;
-    this.#inThread = pool === undefined || pool.unavailable !== undefined;
+    this.#inThread = pool === undefined || pool.unavailable !== undefined || oneCore();
   }
 
   /** The workers the tasks run on (0: this thread). */

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread } from 'node:worker_threads';
 import { workerScript } from '../../../engine/worker-script.ts';
+import { oneCore } from '../../threads/one-core.ts';
 import { EnginePool } from './pool.ts';
 
 /**
@@ -74,6 +75,18 @@ export function enginePool(): EnginePool {
  */
 export function filePassPool(): EnginePool | undefined {
   return isMainThread && engineWorkers() > 0 ? enginePool() : undefined;
+}
+
+/**
+ * Starts a file pass's workers ahead (`EnginePool.prestart`) where its
+ * slices will run on them: not on one core, where they run in the calling
+ * thread (parallel-pass.ts `TaskRunner`, threads/one-core.ts).
+ */
+export function prestartFilePass(
+  pool: EnginePool | undefined,
+  load: { engine?: boolean; fileTasks?: boolean },
+): void {
+  if (!oneCore()) pool?.prestart(load);
 }
 
 /** Slices run so far per worker thread id (empty before the pool's first batch). */

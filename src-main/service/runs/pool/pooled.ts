@@ -15,6 +15,7 @@ export {
   engineWorkers,
   engineWorkerScript,
   filePassPool,
+  prestartFilePass,
 } from './engine-pool.ts';
 
 /**

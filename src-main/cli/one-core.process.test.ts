@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { svcProcess, tempDirs } from './testing/cli-test-kit.ts';
+import { datasets } from './testing/shard-kit.ts';
+import { mostThreads } from './testing/thread-census.ts';
+
+/**
+ * On one core (`taskset` of one CPU, as a one-core machine) a batch command
+ * runs its slices and cuts its lines in its own thread (threads/one-core.ts):
+ * no engine worker and no line cutter start, and the output and report are
+ * those of a run on every core.
+ */
+
+const repo = join(import.meta.dirname, '..', '..');
+const tempDir = tempDirs('svc-one-core-');
+
+/** The first CPU this process may run on, for `taskset`; undefined where there is none. */
+function oneCpu(): string | undefined {
+  if (!existsSync('/proc/self/status')) return undefined;
+  try {
+    execFileSync('taskset', ['--version'], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  return /^Cpus_allowed_list:\s*(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+}
+
+const cpu = oneCpu();
+const HELPERS = ['svc-engine', 'svc-line-cutter'];
+
+/** GSM8K's first 300 rows and copies of some of them, so that the dataset checks find groups. */
+function gsm8kWithCopies(dir: string): string {
+  const lines = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
+  const row = JSON.parse(lines[41] as string) as { question: string; answer: string };
+  lines.push(lines[5] as string, lines[17] as string);
+  lines.push(JSON.stringify({ ...row, question: `${row.question} Answer briefly.` }));
+  const path = join(dir, 'gsm8k.jsonl');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+/** `svc ARGS` on one core: the most helper threads of each kind it ran at once. */
+function onOneCore(dir: string, args: string[]): Promise<Record<string, number>> {
+  const command = ['taskset', '--cpu-list', cpu as string, process.execPath];
+  const svc = [...command, join(repo, 'bin', 'svc.js'), ...args, '--data-dir', join(dir, 'data')];
+  // Slices of 4 KiB: many slices, as a large file has, where a pool would start its workers.
+  return mostThreads(svc, { SVC_FILE_PASS_SLICE_BYTES: '4096' }, HELPERS);
+}
+
+describe.skipIf(cpu === undefined)('a batch command on one core', () => {
+  it('audits and merges in its own thread, with the output of a run on every core', async () => {
+    const dir = tempDir();
+    const input = gsm8kWithCopies(dir);
+    const out = (name: string): [string, string] => [
+      join(dir, `${name}.jsonl`),
+      join(dir, `${name}.json`),
+    ];
+    const read = (name: string): string[] => out(name).map((path) => readFileSync(path, 'utf8'));
+    const [allOut, allReport] = out('all');
+    const everyCore = await svcProcess(dir, 'audit', input, '--out', allOut, '--report', allReport);
+    expect(everyCore.code, everyCore.stderr).toBe(0);
+
+    const [oneOut, oneReport] = out('one');
+    const none = { 'svc-engine': 0, 'svc-line-cutter': 0 };
+    expect(await onOneCore(dir, ['audit', input, '--out', oneOut, '--report', oneReport])).toEqual(
+      none,
+    );
+    expect(read('one')).toEqual(read('all'));
+
+    const parts = [0, 1].map((i) => join(dir, `part-${i}.jsonl`));
+    for (const [i, part] of parts.entries()) {
+      const shard = await svcProcess(dir, 'audit', input, '--shard', `${i}/2`, '--out', part);
+      expect(shard.code, shard.stderr).toBe(0);
+    }
+    const [mergedOut, mergedReport] = out('merged');
+    expect(await onOneCore(dir, ['merge', mergedOut, ...parts, '--report', mergedReport])).toEqual(
+      none,
+    );
+    expect(read('merged')).toEqual(read('all'));
+  }, 120_000);
+});
