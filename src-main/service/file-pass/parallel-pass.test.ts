@@ -8,6 +8,7 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { readSamples, type ReadSamplesOptions } from '../samples/read-samples.ts';
 import { contaminationMatcher } from '../contamination/matcher.ts';
 import { SHARE_TABLES_FROM } from '../runs/pool/pool.ts';
+import { oneCore } from '../threads/one-core.ts';
 import { scanInParallel, scanTasks, TaskRunner } from './parallel-pass.ts';
 import type { MatcherSpec } from './task-types.ts';
 import { tempLinesFiles } from './testing/line-files.ts';
@@ -127,7 +128,8 @@ describe('scanInParallel', () => {
   }, 60_000);
 });
 
-describe('the bands on the workers', () => {
+// On one core a TaskRunner runs them in this thread, not on the workers compared here.
+describe.skipIf(oneCore())('the bands on the workers', () => {
   it('yield each band its own pairs, in band order, with columns in flight and their memory reused', async () => {
     const { EnginePool } = await import('../runs/pool/pool.ts');
     const { bandPushes } = await import('../../engine/dataset/duplicates.ts');

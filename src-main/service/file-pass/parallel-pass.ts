@@ -9,7 +9,8 @@ import { startLanguageIdentification } from '../../engine/dataset/languages.ts';
 import type { LanguageTextFetch } from '../../engine/dataset/language-reservoir.ts';
 import type { RowMappingSpec } from '../../engine/rows/index.ts';
 import type { DatasetChecked } from '../dataset-checks/core.ts';
-import { decodeError } from '../threads/wire-error.ts';
+import { decodeError, encodeError } from '../threads/wire-error.ts';
+import { SampleError } from '../../engine/sample-error.ts';
 import { oneCore } from '../threads/one-core.ts';
 import { PoolUnavailable, sharesTables, SliceFailed, type EnginePool } from '../runs/pool/pool.ts';
 import { cutLines } from './line-cutter.ts';
@@ -87,16 +88,28 @@ export class TaskRunner {
 
   /** `firstPosition` and `samples` name a failing sample by its place in the whole run. */
   async run<R>(task: FileTask, firstPosition = 0, samples = 0): Promise<R> {
-    if (this.#inThread || !this.#pool) return (await runFileTask(task, this.#signal)) as R;
+    if (this.#inThread || !this.#pool) return this.#runHere<R>(task, firstPosition, samples);
     try {
       const [result] = await this.#pool.runTasks<R>([task], this.#signal);
       return result as R;
     } catch (error) {
       if (error instanceof PoolUnavailable) {
         this.#inThread = true;
-        return (await runFileTask(task, this.#signal)) as R;
+        return this.#runHere<R>(task, firstPosition, samples);
       }
       if (error instanceof SliceFailed) throw decodeError(error.error, firstPosition, samples);
+      throw error;
+    }
+  }
+
+  /** A task in this thread; a failing sample named as a worker's failure names it (above). */
+  async #runHere<R>(task: FileTask, firstPosition: number, samples: number): Promise<R> {
+    try {
+      return (await runFileTask(task, this.#signal)) as R;
+    } catch (error) {
+      if (error instanceof SampleError) {
+        throw decodeError(encodeError(error), firstPosition, samples);
+      }
       throw error;
     }
   }
