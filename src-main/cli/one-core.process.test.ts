@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { svcProcess, tempDirs } from './testing/cli-test-kit.ts';
-import { datasets } from './testing/shard-kit.ts';
+import { gsm8kWithCopies } from './testing/shard-kit.ts';
 import { oneCore } from '../service/threads/one-core.ts';
 import { mostThreads } from './testing/thread-census.ts';
 
@@ -33,19 +33,6 @@ function oneCpu(): string | undefined {
 
 const cpu = oneCpu();
 const HELPERS = ['svc-engine', 'svc-line-cutter'];
-
-/** GSM8K's first 300 rows and copies of some of them, so that the dataset checks find groups. */
-function gsm8kWithCopies(dir: string): string {
-  const lines = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean);
-  const row = JSON.parse(lines[41] as string) as { question: string; answer: string };
-  lines.push(lines[5] as string, lines[17] as string);
-  lines.push(JSON.stringify({ ...row, question: `${row.question} Answer briefly.` }));
-  const path = join(dir, 'gsm8k.jsonl');
-  writeFileSync(path, `${lines.join('\n')}\n`);
-  return path;
-}
 
 /** `svc ARGS` on one core: the most helper threads of each kind it ran at once. */
 function onOneCore(dir: string, args: string[]): Promise<Record<string, number>> {

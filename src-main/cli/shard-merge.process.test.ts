@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { svcProcess as svc, tempDirs } from './testing/cli-test-kit.ts';
-import { datasets } from './testing/shard-kit.ts';
+import { gsm8kWithCopies } from './testing/shard-kit.ts';
 
 /**
  * The scheduler's view: 4 shards of the real CLI (bin/svc.js) as separate
@@ -14,18 +14,6 @@ import { datasets } from './testing/shard-kit.ts';
  */
 
 const tempDir = tempDirs('svc-shard-proc-');
-
-function gsm8kWithCopies(dir: string): string {
-  const lines = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean);
-  const row = JSON.parse(lines[41] as string) as { question: string; answer: string };
-  lines.push(lines[5] as string, lines[17] as string);
-  lines.push(JSON.stringify({ ...row, question: row.question.toUpperCase(), answer: '#### 1' }));
-  const path = join(dir, 'gsm8k.jsonl');
-  writeFileSync(path, lines.join('\n') + '\n');
-  return path;
-}
 
 async function shards(dir: string, args: string[]): Promise<string[]> {
   const parts = [0, 1, 2, 3].map((i) => join(dir, `part-${i}.jsonl`));

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { vi } from 'vitest';
 import type { Operation } from '../../../src-shared/schemas/config.ts';
@@ -12,6 +12,23 @@ import { mergeCommand } from '../merge.ts';
  */
 
 export const datasets = join(import.meta.dirname, '..', '..', '..', 'resources', 'datasets');
+
+/**
+ * GSM8K's first 300 rows in `dir`, with copies whose first occurrences are in
+ * other shards (rows 6 and 18 again) and row 42's question in capitals with
+ * another answer: the dataset checks find groups and a label conflict.
+ */
+export function gsm8kWithCopies(dir: string): string {
+  const lines = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
+  const row = JSON.parse(lines[41] as string) as { question: string; answer: string };
+  lines.push(lines[5] as string, lines[17] as string);
+  lines.push(JSON.stringify({ ...row, question: row.question.toUpperCase(), answer: '#### 1' }));
+  const path = join(dir, 'gsm8k.jsonl');
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
 
 /** Runs `fn` with console.error captured (and the progress bar muted); gives back what it printed. */
 export async function quietly(fn: () => Promise<void>): Promise<string[]> {
