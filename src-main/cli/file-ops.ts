@@ -4,7 +4,6 @@ import { ShardLanguageSample } from '../engine/dataset/shard-language-sample.ts'
 import { startLanguageIdentification } from '../engine/dataset/languages.ts';
 import { BENCHMARK_NAMES } from '../../src-shared/benchmarks.ts';
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { AppError, validationError } from '../../src-shared/errors.ts';
@@ -39,7 +38,7 @@ import { FILE_OPS_OPTIONS } from './file-ops-options.ts';
 import { passRunsOnPool } from './pool-ahead.ts';
 import { meterOf } from '../service/runs/pool/wire.ts';
 import { JsonText } from '../service/runs/history.ts';
-import { formatFromPath } from '../files/index.ts';
+import { fileChunks, formatFromPath } from '../files/index.ts';
 import type { RowMapping } from '../engine/rows/index.ts';
 import { openWriteBack, type WriteBack } from './write-back.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
@@ -132,10 +131,7 @@ async function countLines(path: string): Promise<number | undefined> {
   if (!/\.(jsonl|ndjson|csv)$/i.test(path)) return undefined;
   let lines = 0;
   try {
-    // 1 MiB reads: the default 64 KiB made 16 times the trips through the stream.
-    for await (const chunk of createReadStream(path, {
-      highWaterMark: 1 << 20,
-    }) as AsyncIterable<Buffer>) {
+    for await (const chunk of fileChunks(path)) {
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
     }
   } catch {
