@@ -31,6 +31,8 @@ import { OrderedBatches } from './ordered-batches.ts';
 import { printReport } from './dataset-report.ts';
 import { addCounts } from '../service/dataset-checks/core.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
+import type { scanFileInParallel } from './parallel-scan.ts';
+import { ScanProgress } from './scan-progress.ts';
 import type { TakenRunSlice } from '../service/file-pass/parallel-pass.ts';
 import type { ShardRunResult } from '../service/file-pass/task-types.ts';
 import { filePassPool, prestartFilePass } from '../service/runs/pool/pooled.ts';
@@ -126,9 +128,16 @@ function configFrom(
   return parsed.data;
 }
 
+/** Files whose lines count their rows (JSON Lines and CSV): the progress bars' totals. */
+const LINE_FILES = /\.(jsonl|ndjson|csv)$/i;
+
+/** Whether the run counts the input's lines (`countLines`): not for a tree's every path. */
+const linesMeasured = (path: string, paths: string | undefined): boolean =>
+  paths !== 'all' && LINE_FILES.test(path);
+
 /** Lines in a text file, for the progress bar's total (JSONL and CSV); undefined for other formats. */
 async function countLines(path: string): Promise<number | undefined> {
-  if (!/\.(jsonl|ndjson|csv)$/i.test(path)) return undefined;
+  if (!LINE_FILES.test(path)) return undefined;
   let lines = 0;
   try {
     for await (const chunk of fileChunks(path)) {
@@ -263,37 +272,58 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   // Every path of a tree is a sample of its own: the file's lines do not count them. Counted
   // while the scan runs (it never fails: an unreadable file is the reader's to report); counted
   // after it, the whole file was read again between the scan and the run's first slice.
-  const linesCounted = paths === 'all' ? Promise.resolve(undefined) : countLines(input);
+  const linesCounted = linesMeasured(input, paths) ? countLines(input) : Promise.resolve(undefined);
   let parallelMapping: RowMapping | undefined;
-  // A shard's pass runs on the workers too, without the scan of the whole file (svc merge's).
-  const parallel =
-    pool && !shard
-      ? await (
-          await import('./parallel-scan.ts')
-        ).scanFileInParallel(
-          pool,
-          input,
-          // Told once the output is open, as the row-at-a-time pass tells it.
-          {
-            ...readOptions,
-            onMapping: (chosen) => {
-              parallelMapping = chosen;
+  // Opened before the scan: an output that cannot be written is refused before any work.
+  const sink = values['write-back'] || shard ? undefined : openJsonlSink(values.out);
+  // The scan reads the whole file before the run's first row: its own bar says how far it is.
+  const scanBar = new ScanProgress(pool !== undefined || linesMeasured(input, paths));
+  let checks: FileChecks | undefined;
+  let parallel: Awaited<ReturnType<typeof scanFileInParallel>>;
+  try {
+    // A shard's pass runs on the workers too, without the scan of the whole file (svc merge's).
+    parallel =
+      pool && !shard
+        ? await (
+            await import('./parallel-scan.ts')
+          ).scanFileInParallel(
+            pool,
+            input,
+            // Told once the output is open, as the row-at-a-time pass tells it.
+            {
+              ...readOptions,
+              onMapping: (chosen) => {
+                parallelMapping = chosen;
+              },
             },
-          },
+            settings.dedup.threshold,
+            contamination,
+            {
+              signal: controller.signal,
+              onScanned: (share, samples) => scanBar.update(share, samples),
+            },
+          )
+        : undefined;
+    if (!shard) {
+      let lines: number | undefined;
+      void linesCounted.then((counted) => (lines = counted));
+      checks =
+        parallel?.checks ??
+        (await FileChecks.scan(
+          input,
+          readOptions,
           settings.dedup.threshold,
-          contamination,
-          controller.signal,
-        )
-      : undefined;
-  const checks = shard
-    ? undefined
-    : (parallel?.checks ??
-      (await FileChecks.scan(
-        input,
-        readOptions,
-        settings.dedup.threshold,
-        await fileMatcher(contamination, readOptions),
-      )));
+          await fileMatcher(contamination, readOptions),
+          (row, samples) => scanBar.update(lines ? row / lines : 0, samples),
+        ));
+    }
+    scanBar.done(checks?.samples ?? 0);
+  } catch (error) {
+    await sink?.discard();
+    throw error;
+  } finally {
+    scanBar.stop();
+  }
 
   // Results leave in input order: the JSONL of samples with their result blocks, the source's
   // own rows with the repairs written back (--write-back), or a shard's part.
@@ -340,7 +370,6 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
       );
     }
   }
-  const sink = values['write-back'] || shard ? undefined : openJsonlSink(values.out);
   if (parallelMapping) onMapping(parallelMapping);
   const lines = await linesCounted;
   const total = shard && lines !== undefined ? rowsOfShard(shard, lines) : lines;

@@ -263,14 +263,9 @@ export async function mergeCommand(argv: string[]): Promise<void> {
       ? await (
           await import('./parallel-scan.ts')
         )
-          .scanFileInParallel(
-            pool,
-            input,
-            read,
-            settings.dedup.threshold,
-            contamination,
-            new AbortController().signal,
-            (mapping, pass) => {
+          .scanFileInParallel(pool, input, read, settings.dedup.threshold, contamination, {
+            signal: new AbortController().signal,
+            prepare: (mapping, pass) => {
               const expected = { index: 0, of: header.of };
               scans = openShardScans(
                 parts.map((part) => ({ path: part.path, shard: part.header.shard })),
@@ -278,8 +273,8 @@ export async function mergeCommand(argv: string[]): Promise<void> {
               );
               return scans.prepared;
             },
-            languages?.promise,
-          )
+            languages: languages?.promise,
+          })
           .finally(() => scans?.close())
       : undefined;
     if (parallel) scanNote = scanLine(parallel.file.slices.length, scans?.taken() ?? 0);

@@ -48,8 +48,9 @@ export class FileChecks {
     options: ReadSamplesOptions,
     threshold: number,
     contamination: ContaminationMatcher | null = null,
+    onRow?: ScanRowProgress,
   ): Promise<FileChecks> {
-    const { scan, checked } = await scanFile(input, options, threshold, contamination);
+    const { scan, checked } = await scanFile(input, options, threshold, contamination, onRow);
     return new FileChecks(Promise.resolve(scan), checked, scan.statistics.samples);
   }
 
@@ -112,19 +113,28 @@ export class FileChecks {
   }
 }
 
+/** Told as a scan reads rows: the row it is at (as `readSamples` numbers them) and the samples so far. */
+export type ScanRowProgress = (row: number, samples: number) => void;
+
+/** Samples between two calls of a scan's `onRow`. */
+const PROGRESS_SAMPLES = 1024;
+
 async function scanFile(
   input: string,
   options: ReadSamplesOptions,
   threshold: number,
   matcher: ContaminationMatcher | null,
+  onRow?: ScanRowProgress,
 ): Promise<{ scan: ScanResult; checked: DatasetChecked }> {
   const scan = new DatasetScan(threshold);
   const contamination = new ContaminationScan(matcher);
+  let samples = 0;
   for await (const item of readSamples(input, options)) {
     // The paths of one tree come from one row: never near duplicates of each other.
     if (!('sample' in item)) continue;
     scan.add(item.sample, undefined, item.path ? item.row : 0);
     contamination.add(item.sample);
+    if (onRow && ++samples % PROGRESS_SAMPLES === 0) onRow(item.row, samples);
   }
   const result = await scan.finish(
     async (rows, deliver) => {

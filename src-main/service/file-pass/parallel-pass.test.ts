@@ -71,7 +71,7 @@ async function scanSliced(
     mappingSpecOf(mapping),
     THRESHOLD,
     { matcher: null, benchmarks: 'none', against: [] },
-    signal,
+    { signal },
   );
   const result = await scan;
   expect(checked.duplicates).toBe(result.duplicates);

@@ -158,11 +158,23 @@ export function scanTasks(
  */
 export type PreparedScan = (index: number, slice: LineSlice) => ScanSliceResult | undefined;
 
+/** What a scan may be given besides its file (see `scanInParallel`). */
+export interface ScanOptions {
+  signal?: AbortSignal | undefined;
+  prepared?: PreparedScan | undefined;
+  /**
+   * The languages of the rows of the language sample, identified elsewhere
+   * (a sharded run's shards), by output position: identified here only if it
+   * lacks some.
+   */
+  languages?: Promise<ReadonlyMap<number, string> | undefined> | undefined;
+  /** Told each slice once it is scanned, in the file's order, with the samples scanned so far. */
+  onSlice?: ((slice: LineSlice, samples: number) => void) | undefined;
+}
+
 /**
  * The dataset checks' scan of the file (FileChecks' first pass and its
- * fetch of words), its slices kept for the run. `languages`: the languages
- * of the rows of the language sample, identified elsewhere (a sharded run's
- * shards), by output position: identified here only if it lacks some.
+ * fetch of words), its slices kept for the run.
  */
 export async function scanInParallel(
   runner: TaskRunner,
@@ -170,9 +182,7 @@ export async function scanInParallel(
   mapping: RowMappingSpec,
   threshold: number,
   contamination: PassContamination,
-  signal?: AbortSignal,
-  prepared?: PreparedScan,
-  languages?: Promise<ReadonlyMap<number, string> | undefined>,
+  { signal, prepared, languages, onSlice }: ScanOptions = {},
 ): Promise<{ scan: Promise<ScanResult>; checked: DatasetChecked; file: ParallelFile }> {
   // The languages are identified once the scan ends; their identifier loads meanwhile.
   if (!languages) startLanguageIdentification();
@@ -196,6 +206,7 @@ export async function scanInParallel(
         rows: result.rows,
       });
       file.samples += result.samples;
+      onSlice?.(slice, file.samples);
     },
   );
   // The statistics (languages: a worker of their own) finish while the run goes on.
