@@ -32,7 +32,7 @@ import { printReport } from './dataset-report.ts';
 import { addCounts } from '../service/dataset-checks/core.ts';
 import { FileChecks } from '../service/dataset-checks/file.ts';
 import type { scanFileInParallel } from './parallel-scan.ts';
-import { ScanProgress } from './scan-progress.ts';
+import { runProgressBar as progressBar, ScanProgress } from './progress-bars.ts';
 import type { TakenRunSlice } from '../service/file-pass/parallel-pass.ts';
 import type { ShardRunResult } from '../service/file-pass/task-types.ts';
 import { filePassPool, prestartFilePass } from '../service/runs/pool/pooled.ts';
@@ -147,24 +147,6 @@ async function countLines(path: string): Promise<number | undefined> {
     return undefined; // the reader reports an unreadable file, with its own clear message
   }
   return path.toLowerCase().endsWith('.csv') ? Math.max(0, lines - 1) : lines;
-}
-
-function progressBar(total: number | undefined): cliProgress.SingleBar {
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: process.stderr,
-      format:
-        total === undefined
-          ? '{value} samples | {rate}/s | {skipped} skipped'
-          : '[{bar}] {percentage}% | {value}/{total} | {rate}/s | {skipped} skipped | eta {eta_formatted}',
-      noTTYOutput: true,
-      notTTYSchedule: 2000,
-      hideCursor: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(total ?? 0, 0, { rate: '0', skipped: 0 });
-  return bar;
 }
 
 /** What identifies the engine of a model role across the shards of one run (never its key). */

@@ -13,6 +13,8 @@ import { openDatabase } from '../store/db.ts';
 import { parseCommandArgs } from './args.ts';
 import { MERGE_OPTIONS } from './file-ops-options.ts';
 import { printReport } from './dataset-report.ts';
+import { runProgressBar, ScanProgress } from './progress-bars.ts';
+import type { SingleBar } from 'cli-progress';
 import { mergeRows, type MergedRow } from './merge-rows.ts';
 import { PositionedTally } from '../service/dataset-checks/positioned-tally.ts';
 import { TaskRunner } from '../service/file-pass/parallel-pass.ts';
@@ -235,6 +237,9 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   let position = 0;
   let checks: FileChecks;
   let scanNote: string | undefined;
+  // The scan (most of it the parts' shares, read back), then the rows: a bar each.
+  const scanBar = new ScanProgress(true);
+  let bar: SingleBar | undefined;
   // Its SHA-256 is made while the merge reads it, into a file kept only once it agrees. Another
   // size is told before anything is read; stdout, which keeps what it is sent, waits for it.
   const { sameSize, checked: inputChecked } = checkInput(header, input, values.input !== undefined);
@@ -265,6 +270,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         )
           .scanFileInParallel(pool, input, read, settings.dedup.threshold, contamination, {
             signal: new AbortController().signal,
+            onScanned: (share, samples) => scanBar.update(share, samples),
             prepare: (mapping, pass) => {
               const expected = { index: 0, of: header.of };
               scans = openShardScans(
@@ -286,6 +292,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         settings.dedup.threshold,
         await fileMatcher(contamination, read),
       ));
+    scanBar.done(checks.samples);
     // This thread orders the parts' lines by position; the workers check each row, copy those
     // the dataset checks found nothing in and give the others their verdicts, a batch at a time.
     const rowsOf = new Map<PartReader, number>();
@@ -295,6 +302,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     const runner = new TaskRunner(filePassPool(), new AbortController().signal);
     const buffers = new OutputBuffers();
     const { issuesOfRange } = await import('../service/file-pass/parallel-pass.ts');
+    const rowsStarted = performance.now();
     await orderedMap(
       mergedBatches(
         parts,
@@ -323,6 +331,10 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         }
         tally.absorb(result.changes);
         addCounts(recounted, result.recount);
+        const merged = batch.first + batch.rows.length;
+        const rate = (merged / ((performance.now() - rowsStarted) / 1000)).toFixed(0);
+        bar ??= runProgressBar(checks.samples, { skipped: false });
+        bar.update(merged, { rate });
         if (result.output) {
           buffers.give(into);
           await sink.writeBytes(result.output);
@@ -356,6 +368,8 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     await inputChecked;
     throw error;
   } finally {
+    scanBar.stop();
+    bar?.stop();
     for (const part of parts) part.close();
     db.close();
   }

@@ -67,6 +67,18 @@ describe('4 shards as processes, merged', () => {
     );
     expect(merged.stderr).toMatch(/^audit: 303 samples, \d+ passed, \d+ failed$/m);
     expect(merged.stderr).toMatch(/not charged \(your own runs: 4 shards, cli_/);
+    // The merge tells its scan, then its rows, each ending full, before its summary.
+    const lines = merged.stderr.split('\n');
+    const scanned = lines.findLastIndex((line) =>
+      /^dataset checks \[█+\] 100% \| 303 samples/.test(line),
+    );
+    const rows = lines.findLastIndex((line) =>
+      /^\[█+\] 100% \| 303\/303 \| \d+\/s \| eta/.test(line),
+    );
+    const summary = lines.findIndex((line) => line.startsWith('audit: 303 samples'));
+    expect(scanned, merged.stderr).toBeGreaterThan(-1);
+    expect(rows).toBeGreaterThan(scanned);
+    expect(summary).toBeGreaterThan(rows);
   }, 180_000);
 
   it('equal one refine run without --report, on stdout', async () => {

@@ -1,6 +1,33 @@
 import cliProgress from 'cli-progress';
 
-/** The bar's scale: its value is the share of the file scanned, in thousandths. */
+/**
+ * A run's bar on stderr: rows done of `total` (the input's lines; a count
+ * alone where they are not known), their rate and, where rows can be
+ * skipped, how many were.
+ */
+export function runProgressBar(
+  total: number | undefined,
+  { skipped = true }: { skipped?: boolean } = {},
+): cliProgress.SingleBar {
+  const skips = skipped ? ' | {skipped} skipped' : '';
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format:
+        total === undefined
+          ? `{value} samples | {rate}/s${skips}`
+          : `[{bar}] {percentage}% | {value}/{total} | {rate}/s${skips} | eta {eta_formatted}`,
+      noTTYOutput: true,
+      notTTYSchedule: 2000,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total ?? 0, 0, { rate: '0', skipped: 0 });
+  return bar;
+}
+
+/** The scan bar's scale: its value is the share of the file scanned, in thousandths. */
 const SCALE = 1000;
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ScanProgress } from './scan-progress.ts';
+import { ScanProgress } from './progress-bars.ts';
 
 /** A stream that is no terminal, as a pipe or a CI log is: the bar writes whole lines. */
 function captured(): { stream: Writable; text: () => string } {
