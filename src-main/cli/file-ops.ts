@@ -341,15 +341,22 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     // The shard's share of the dataset checks' scan, beside its part: svc merge takes it.
     if (values.out !== undefined && values.out !== '-' && formatFromPath(input) === 'jsonl') {
       const { scanShardShare } = await import('./shard-scan.ts');
-      await scanShardShare(
-        input,
-        readOptions,
-        settings.dedup.threshold,
-        contamination,
-        shard,
-        values.out,
-        controller.signal,
-      );
+      const shareBar = new ScanProgress(true);
+      try {
+        const scanned = await scanShardShare(
+          input,
+          readOptions,
+          settings.dedup.threshold,
+          contamination,
+          shard,
+          values.out,
+          controller.signal,
+          (share, samples) => shareBar.update(share, samples),
+        );
+        shareBar.done(scanned);
+      } finally {
+        shareBar.stop();
+      }
     }
   }
   if (parallelMapping) onMapping(parallelMapping);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
 import type { FingerprintSet } from '../engine/contamination/fingerprints.ts';
@@ -19,6 +19,7 @@ import { readHead, type ReadSamplesOptions } from '../service/samples/read-sampl
 import { filePassContamination, type FileContamination } from './contamination-flags.ts';
 import type { ScanSliceResult } from '../service/file-pass/task-types.ts';
 import { withoutLanguageTexts } from '../engine/dataset/packed-records.ts';
+import type { FileScanOptions } from './parallel-scan.ts';
 import type { Shard } from './shard.ts';
 
 /**
@@ -116,8 +117,11 @@ export async function writeShardScan(
   contamination: PassContamination,
   part: string,
   signal: AbortSignal,
-): Promise<void> {
+  onScanned?: FileScanOptions['onScanned'],
+): Promise<number> {
   const path = scanPathOf(part);
+  const bytes = onScanned ? statSync(input).size : 0;
+  let samples = 0;
   const partial = `${path}.partial`;
   const taskOf = scanTasks(input, mapping, header.threshold, contamination, runner.workers);
   const file = await open(partial, 'w');
@@ -134,10 +138,13 @@ export async function writeShardScan(
         await file.write(
           frame({ index, start, length, firstLine, result: written } satisfies SliceFrame),
         );
+        samples += result.samples;
+        onScanned?.(Math.min(1, (start + length) / bytes), samples);
       },
     );
     await file.close();
     renameSync(partial, path);
+    return samples;
   } catch (error) {
     await file.close().catch(() => undefined);
     rmSync(partial, { force: true });
@@ -165,14 +172,15 @@ export async function scanShardShare(
   shard: Shard,
   part: string,
   signal: AbortSignal,
-): Promise<void> {
+  onScanned?: FileScanOptions['onScanned'],
+): Promise<number> {
   const mapping = headMapping(input, await readHead(input, 'jsonl'), read);
-  if (!mapping) return;
+  if (!mapping) return 0;
   const spec = mappingSpecOf(mapping);
   const contamination = await filePassContamination(options, read);
   const header = scanHeader(shard, threshold, spec, contamination);
   const runner = new TaskRunner(filePassPool(), signal);
-  await writeShardScan(runner, input, spec, header, contamination, part, signal);
+  return writeShardScan(runner, input, spec, header, contamination, part, signal, onScanned);
 }
 
 /** One part's scan, read front to back as the merge asks for its slices in order. */
