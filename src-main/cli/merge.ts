@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import type { SingleBar } from 'cli-progress';
 import { fileMatcher } from './contamination-flags.ts';
 import { formatFromPath } from '../files/index.ts';
 import { filePassPool, prestartFilePass } from '../service/runs/pool/pooled.ts';
@@ -14,7 +15,6 @@ import { parseCommandArgs } from './args.ts';
 import { MERGE_OPTIONS } from './file-ops-options.ts';
 import { printReport } from './dataset-report.ts';
 import { runProgressBar, ScanProgress } from './progress-bars.ts';
-import type { SingleBar } from 'cli-progress';
 import { mergeRows, type MergedRow } from './merge-rows.ts';
 import { PositionedTally } from '../service/dataset-checks/positioned-tally.ts';
 import { TaskRunner } from '../service/file-pass/parallel-pass.ts';
@@ -237,8 +237,9 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   let position = 0;
   let checks: FileChecks;
   let scanNote: string | undefined;
-  // The scan (most of it the parts' shares, read back), then the rows: a bar each.
-  const scanBar = new ScanProgress(true);
+  // The scan (most of it the parts' shares, read back), then the rows: a bar each. The scan of
+  // another format than JSON Lines reads its rows one at a time and counts them alone.
+  const scanBar = new ScanProgress(formatFromPath(input) === 'jsonl');
   let bar: SingleBar | undefined;
   // Its SHA-256 is made while the merge reads it, into a file kept only once it agrees. Another
   // size is told before anything is read; stdout, which keeps what it is sent, waits for it.
@@ -291,6 +292,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
         read,
         settings.dedup.threshold,
         await fileMatcher(contamination, read),
+        (_row, samples) => scanBar.update(0, samples),
       ));
     scanBar.done(checks.samples);
     // This thread orders the parts' lines by position; the workers check each row, copy those

@@ -29,19 +29,28 @@ export function runProgressBar(
 
 /** The scan bar's scale: its value is the share of the file scanned, in thousandths. */
 const SCALE = 1000;
+/**
+ * The most the bar shows before `done`: once the file is read, the scan still
+ * verifies its near-duplicate candidates (a merge of 200,000 rows: ~1 s; a
+ * CSV's statistics too: ~3 s), and "100% | eta 0s" said it was over.
+ */
+const READ_TO_END = 0.99;
 
 /**
  * The dataset checks' scan told on stderr as it reads the file. A run reads
  * the whole file once before its first row (duplicates and contamination
  * need every row): 100,000 rows took ~4 s on one worker, a million ~40 s,
  * and the command said nothing meanwhile. Started at the first progress it
- * is told, so a file that fails at once gets its error without a progress
+ * is told (a slice scanned, or the 1,024th sample where rows are read one
+ * at a time), so a file that fails at once gets its error without a progress
  * line (as the run's own bar); stopped before the run's bar starts.
  */
 export class ScanProgress {
   readonly #measured: boolean;
   readonly #stream: NodeJS.WritableStream;
   #bar: cliProgress.SingleBar | undefined;
+  /** Stopped: later updates (none are expected) start no second bar. */
+  #ended = false;
 
   /** `measured`: the scan tells how much of the file it has read (else only its samples). */
   constructor(measured: boolean, stream: NodeJS.WritableStream = process.stderr) {
@@ -51,7 +60,9 @@ export class ScanProgress {
 
   /** `share`: of the file read (0..1; ignored when not measured); `samples`: read so far. */
   update(share: number, samples: number): void {
-    const value = this.#measured ? Math.round(Math.min(1, Math.max(0, share)) * SCALE) : 0;
+    if (this.#ended) return;
+    const read = Number.isFinite(share) ? Math.min(READ_TO_END, Math.max(0, share)) : 0;
+    const value = this.#measured ? Math.round(read * SCALE) : 0;
     if (!this.#bar) {
       this.#bar = new cliProgress.SingleBar(
         {
@@ -77,6 +88,7 @@ export class ScanProgress {
 
   /** Ends the line (the scan failed, or is done); nothing when it never started. */
   stop(): void {
+    this.#ended = true;
     this.#bar?.stop();
     this.#bar = undefined;
   }

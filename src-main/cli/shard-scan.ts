@@ -107,7 +107,8 @@ function frame(value: unknown): Buffer {
 
 /**
  * Scans the shard's slices of `input` on the runner and writes them to
- * `scanPathOf(part)`.
+ * `scanPathOf(part)`; gives the samples scanned. `onScanned`: told after
+ * each slice where in the file it ends (0..1) and the samples so far.
  */
 export async function writeShardScan(
   runner: TaskRunner,

@@ -60,13 +60,22 @@ export function svcProcess(dir: string, ...args: string[]) {
   return svcProcessOf(repo, dir, ...args);
 }
 
+/** `svcProcess` with some variables of its own (`SVC_*` ones too) beside the clean environment. */
+export function svcProcessWith(env: Record<string, string>, dir: string, ...args: string[]) {
+  return svcProcessIn(repo, dir, args, { ...cleanEnv, ...env });
+}
+
 /** `svcProcess`, with the `svc` of an install at `root` (its `bin/svc.js`). */
 export function svcProcessOf(root: string, dir: string, ...args: string[]) {
+  return svcProcessIn(root, dir, args, cleanEnv);
+}
+
+function svcProcessIn(root: string, dir: string, args: string[], env: NodeJS.ProcessEnv) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
     const child = spawn(
       process.execPath,
       [join(root, 'bin', 'svc.js'), ...args, '--data-dir', join(dir, 'data')],
-      { env: cleanEnv },
+      { env },
     );
     let stdout = '';
     let stderr = '';
