@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from './testing/cli-test-kit.ts';
+import { datasets } from './testing/shard-kit.ts';
+
+const tempDir = tempDirs('svc-interrupted-');
+const repo = join(import.meta.dirname, '..', '..');
+
+/** GSM8K's 300 questions, each 40 times with a number of its own: a run of a few seconds. */
+function manyRows(dir: string): string {
+  const lines = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { question: string; answer: string });
+  const rows = Array.from({ length: 40 }, (_, copy) =>
+    lines.map((row) => JSON.stringify({ ...row, question: `${row.question} (${copy})` })),
+  ).flat();
+  const input = join(dir, 'many.jsonl');
+  writeFileSync(input, rows.join('\n') + '\n');
+  return input;
+}
+
+describe('svc audit FILE --out OUT, interrupted once its run has started', () => {
+  it('stops with the cancellation in words and leaves neither OUT nor a half-written file', async () => {
+    const dir = tempDir();
+    const input = manyRows(dir);
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
+    );
+    const child = spawn(
+      process.execPath,
+      [join(repo, 'bin', 'svc.js'), 'audit', input, '--out', join(dir, 'out.jsonl')],
+      { env: { ...env, SVC_DATA_DIR: join(dir, 'data') } },
+    );
+    let stderr = '';
+    let sent = false;
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      // The run's own bar (after the scan's): its first line is written as the run starts.
+      if (!sent && /^\[/m.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(sent, stderr).toBe(true);
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/^svc: the run was cancelled$/m);
+    expect(readdirSync(dir).filter((name) => name.startsWith('out.jsonl'))).toEqual([]);
+  }, 120_000);
+});
