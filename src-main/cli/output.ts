@@ -61,9 +61,12 @@ export function openJsonlSink(path: string | undefined): JsonlSink {
     discard: async () => {
       // Writes still queued fail once it is destroyed: expected, not worth an uncaught error.
       stream.on('error', () => undefined);
-      const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
-      stream.destroy();
-      await closed;
+      // Closed already (a close whose rename failed): its 'close' came and would not come again.
+      if (!stream.closed) {
+        const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+        stream.destroy();
+        await closed;
+      }
       await partial.discard();
     },
   };
