@@ -590,6 +590,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     // output's half-written file is removed, as a failed scan's and a failed merge's are.
     controller.abort();
     await sink?.discard();
+    await writeBack?.discard();
     throw error;
   } finally {
     bar?.stop();

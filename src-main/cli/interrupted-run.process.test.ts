@@ -22,32 +22,49 @@ function manyRows(dir: string): string {
   return input;
 }
 
-describe('svc audit FILE --out OUT, interrupted once its run has started', () => {
-  it('stops with the cancellation in words and leaves neither OUT nor a half-written file', async () => {
-    const dir = tempDir();
-    const input = manyRows(dir);
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
-    );
-    const child = spawn(
-      process.execPath,
-      [join(repo, 'bin', 'svc.js'), 'audit', input, '--out', join(dir, 'out.jsonl')],
-      { env: { ...env, SVC_DATA_DIR: join(dir, 'data') } },
-    );
-    let stderr = '';
-    let sent = false;
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      // The run's own bar (after the scan's): its first line is written as the run starts.
-      if (!sent && /^\[/m.test(stderr)) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    });
-    const code = await new Promise<number | null>((done) => child.on('close', done));
-    expect(sent, stderr).toBe(true);
-    expect(code).not.toBe(0);
-    expect(stderr).toMatch(/^svc: the run was cancelled$/m);
-    expect(readdirSync(dir).filter((name) => name.startsWith('out.jsonl'))).toEqual([]);
-  }, 120_000);
+describe('a run to --out OUT, interrupted once it has started', () => {
+  it.each([
+    ['audit', ''],
+    // The source's rows with the repairs, written by a writer of its own to a temporary file.
+    ['fix', ' --write-back'],
+  ])(
+    '%s%s: stops, says so and leaves neither OUT nor a half-written file',
+    async (command, flags) => {
+      const dir = tempDir();
+      const input = manyRows(dir);
+      const env = Object.fromEntries(
+        Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
+      );
+      const child = spawn(
+        process.execPath,
+        [
+          join(repo, 'bin', 'svc.js'),
+          command,
+          input,
+          ...flags.split(' ').filter(Boolean),
+          '--out',
+          join(dir, 'out.jsonl'),
+        ],
+        { env: { ...env, SVC_DATA_DIR: join(dir, 'data') } },
+      );
+      let stderr = '';
+      let sent = false;
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        // The run's own bar (after the scan's): its first line is written as the run starts.
+        // Half a second later its output is being written (the whole run takes seconds).
+        if (!sent && /^\[/m.test(stderr)) {
+          sent = true;
+          setTimeout(() => child.kill('SIGINT'), 500);
+        }
+      });
+      const code = await new Promise<number | null>((done) => child.on('close', done));
+      expect(sent, stderr).toBe(true);
+      expect(code).not.toBe(0);
+      // The run's work or its reading of the file, whichever sees the interruption first.
+      expect(stderr).toMatch(/^svc: (the run|reading "[^"]+") was cancelled$/m);
+      expect(readdirSync(dir).filter((name) => name.startsWith('out.jsonl'))).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -23,18 +23,31 @@ export interface WriteBack {
   skipped(item: Extract<SampleRow, { error: string }>): Promise<void>;
   /** Waits for the file; `kept` lists the rows whose repair could not be written back. */
   close(): Promise<{ kept: string[]; lost: number }>;
+  /** The run failed: the file is not written, and its half-written temporary file removed. */
+  discard(): Promise<void>;
 }
 
-/** A one-slot hand-off between the run (which pushes) and the file writer (which pulls). */
-function channel<T>(): { push(value: T): Promise<void>; end(): void; items: AsyncIterable<T> } {
-  let waiting: ((result: IteratorResult<T>) => void) | undefined;
+/**
+ * A one-slot hand-off between the run (which pushes) and the file writer
+ * (which pulls). `fail`: the writer's next pull throws `error` (once; the
+ * pulls after it find the end), so that it stops and removes what it wrote.
+ */
+function channel<T>(): {
+  push(value: T): Promise<void>;
+  end(): void;
+  fail(error: Error): void;
+  items: AsyncIterable<T>;
+} {
+  let waiting:
+    { resolve: (result: IteratorResult<T>) => void; reject: (error: Error) => void } | undefined;
   let queued: { value: T; taken: () => void }[] = [];
   let ended = false;
+  let failure: Error | undefined;
   return {
     push: (value) =>
       new Promise<void>((taken) => {
         if (waiting) {
-          const resolve = waiting;
+          const { resolve } = waiting;
           waiting = undefined;
           resolve({ value, done: false });
           taken();
@@ -42,20 +55,32 @@ function channel<T>(): { push(value: T): Promise<void>; end(): void; items: Asyn
       }),
     end: () => {
       ended = true;
-      waiting?.({ value: undefined, done: true });
+      waiting?.resolve({ value: undefined, done: true });
+      waiting = undefined;
+    },
+    fail: (error) => {
+      ended = true;
+      // What the run handed over and the writer never took is dropped; its pushers go on.
+      for (const { taken } of queued) taken();
+      queued = [];
+      if (waiting) waiting.reject(error);
+      else failure = error;
       waiting = undefined;
     },
     items: {
       [Symbol.asyncIterator]: () => ({
         next: () =>
-          new Promise<IteratorResult<T>>((resolve) => {
+          new Promise<IteratorResult<T>>((resolve, reject) => {
             const first = queued[0];
             if (first) {
               queued = queued.slice(1);
               first.taken();
               resolve({ value: first.value, done: false });
+            } else if (failure) {
+              reject(failure);
+              failure = undefined;
             } else if (ended) resolve({ value: undefined, done: true });
-            else waiting = resolve;
+            else waiting = { resolve, reject };
           }),
       }),
     },
@@ -133,6 +158,10 @@ export function openWriteBack(input: string, out: string, mapping: RowMapping): 
       if (item.raw !== undefined && format === inputFormat && format !== 'json') {
         await push({ value: {}, raw: item.raw, changed: false });
       } else lost++;
+    },
+    async discard() {
+      rows.fail(new AppError('cancelled', 'the run failed before its output was complete'));
+      await written; // the writer has removed its temporary file (its failure is this one)
     },
     async close() {
       await writeTree(); // the paths read of a tree cut short by an interrupted run
