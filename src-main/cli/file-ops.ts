@@ -587,10 +587,12 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   } catch (error) {
     // The batches or slices still in flight or held are dropped, neither written nor recorded
     // (the run failed; a shard's part is never renamed into place): stop their work. The
-    // output's half-written file is removed, as a failed scan's and a failed merge's are.
+    // output's half-written file is removed, as a failed scan's and a failed merge's are (a
+    // shard's scan share, complete, stays: a rerun replaces it).
     controller.abort();
     await sink?.discard();
     await writeBack?.discard();
+    await part?.discard();
     throw error;
   } finally {
     bar?.stop();

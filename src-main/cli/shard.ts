@@ -164,6 +164,8 @@ export interface PartWriter {
   /** Rows whose sample is JSON already, as `row` writes them. */
   rowsOfJson(rows: readonly { position: number; sourceRow: number; json: string }[]): Promise<void>;
   close(trailer: Omit<PartTrailer, 'svc_part_end'>): Promise<void>;
+  /** The run failed: no part, and no half-written one beside OUT. */
+  discard(): Promise<void>;
 }
 
 /** A part, written beside OUT and renamed into place once its trailer is in (stdout without OUT). */
@@ -191,5 +193,6 @@ export async function openPartWriter(
       await sink.write({ svc_part_end: true, ...trailer });
       await sink.close();
     },
+    discard: () => sink.discard(),
   };
 }
