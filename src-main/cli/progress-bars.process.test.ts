@@ -13,6 +13,13 @@ const rows = Array.from({ length: ROWS }, (_, i) => ({
   answer: '7',
 }));
 
+/** The rows as a JSON Lines file in `dir`. */
+function jsonlInput(dir: string): string {
+  const input = join(dir, 'rows.jsonl');
+  writeFileSync(input, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+  return input;
+}
+
 /** The scan's bar lines (their text), and where the run's own bar starts after the last. */
 function bars(stderr: string): { scan: string[]; runAfterScan: boolean } {
   const lines = stderr.split('\n');
@@ -24,8 +31,7 @@ function bars(stderr: string): { scan: string[]; runAfterScan: boolean } {
 describe('svc audit FILE: the scan before the run', () => {
   it('shows the share of the file scanned slice by slice, then 100%, then the run', async () => {
     const dir = tempDir();
-    const input = join(dir, 'rows.jsonl');
-    writeFileSync(input, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+    const input = jsonlInput(dir);
     // Slices of 16 KiB: the file's ~190 KiB is scanned in a dozen.
     const env = { SVC_FILE_PASS_SLICE_BYTES: String(16 << 10) };
     const run = await svcProcessWith(env, dir, 'audit', input, '--out', join(dir, 'out.jsonl'));
@@ -51,8 +57,7 @@ describe('svc audit FILE: the scan before the run', () => {
 
   it('refuses an --out folder that is not there before the scan, with no bar', async () => {
     const dir = tempDir();
-    const input = join(dir, 'rows.jsonl');
-    writeFileSync(input, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+    const input = jsonlInput(dir);
     const out = join(dir, 'missing', 'out.jsonl');
     const run = await svcProcessWith({}, dir, 'audit', input, '--out', out);
     expect(run.code).toBe(2);

@@ -48,7 +48,7 @@ export async function rejection(promise: Promise<unknown>): Promise<AppError> {
 const repo = join(import.meta.dirname, '..', '..', '..');
 
 /** The environment without SVC_* settings, so every run is on the builtin engine. */
-const cleanEnv = Object.fromEntries(
+export const cleanEnv = Object.fromEntries(
   Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
 );
 
