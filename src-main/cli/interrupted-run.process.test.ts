@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDirs } from './testing/cli-test-kit.ts';
+import { cleanEnv, tempDirs } from './testing/cli-test-kit.ts';
 import { datasets } from './testing/shard-kit.ts';
 
 const tempDir = tempDirs('svc-interrupted-');
@@ -34,9 +34,6 @@ describe('a run to --out OUT, interrupted once it has started', () => {
     async (command, flags) => {
       const dir = tempDir();
       const input = manyRows(dir);
-      const env = Object.fromEntries(
-        Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')),
-      );
       const child = spawn(
         process.execPath,
         [
@@ -47,20 +44,22 @@ describe('a run to --out OUT, interrupted once it has started', () => {
           '--out',
           join(dir, 'out.jsonl'),
         ],
-        { env: { ...env, SVC_DATA_DIR: join(dir, 'data') } },
+        { env: { ...cleanEnv, SVC_DATA_DIR: join(dir, 'data') } },
       );
       let stderr = '';
       let sent = false;
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        // The run's own bar (after the scan's): its first line is written as the run starts.
-        // Half a second later its output is being written (the whole run takes seconds).
-        if (!sent && /^\[/m.test(stderr)) {
-          sent = true;
-          setTimeout(() => child.kill('SIGINT'), 500);
-        }
-      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      // Interrupted once the run's own bar (after the scan's) has started and its half-written
+      // output is there: at once for OUT.partial, after the first repairs for --write-back's.
+      const halfWritten = (): boolean =>
+        readdirSync(dir).some((name) => name.startsWith('out.jsonl') && name.endsWith('.partial'));
+      const poll = setInterval(() => {
+        if (sent || !/^\[/m.test(stderr) || !halfWritten()) return;
+        sent = true;
+        child.kill('SIGINT');
+      }, 10);
       const code = await new Promise<number | null>((done) => child.on('close', done));
+      clearInterval(poll);
       expect(sent, stderr).toBe(true);
       expect(code).not.toBe(0);
       // The run's work or its reading of the file, whichever sees the interruption first.
