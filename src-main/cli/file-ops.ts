@@ -43,6 +43,7 @@ import { JsonText } from '../service/runs/history.ts';
 import { fileChunks, formatFromPath } from '../files/index.ts';
 import type { RowMapping } from '../engine/rows/index.ts';
 import { openWriteBack, type WriteBack } from './write-back.ts';
+import { Interruption } from './interruption.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
 import { summaryLines } from './run-summary.ts';
 import {
@@ -157,8 +158,26 @@ function engineIdentity(engine: RoleEngine): string {
   return engine.kind === 'unavailable' ? `unavailable: ${engine.message}` : engine.kind;
 }
 
-/** `svc audit|fix|refine IN`: the operation over a whole file, with the engine in force. */
+/**
+ * `svc audit|fix|refine IN`: the operation over a whole file, with the engine in force. A SIGINT
+ * or SIGTERM stops it, its half-written output removed, with one message and exit code.
+ */
 export async function fileOperationCommand(operation: Operation, argv: string[]): Promise<void> {
+  const interruption = new Interruption();
+  try {
+    await fileOperation(operation, argv, interruption);
+  } catch (error) {
+    throw interruption.errorFor(error);
+  } finally {
+    interruption.dispose();
+  }
+}
+
+async function fileOperation(
+  operation: Operation,
+  argv: string[],
+  interruption: Interruption,
+): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, FILE_OPS_OPTIONS, true);
   const [input, ...extra] = positionals;
   if (input === undefined || extra.length > 0) {
@@ -231,13 +250,10 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
   if (backend.id !== 'builtin') {
     for (const line of describeEngines(engines)) console.error(`engine ${line}`);
   }
-  const controller = new AbortController();
-  const onInterrupt = (): void => controller.abort();
-  process.once('SIGINT', onInterrupt);
 
   // The dataset checks look at the whole file first; each batch's results get their verdicts.
   // A shard leaves them to svc merge, which has the whole file.
-  const readOptions = { signal: controller.signal, shape, mapping, paths };
+  const readOptions = { signal: interruption.signal, shape, mapping, paths };
   const contamination = {
     benchmarks: values.benchmarks ?? settings.contamination.benchmarks,
     against: (values.against ?? []).map((path) => resolve(path)),
@@ -281,7 +297,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
             settings.dedup.threshold,
             contamination,
             {
-              signal: controller.signal,
+              signal: interruption.signal,
               onScanned: (share, samples) => scanBar.update(share, samples),
             },
           )
@@ -350,10 +366,14 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
           contamination,
           shard,
           values.out,
-          controller.signal,
+          interruption.signal,
           (share, samples) => shareBar.update(share, samples),
         );
         shareBar.done(scanned);
+      } catch (error) {
+        // The part is open: a scan share that failed or was interrupted leaves no half of it.
+        await part.discard();
+        throw error;
       } finally {
         shareBar.stop();
       }
@@ -387,7 +407,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     const request = { operation, samples: sent.batch, config, conventions } as OperationRequest;
     const work =
       sent.batch.length > 0
-        ? runOperation(request, { backend, signal: controller.signal })
+        ? runOperation(request, { backend, signal: interruption.signal })
         : Promise.resolve(undefined);
     await inFlight.send(work, (result) => finishBatch(sent, result));
   };
@@ -529,7 +549,7 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
         },
         { part, cleanRows, languageSample },
         takeShardSlice,
-        controller.signal,
+        interruption.signal,
       ));
     if (shardOnPool) await recordHeld();
     if (parallel) {
@@ -567,6 +587,8 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     }
     await flush();
     await inFlight.drain();
+    // Told to stop while the last batches were written: the output is not put in place.
+    interruption.signal.throwIfAborted();
     await sink?.close();
     await part?.close({
       samples: done,
@@ -589,14 +611,13 @@ export async function fileOperationCommand(operation: Operation, argv: string[])
     // (the run failed; a shard's part is never renamed into place): stop their work. The
     // output's half-written file is removed, as a failed scan's and a failed merge's are (a
     // shard's scan share, complete, stays: a rerun replaces it).
-    controller.abort();
+    interruption.abort();
     await sink?.discard();
     await writeBack?.discard();
     await part?.discard();
     throw error;
   } finally {
     bar?.stop();
-    process.off('SIGINT', onInterrupt);
     db.close();
   }
 

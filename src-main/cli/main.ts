@@ -1,5 +1,6 @@
 import { AppError } from '../../src-shared/errors.ts';
 import { packageVersion } from './paths.ts';
+import { Interrupted } from './interruption.ts';
 
 const COMMANDS_USAGE = `svc: audit and fix training data
 
@@ -77,7 +78,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof AppError) {
     console.error(`svc: ${error.message}`);
-    process.exit(error.code === 'invalid_request' ? 2 : 1);
+    process.exit(
+      error instanceof Interrupted ? error.exitCode : error.code === 'invalid_request' ? 2 : 1,
+    );
   }
   console.error(error);
   process.exit(1);

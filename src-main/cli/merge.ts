@@ -28,6 +28,7 @@ import { defaultDataDir, packageVersion } from './paths.ts';
 import { summaryLines } from './run-summary.ts';
 import { inputFingerprint, type PartHeader, type PartTrailer } from './shard.ts';
 import { openShardScans, scanHeader } from './shard-scan.ts';
+import { Interruption } from './interruption.ts';
 
 export const MERGE_USAGE = `usage: svc merge OUT PART... [--input FILE] [--report PATH]
   Merges the parts of svc audit|fix|refine FILE --shard I/N (all N of them, in any order) into
@@ -207,8 +208,22 @@ function partRanges(rows: readonly MergedRow[]): Pick<MergeRowsTask, 'parts' | '
   return { parts, from };
 }
 
-/** `svc merge OUT PART...`: the parts of a sharded run as the output of one run over the file. */
+/**
+ * `svc merge OUT PART...`: the parts of a sharded run as the output of one run over the file. A
+ * SIGINT or SIGTERM stops it, its half-written output removed, with one message and exit code.
+ */
 export async function mergeCommand(argv: string[]): Promise<void> {
+  const interruption = new Interruption();
+  try {
+    await merge(argv, interruption.signal);
+  } catch (error) {
+    throw interruption.errorFor(error);
+  } finally {
+    interruption.dispose();
+  }
+}
+
+async function merge(argv: string[], signal: AbortSignal): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, MERGE_OPTIONS, true);
   const [out, ...paths] = positionals;
   if (out === undefined || paths.length === 0) {
@@ -253,6 +268,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
       mapping:
         header.read.mapping === undefined ? undefined : FieldMapping.parse(header.read.mapping),
       paths: header.read.paths === undefined ? undefined : OasstPaths.parse(header.read.paths),
+      signal,
     };
     const contamination = header.contamination ?? {
       benchmarks: settings.contamination.benchmarks,
@@ -270,7 +286,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
           await import('./parallel-scan.ts')
         )
           .scanFileInParallel(pool, input, read, settings.dedup.threshold, contamination, {
-            signal: new AbortController().signal,
+            signal,
             onScanned: (share, samples) => scanBar.update(share, samples),
             prepare: (mapping, pass) => {
               const expected = { index: 0, of: header.of };
@@ -301,7 +317,7 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     const found = checks.found;
     // The shards counted their rows as written; the workers send what the checks change.
     const tally = new PositionedTally();
-    const runner = new TaskRunner(filePassPool(), new AbortController().signal);
+    const runner = new TaskRunner(filePassPool(), signal);
     const buffers = new OutputBuffers();
     const { issuesOfRange } = await import('../service/file-pass/parallel-pass.ts');
     const rowsStarted = performance.now();
@@ -363,6 +379,8 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     languages?.resolve();
     checks.absorb(tally.parts());
     await inputChecked;
+    // Told to stop while the last rows were written: the output is not put in place.
+    signal.throwIfAborted();
     await sink.close();
   } catch (error) {
     await sink.discard();

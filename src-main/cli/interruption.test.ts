@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../src-shared/errors.ts';
+import { Interrupted, Interruption } from './interruption.ts';
+
+describe('Interruption', () => {
+  it('a SIGTERM aborts the work and ends the command as interrupted, code 143', () => {
+    const interruption = new Interruption();
+    try {
+      // An event emitted here reaches the listeners as the signal would, and sends none.
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(interruption.signal.aborted).toBe(true);
+      const surfaced = new AppError('cancelled', 'the run was cancelled');
+      const error = interruption.errorFor(surfaced);
+      expect(error).toBeInstanceOf(Interrupted);
+      expect((error as Interrupted).exitCode).toBe(143);
+      expect((error as Interrupted).code).toBe('cancelled');
+      expect((error as Interrupted).cause).toBe(surfaced);
+    } finally {
+      interruption.dispose();
+    }
+  });
+
+  it('a SIGINT ends it with code 130', () => {
+    const interruption = new Interruption();
+    try {
+      process.emit('SIGINT', 'SIGINT');
+      expect((interruption.errorFor(new Error('x')) as Interrupted).exitCode).toBe(130);
+    } finally {
+      interruption.dispose();
+    }
+  });
+
+  it('a failure of its own stays that failure, though the work is aborted', () => {
+    const interruption = new Interruption();
+    try {
+      const failure = new AppError('invalid_request', 'line 3 is not JSON');
+      interruption.abort();
+      expect(interruption.signal.aborted).toBe(true);
+      expect(interruption.errorFor(failure)).toBe(failure);
+    } finally {
+      interruption.dispose();
+    }
+  });
+
+  it('leaves no listener behind once disposed', () => {
+    const before = ['SIGINT', 'SIGTERM'].map((s) => process.listenerCount(s));
+    new Interruption().dispose();
+    expect(['SIGINT', 'SIGTERM'].map((s) => process.listenerCount(s))).toEqual(before);
+  });
+});
