@@ -99,6 +99,12 @@ export async function benchMainHolds(rows: number): Promise<void> {
       format: 'jsonl',
       path: join(h.dir, 'export.jsonl'),
     });
+    for (const decision of ['dropped', 'restored'] as const) {
+      enter(`${decision === 'dropped' ? 'drop' : 'restore'} every row`);
+      await h.call('decide', { dataset_id: dataset.id, filter: {}, decision });
+    }
+    enter('delete');
+    await h.call('deleteDataset', { dataset_id: dataset.id });
     record();
   } finally {
     clearInterval(timer);

@@ -12,8 +12,9 @@ import { Pinger, PING_MS } from './pinger.ts';
  * A server that never waits: while a dataset of templated rows (GSM8K
  * questions repeated with a numbered suffix, 300 groups of near duplicates:
  * the shape of synthetic data) is imported, scanned, looked at in the
- * Overview, searched, audited and exported through a real `svc serve`, a
- * client asks the cheap `GET /pricing` every 100 ms. How long each answer
+ * Overview, searched, audited, exported, every row dropped and restored,
+ * then deleted, through a real `svc serve`, a client asks the cheap
+ * `GET /pricing` every 100 ms. How long each answer
  * took, per phase, is how long the server's thread was held (plus the
  * request's own ~1 ms). Goal: the worst ≤ 50 ms.
  */
@@ -93,6 +94,12 @@ export async function benchServerWait(rows: number): Promise<void> {
         path: join(dir, 'export.jsonl'),
       }),
     );
+    await phase('drop all rows, restore all', async () => {
+      for (const decision of ['dropped', 'restored']) {
+        await owner('decide', { dataset_id: id, filter: {}, decision });
+      }
+    });
+    await phase('delete', () => owner('deleteDataset', { dataset_id: id }));
 
     console.log(
       `\n## server-wait: GET /pricing every ${PING_MS} ms through a dataset's life ` +

@@ -409,34 +409,15 @@ export function updateRowResults(
   for (const row of rows) update.run({ dataset_id: datasetId, ...row });
 }
 
-/**
- * The rows a decision applies to: those matching the filter (and among
- * `indices` when given); accepting and rejecting only rows whose fix changed
- * something. Ascending. `search`: see countRows.
- */
-export function decisionTargets(
-  db: Db,
-  datasetId: string,
-  target: { indices?: readonly number[] | undefined; filter?: RowFilter | undefined },
-  changedOnly: boolean,
-  search?: RowSearch,
-): number[] {
-  const where = rowWhere(datasetId, target.filter, search);
-  const clauses = [where.sql];
-  const params = [...where.params];
-  if (target.indices !== undefined) {
-    clauses.push('row_index IN (SELECT value FROM json_each(?))');
-    params.push(JSON.stringify(target.indices));
-  }
-  if (changedOnly) clauses.push('changed = 1');
-  const sql = `SELECT row_index FROM ${source(where)} WHERE ${clauses.join(' AND ')} ORDER BY row_index`;
-  return reading(
+/** The rows among `indices` (ascending) whose fix changed something: what a fix decision sets. */
+export function changedAmong(db: Db, datasetId: string, indices: readonly number[]): number[] {
+  if (indices.length === 0) return [];
+  return plucked(
     db,
-    datasetId,
-    where,
-    search,
-    () => composedPlucked(db, sql).all(...params) as number[],
-  );
+    `SELECT row_index FROM dataset_rows
+       WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?)) AND changed = 1
+       ORDER BY row_index`,
+  ).all(datasetId, JSON.stringify(indices)) as number[];
 }
 
 /** What deciding needs of a row whose verdict depends on the decision (it has a reaudit). */

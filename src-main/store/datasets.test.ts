@@ -11,7 +11,7 @@ import {
   insertDataset,
   insertImportErrors,
 } from './datasets.ts';
-import { countRows, decisionTargets, pageIndices, setDecision } from './datasets-rows.ts';
+import { changedAmong, countRows, pageIndices, setDecision } from './datasets-rows.ts';
 import { pageSegments, rowWhere, source } from './datasets-filter.ts';
 import { everyFieldSearch, importTextRows } from './testing/text-rows.ts';
 
@@ -103,12 +103,11 @@ describe('datasets tables (migration 3)', () => {
       accepted: 0,
       dropped: 0,
     });
-    const accepted = decisionTargets(db, 'ds_a', { filter: {} }, true);
+    const accepted = changedAmong(db, 'ds_a', [0, 1, 2, 3]);
     expect(accepted).toEqual([0, 1]);
     setDecision(db, 'ds_a', 'accepted', accepted);
-    const pending = decisionTargets(db, 'ds_a', { indices: [0, 3] }, false);
-    expect(pending).toEqual([0, 3]);
-    setDecision(db, 'ds_a', null, pending);
+    expect(changedAmong(db, 'ds_a', [1, 3])).toEqual([1]);
+    setDecision(db, 'ds_a', null, [0, 3]);
     expect(datasetStats(db, 'ds_a').accepted).toBe(1);
   });
 

@@ -94,12 +94,11 @@ export function datasetHandlers(
     datasetRow: (input) => promised(() => datasetRow(db, input)),
     importErrors: ({ dataset_id }) =>
       promised(() => importErrorRecords(db, readyDataset(db, dataset_id).id, IMPORT_ERRORS_LISTED)),
-    decide: (input) =>
-      promised(() => {
-        const result = decide(db, input);
-        if (result.updated > 0) scanner.request(input.dataset_id, DECISION_SCAN_DELAY_MS);
-        return result;
-      }),
+    decide: async (input) => {
+      const result = await decide(db, input);
+      if (result.updated > 0) scanner.request(input.dataset_id, DECISION_SCAN_DELAY_MS);
+      return result;
+    },
     keepBoth: (input) =>
       promised(() => {
         const result = keepBoth(db, input);
