@@ -207,3 +207,40 @@ describe('datasetRows', () => {
     expect(await dropped()).toBe(0);
   });
 });
+
+describe('datasetRows while an import commits rows', () => {
+  it('counts and pages one state of the dataset: a page never holds more rows than its total', async () => {
+    const g = createHarness({ onDisk: true });
+    const file = join(g.dir, 'beta.jsonl');
+    const lines = Array.from({ length: 30_000 }, (_, i) =>
+      JSON.stringify({
+        task_type: 'text',
+        // Every 50th row holds the word searched: its count stays under a page.
+        text: `row ${i}: ${i % 50 === 0 ? 'beta' : 'alpha'} ${'words '.repeat(20)}`,
+      }),
+    );
+    writeFileSync(file, lines.join('\n') + '\n');
+    const state = { importing: true };
+    const imported = g.importFile(file, 'sample').finally(() => (state.importing = false));
+    const pages: { total: number; rows: number }[] = [];
+    // Asked as a grid asks while the import runs: its search counted, its first page read.
+    while (state.importing) {
+      const listed = await g.call('listDatasets', {});
+      const datasetId = listed[0]?.id;
+      if (datasetId === undefined) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        continue;
+      }
+      const found = await g.call('datasetRows', {
+        dataset_id: datasetId,
+        offset: 0,
+        limit: 1000,
+        filter: { search: 'beta' },
+      });
+      pages.push({ total: found.total, rows: found.rows.length });
+    }
+    await imported;
+    expect(pages.length).toBeGreaterThan(3);
+    for (const { total, rows } of pages) expect(rows).toBe(total);
+  }, 60_000);
+});

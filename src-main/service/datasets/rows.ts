@@ -53,12 +53,23 @@ function toGridRow(record: StoredGridRow, sampleOf: ReturnType<typeof sampleRead
 /**
  * A page of the grid: the rows at `offset` in the sort's order, and how many
  * match in all. `searchIndex`: the dataset's search index, complete or being
- * built, when the connection has one (the grid worker's).
+ * built, when the connection has one (the grid worker's). The count and the
+ * page are read in one transaction, so from one state of the database: read
+ * apart while an import committed rows, a page held more rows than its total
+ * (111 under 69), and a client paging by the total missed rows.
  */
 export function datasetRows(
   db: Db,
   query: z.output<typeof RowsQuery>,
   searchIndex?: IndexedSearch,
+): RowsPage {
+  return db.transaction(() => rowsPage(db, query, searchIndex))();
+}
+
+function rowsPage(
+  db: Db,
+  query: z.output<typeof RowsQuery>,
+  searchIndex: IndexedSearch | undefined,
 ): RowsPage {
   const dataset = readableDataset(db, query.dataset_id);
   const filter: RowFilter = query.filter;
