@@ -310,6 +310,9 @@ describe('importDataset', () => {
     expect(first.page.rows[0]?.title).toContain(question.slice(0, 20));
     // Runs, decisions and exports wait for the import to end.
     expect(first.refused).toMatchObject({ code: 'not_found' });
+    expect((first.refused as Error).message).toMatch(
+      /^dataset "growing" \(ds_\w+\) is still importing \(\d+ rows so far\)/,
+    );
     expect(done).toMatchObject({ state: 'ready', rows: source.length * 4 });
     expect(await h.call('listDatasets', {})).toMatchObject([{ id: done.id, state: 'ready' }]);
   });

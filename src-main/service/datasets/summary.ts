@@ -55,11 +55,22 @@ export function readableDataset(db: Db, id: string): DatasetRecord {
   return record;
 }
 
-/** The dataset, ready (imported, not being deleted); `not_found` otherwise. */
+/**
+ * The dataset, ready (imported, not being deleted); `not_found` otherwise,
+ * saying why when it is there but not ready: a dataset the lists show as
+ * importing was answered "no dataset with id", as if it did not exist.
+ */
 export function readyDataset(db: Db, id: string): DatasetRecord {
   const record = datasetRecord(db, id);
-  if (record?.state !== 'ready') {
-    throw new AppError('not_found', `no dataset with id ${JSON.stringify(id)}`);
-  }
-  return record;
+  if (record?.state === 'ready') return record;
+  const named = record ? `dataset ${JSON.stringify(record.name)} (${record.id})` : '';
+  throw new AppError(
+    'not_found',
+    record?.state === 'importing'
+      ? `${named} is still importing (${record.row_count} rows so far): its rows can be read, ` +
+          'the rest waits for the import to end'
+      : record?.state === 'deleting'
+        ? `${named} is being deleted`
+        : `no dataset with id ${JSON.stringify(id)}`,
+  );
 }
