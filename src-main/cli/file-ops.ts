@@ -44,6 +44,7 @@ import { fileChunks, formatFromPath } from '../files/index.ts';
 import type { RowMapping } from '../engine/rows/index.ts';
 import { openWriteBack, type WriteBack } from './write-back.ts';
 import { Interruption } from './interruption.ts';
+import { checkOutputTargets } from './output-targets.ts';
 import { defaultDataDir, packageVersion } from './paths.ts';
 import { summaryLines } from './run-summary.ts';
 import {
@@ -183,6 +184,13 @@ async function fileOperation(
   if (input === undefined || extra.length > 0) {
     throw new AppError('invalid_request', `expected one input file\n\n${FILE_OPS_USAGE}`);
   }
+  checkOutputTargets(
+    [{ what: 'the input', path: input }],
+    [
+      { what: '--out', path: values.out },
+      { what: '--report', path: values.report },
+    ],
+  );
   const config = configFrom(
     operation,
     parsePositiveInt(values.votes, '--votes'),

@@ -160,6 +160,32 @@ describe('svc merge OUT PART...', () => {
     );
   });
 
+  it('refuses, before any work, an output that is a part, the input or the other output', async () => {
+    const dir = tempDir();
+    const input = smallFile(dir);
+    const [p0, p1] = (await shardRuns({ operation: 'audit', input, dir }, 2)) as [string, string];
+    const before = [p0, p1, input].map((path) => readFileSync(path, 'utf8'));
+    const refused = async (out: string, extra: string[] = []) =>
+      (
+        await rejection(
+          quietly(() => mergeCommand([out, p0, p1, '--data-dir', join(dir, 'data'), ...extra])),
+        )
+      ).message;
+    // `svc merge p0.jsonl p0.jsonl p1.jsonl` wrote the merge over part 1, exit code 0.
+    expect(await refused(p0)).toBe(
+      `OUT ${p0} is part 1 of the merge: writing it would destroy it; name another file`,
+    );
+    expect(await refused(input)).toMatch(/^OUT .* is the input the shards read: writing it would/);
+    expect(await refused(join(dir, 'm.jsonl'), ['--report', p1])).toMatch(
+      /^--report .* is part 2 of the merge/,
+    );
+    expect(await refused(join(dir, 'm.jsonl'), ['--report', join(dir, 'm.jsonl')])).toMatch(
+      /^--report .* is OUT: writing it would destroy it/,
+    );
+    expect([p0, p1, input].map((path) => readFileSync(path, 'utf8'))).toEqual(before);
+    expect(existsSync(join(dir, 'm.jsonl'))).toBe(false);
+  });
+
   it('refuses an unfinished part, a changed input, and reads a moved one with --input', async () => {
     const dir = tempDir();
     const input = smallFile(dir);

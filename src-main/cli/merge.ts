@@ -29,6 +29,7 @@ import { summaryLines } from './run-summary.ts';
 import { inputFingerprint, type PartHeader, type PartTrailer } from './shard.ts';
 import { openShardScans, scanHeader } from './shard-scan.ts';
 import { Interruption } from './interruption.ts';
+import { checkOutputTargets } from './output-targets.ts';
 
 export const MERGE_USAGE = `usage: svc merge OUT PART... [--input FILE] [--report PATH]
   Merges the parts of svc audit|fix|refine FILE --shard I/N (all N of them, in any order) into
@@ -241,6 +242,21 @@ async function merge(argv: string[], signal: AbortSignal): Promise<void> {
   const header = (parts[0] as PartReader).header;
   const operation = header.operation;
   const input = values.input ?? header.input.path;
+  try {
+    checkOutputTargets(
+      [
+        ...parts.map((part, i) => ({ what: `part ${i + 1} of the merge`, path: part.path })),
+        { what: 'the input the shards read', path: input },
+      ],
+      [
+        { what: 'OUT', path: out },
+        { what: '--report', path: values.report },
+      ],
+    );
+  } catch (error) {
+    for (const part of parts) part.close();
+    throw error;
+  }
   // JSON Lines are merged on the engine's workers (the scan's rest, the rows): they start now,
   // while this thread opens the database and reads the parts' scans.
   if (formatFromPath(input) === 'jsonl') prestartFilePass(filePassPool(), { fileTasks: true });
