@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src-shared/errors.ts';
 import { Interrupted, Interruption } from './interruption.ts';
 
@@ -42,9 +42,34 @@ describe('Interruption', () => {
     }
   });
 
+  it('takes the same signal again at once for the first (timeout signals a command twice)', () => {
+    const interruption = new Interruption();
+    const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    try {
+      process.emit('SIGTERM', 'SIGTERM');
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(exit).not.toHaveBeenCalled();
+      expect((interruption.errorFor(new Error('x')) as Interrupted).exitCode).toBe(143);
+    } finally {
+      exit.mockRestore();
+      interruption.dispose();
+    }
+  });
+
+  it('a closed terminal (SIGHUP) stops it too, with code 129', () => {
+    const interruption = new Interruption();
+    try {
+      process.emit('SIGHUP', 'SIGHUP');
+      expect((interruption.errorFor(new Error('x')) as Interrupted).exitCode).toBe(129);
+    } finally {
+      interruption.dispose();
+    }
+  });
+
   it('leaves no listener behind once disposed', () => {
-    const before = ['SIGINT', 'SIGTERM'].map((s) => process.listenerCount(s));
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const before = signals.map((s) => process.listenerCount(s));
     new Interruption().dispose();
-    expect(['SIGINT', 'SIGTERM'].map((s) => process.listenerCount(s))).toEqual(before);
+    expect(signals.map((s) => process.listenerCount(s))).toEqual(before);
   });
 });

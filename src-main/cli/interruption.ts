@@ -1,11 +1,21 @@
 import { AppError } from '../../src-shared/errors.ts';
 
-/** The signals a long command stops cleanly on: a terminal's Ctrl-C, and a scheduler's stop. */
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/**
+ * The signals a long command stops cleanly on: a terminal's Ctrl-C, a
+ * scheduler's stop, a terminal closed (an ssh session dropped).
+ */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type StopSignal = (typeof SIGNALS)[number];
 
 /** 128 + the signal's number, as a shell reports a command a signal ended. */
-const EXIT_CODES: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
+const EXIT_CODES: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/**
+ * A signal again within this long of the first is the same request sent
+ * twice: coreutils' `timeout` signals the command and then its process
+ * group, so the command gets two. Later, it is a person insisting.
+ */
+const REPEAT_MS = 1000;
 
 /** A command that stopped because it was told to: its exit code says which signal. */
 export class Interrupted extends AppError {
@@ -21,24 +31,31 @@ export class Interrupted extends AppError {
 }
 
 /**
- * Stops a long command (`svc audit|fix|refine|merge`) cleanly on SIGINT or
- * SIGTERM: the signal aborts the command's work, whose failure path removes
- * its half-written output, and the command ends with one message and exit
- * code whatever error the abort surfaced as on the way (a run, a file read,
- * a worker's task each say it their own way). Kubernetes and Slurm stop a
- * job with SIGTERM before they kill it: without a listener Node exits at
- * once and leaves `OUT.partial` behind. A second signal, with no listener
- * left, ends the process at once, as a second Ctrl-C is meant to.
+ * Stops a long command (`svc audit|fix|refine|merge`) cleanly on SIGINT,
+ * SIGTERM or SIGHUP: the signal aborts the command's work, whose failure
+ * path removes its half-written output, and the command ends with one
+ * message and exit code whatever error the abort surfaced as on the way (a
+ * run, a file read, a worker's task each say it their own way). Kubernetes
+ * and Slurm stop a job with SIGTERM before they kill it: without a listener
+ * Node exits at once and leaves `OUT.partial` behind. The same signal again
+ * within REPEAT_MS is taken for the first; after it, a second Ctrl-C ends
+ * the process at once, as a second Ctrl-C is meant to.
  */
 export class Interruption {
   readonly #controller = new AbortController();
   #received: StopSignal | undefined;
+  #receivedAt = 0;
   readonly #listeners = SIGNALS.map((signal) => {
     const listener = (): void => {
-      this.#received = signal;
-      this.#controller.abort();
+      if (this.#received === undefined) {
+        this.#received = signal;
+        this.#receivedAt = performance.now();
+        this.#controller.abort();
+      } else if (performance.now() - this.#receivedAt > REPEAT_MS) {
+        process.exit(EXIT_CODES[signal]);
+      }
     };
-    process.once(signal, listener);
+    process.on(signal, listener);
     return [signal, listener] as const;
   });
 
