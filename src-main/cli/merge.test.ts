@@ -83,6 +83,10 @@ describe('svc merge OUT PART...', () => {
     const counts = (lines: string[]) => lines.slice(lines.findIndex((l) => l.startsWith('fix:')));
     expect(counts(merged.summary).slice(0, 2)).toEqual(counts(single.summary).slice(0, 2));
     expect(merged.summary[0]).toMatch(/^fix: 25 samples, .*, 1 rows skipped$/);
+    // Priced once, as one run prices it (each shard rounded its own cost up: a micro-USD or two more).
+    const cost = (lines: string[]) => lines.join('\n').match(/^usage: \$([\d.]+) /m)?.[1];
+    expect(cost(merged.summary)).toBeDefined();
+    expect(cost(merged.summary)).toBe(cost(single.summary));
     expect(merged.summary.join('\n')).toMatch(/your own runs: 3 shards, cli_\w+, cli_\w+, cli_\w+/);
   });
 

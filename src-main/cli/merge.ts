@@ -5,6 +5,8 @@ import { formatFromPath } from '../files/index.ts';
 import { filePassPool, prestartFilePass } from '../service/runs/pool/pooled.ts';
 import { AppError } from '../../src-shared/errors.ts';
 import { FieldMapping, OasstPaths } from '../../src-shared/schemas/mapping.ts';
+import type { Settings } from '../../src-shared/schemas/settings.ts';
+import { tokenCostMicro } from '../service/billing/money.ts';
 import type { ShapeId } from '../engine/shapes/index.ts';
 import type { ModelUsage } from '../engine/usage.ts';
 import { createServiceContext } from '../service/context/service-context.ts';
@@ -100,6 +102,20 @@ function checkInput(
   );
   checked.catch(() => undefined); // awaited before the output is kept, or on the way out
   return { sameSize: bytes === header.input.bytes, checked };
+}
+
+/**
+ * What the run cost at the rates in force, as one run over the whole file
+ * would say it: its usage priced once. Each shard rounded its own cost up
+ * to the micro-USD, and their sum came out a micro-USD or so over a single
+ * run's ($0.541704 against $0.541703). Shards that ran at other rates than
+ * these (another machine's settings) keep the sum of what each said.
+ */
+function mergedCostMicro(trailers: readonly PartTrailer[], rates: Settings['rates']): number {
+  const priced = (usage: Record<string, ModelUsage>): number => tokenCostMicro(usage, rates);
+  return trailers.every((t) => t.cost_micro === priced(t.usage))
+    ? priced(addedUsage(trailers))
+    : trailers.reduce((sum, t) => sum + t.cost_micro, 0);
 }
 
 /** The shards' usage, model by model. */
@@ -264,6 +280,7 @@ async function merge(argv: string[], signal: AbortSignal): Promise<void> {
   const dataDir = values['data-dir'] ?? process.env.SVC_DATA_DIR ?? defaultDataDir();
   const db = openDatabase(dataDir);
   const sink = openJsonlSink(out === '-' ? undefined : out);
+  let rates: Settings['rates'] | undefined;
   const recounted: Record<string, number> = {};
   let position = 0;
   let checks: FileChecks;
@@ -278,6 +295,7 @@ async function merge(argv: string[], signal: AbortSignal): Promise<void> {
   try {
     if (out === '-' || !sameSize) await inputChecked;
     const settings = createServiceContext(db, dataDir, packageVersion()).settings();
+    rates = settings.rates;
     // The dataset checks of the whole file, read exactly as the shards (and a single run) read it.
     const read = {
       shape: header.read.shape as ShapeId | undefined,
@@ -422,7 +440,7 @@ async function merge(argv: string[], signal: AbortSignal): Promise<void> {
     counts,
     skipped: trailers.reduce((sum, t) => sum + t.skipped, 0),
     usage: addedUsage(trailers),
-    costMicro: trailers.reduce((sum, t) => sum + t.cost_micro, 0),
+    costMicro: mergedCostMicro(trailers, rates),
     charged:
       `your own runs: ${runs.length} shards, ` +
       (runs.length <= 8 ? runs.join(', ') : `${runs[0]} ... ${runs.at(-1)}`) +
