@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
+import { crc32 } from 'node:zlib';
 import type { FingerprintSet } from '../engine/contamination/fingerprints.ts';
 import { headMapping, mappingSpecOf, type RowMappingSpec } from '../engine/rows/index.ts';
 import { sliceBytes, type LineSlice } from '../service/file-pass/line-slices.ts';
@@ -33,17 +43,22 @@ import type { Shard } from './shard.ts';
  * scans itself only a slice no part brings (a part copied without its scan,
  * another slice size, another threshold or mapping or evaluation set).
  *
- * The file: frames of a 4-byte little-endian length and a V8 serialization
- * (what postMessage sends: typed arrays as they are), a header first, then
- * each slice's result in the file's order. Written beside the part under
+ * The file: frames of a 4-byte little-endian length, the CRC-32 of the
+ * length and the body (4 bytes, little-endian), and the body, a V8
+ * serialization (what postMessage sends: typed arrays as they are); a header
+ * first, then each slice's result in the file's order. A frame whose sum is
+ * not its bytes' is not read: its slice is scanned in the merge. Without the
+ * sum, a byte flipped in a slice's signatures read as other signatures: one
+ * damaged byte made a merge of 3,000 rows run for nine minutes at 99% (an
+ * LSH bucket of garbage), or end in a stack trace. Written beside the part under
  * another name and renamed once complete: a shard that stops leaves none.
  * The rows' language texts are left out (`withoutLanguageTexts`): they were
  * nine tenths of the file, and the merge reads again from the input only
  * the rows its language sample keeps.
  */
 
-/** 2: the rows' language texts are left out (`withoutLanguageTexts`). */
-export const SCAN_FORMAT = 2;
+/** 2: the rows' language texts are left out (`withoutLanguageTexts`). 3: each frame's CRC-32. */
+export const SCAN_FORMAT = 3;
 
 /** What makes a shard's scan the merge's own: every field must be equal. */
 export interface ShardScanHeader {
@@ -98,11 +113,13 @@ export function scanHeader(
   };
 }
 
-function frame(value: unknown): Buffer {
+/** A frame of the scan file (see the file's layout above). */
+export function frame(value: unknown): Buffer {
   const body = serialize(value);
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(body.length);
-  return Buffer.concat([length, body]);
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(body.length);
+  head.writeUInt32LE(crc32(body, crc32(head.subarray(0, 4))), 4);
+  return Buffer.concat([head, body]);
 }
 
 /**
@@ -187,20 +204,32 @@ export async function scanShardShare(
 /** One part's scan, read front to back as the merge asks for its slices in order. */
 class ScanReader {
   readonly #fd: number;
+  readonly #size: number;
   #at = 0;
   #next: SliceFrame | null | undefined;
 
   constructor(fd: number) {
     this.#fd = fd;
+    this.#size = fstatSync(fd).size;
   }
 
-  /** The next frame, or null at the end (or where the file is cut short). */
+  /**
+   * The next frame, or null at the end (or where the file is cut short);
+   * throws for a frame whose bytes are not what was written (skipped: the
+   * next read is the frame after, when its length was not what was damaged).
+   */
   read(): unknown {
-    const length = Buffer.alloc(4);
-    if (readSync(this.#fd, length, 0, 4, this.#at) < 4) return null;
-    const body = Buffer.allocUnsafe(length.readUInt32LE());
-    if (readSync(this.#fd, body, 0, body.length, this.#at + 4) < body.length) return null;
-    this.#at += 4 + body.length;
+    const head = Buffer.alloc(8);
+    if (readSync(this.#fd, head, 0, 8, this.#at) < 8) return null;
+    const length = head.readUInt32LE();
+    // A length past the file's end is no frame (a damaged length asked for gigabytes).
+    if (this.#at + 8 + length > this.#size) return null;
+    const body = Buffer.allocUnsafe(length);
+    if (readSync(this.#fd, body, 0, length, this.#at + 8) < length) return null;
+    this.#at += 8 + length;
+    if (crc32(body, crc32(head.subarray(0, 4))) !== head.readUInt32LE(4)) {
+      throw new Error('a damaged frame');
+    }
     return deserialize(body);
   }
 
