@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +62,27 @@ describe('svc audit|fix|refine FILE', () => {
     expect(rows).toHaveLength(300);
     expect((rows[0]?.audit as { votes: number }).votes).toBe(3);
     expect(run.stderr).toMatch(/audit: 300 samples, 300 passed, 0 failed/);
+  });
+
+  it('takes --out - for stdout, as svc merge does, and says what a .csv name gets', () => {
+    // In a folder of its own: the file named "-" it used to write would land there.
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-cli-dash-'));
+    const input = join(datasets, 'gsm8k_test_first300.jsonl');
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [join(repo, 'bin', 'svc.js'), 'audit', input, ...args], {
+        cwd,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, SVC_DATA_DIR: join(work, 'data') },
+      });
+    const dash = run('--out', '-');
+    expect(dash.status, dash.stderr).toBe(0);
+    expect(jsonl(dash.stdout)).toHaveLength(300);
+    expect(readdirSync(cwd)).toEqual([]);
+    const csv = run('--out', 'named.csv');
+    expect(csv.status, csv.stderr).toBe(0);
+    expect(csv.stderr).toMatch(/^note: named\.csv gets JSON Lines .* --write-back writes/m);
+    expect(jsonl(readFileSync(join(cwd, 'named.csv'), 'utf8'))).toHaveLength(300);
   });
 
   it.each(['csv', 'parquet', 'json'] as const)('reads %s input', async (format) => {

@@ -160,6 +160,21 @@ function engineIdentity(engine: RoleEngine): string {
 }
 
 /**
+ * Says so when the JSONL a run writes goes to a file named for another format (`--out x.csv`
+ * without --write-back wrote JSON Lines under that name, silently).
+ */
+function warnOfJsonlUnderAnotherName(out: string | undefined, writeBack: boolean): void {
+  if (out === undefined || writeBack) return;
+  const format = formatFromPath(out);
+  if (format !== undefined && format !== 'jsonl') {
+    console.error(
+      `note: ${out} gets JSON Lines (the samples with their result blocks), whatever its name; ` +
+        "--write-back writes a fix's rows in the source's own format",
+    );
+  }
+}
+
+/**
  * `svc audit|fix|refine IN`: the operation over a whole file, with the engine in force. A SIGINT
  * or SIGTERM stops it, its half-written output removed, with one message and exit code.
  */
@@ -184,6 +199,10 @@ async function fileOperation(
   if (input === undefined || extra.length > 0) {
     throw new AppError('invalid_request', `expected one input file\n\n${FILE_OPS_USAGE}`);
   }
+  // `--out -` is stdout, as svc merge's OUT `-` is (it wrote a file named "-"); a shard's part and
+  // --write-back's rows need a file, and say so.
+  if (values.out === '-') values.out = undefined;
+  warnOfJsonlUnderAnotherName(values.out, values['write-back'] === true);
   checkOutputTargets(
     [{ what: 'the input', path: input }],
     [

@@ -82,7 +82,7 @@ describe('svc merge OUT PART...', () => {
     // The counts and tokens of one run; the dataset checks' flag counted in.
     const counts = (lines: string[]) => lines.slice(lines.findIndex((l) => l.startsWith('fix:')));
     expect(counts(merged.summary).slice(0, 2)).toEqual(counts(single.summary).slice(0, 2));
-    expect(merged.summary[0]).toMatch(/^fix: 25 samples, .*, 1 rows skipped$/);
+    expect(merged.summary[0]).toMatch(/^fix: 25 samples, .*, 1 row skipped$/);
     // Priced once, as one run prices it (each shard rounded its own cost up: a micro-USD or two more).
     const cost = (lines: string[]) => lines.join('\n').match(/^usage: \$([\d.]+) /m)?.[1];
     expect(cost(merged.summary)).toBeDefined();
@@ -157,10 +157,18 @@ describe('svc merge OUT PART...', () => {
       `shard 1/3 is given twice: ${p1} and ${p1}`,
     );
     expect((await mergeFails(dir, [p0!, p1!, p2!, q0!])).message).toMatch(
-      /are parts of different runs: their number of shards differ \(3 and 2\)/,
+      /are parts of different runs: they differ in their number of shards \(3 and 2\)/,
     );
     expect((await mergeFails(dir, [p0!, p1!, fix0!])).message).toMatch(
-      /are parts of different runs: their operation differ \("audit" and "fix"\)/,
+      /are parts of different runs: they differ in their operation \("audit" and "fix"\)/,
+    );
+    // A part edited by hand to hold shard 0's first output row: both parts are named.
+    const lines = readFileSync(p1!, 'utf8').split('\n');
+    lines[1] = (lines[1] as string).replace(/^\{"position":\d+,/, '{"position":0,');
+    const edited = join(dir, 'edited.jsonl');
+    writeFileSync(edited, lines.join('\n'));
+    expect((await mergeFails(dir, [p0!, edited, p2!])).message).toMatch(
+      /^output row 0 is in two parts \((.*edited\.jsonl and .*\.jsonl|.*\.jsonl and .*edited\.jsonl)\)$/,
     );
   });
 

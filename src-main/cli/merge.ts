@@ -179,19 +179,26 @@ async function* mergedBatches(
   getPosition: () => number,
   setPosition: (position: number) => void,
 ): AsyncGenerator<{ first: number; rows: MergedRow[] }> {
+  /** The part of the row merged last: a position given twice comes right after its first. */
+  let previous: PartReader | undefined;
   for await (const rows of mergeRows(parts, MERGE_BATCH)) {
     const first = getPosition();
     for (const { row, part } of rows) {
       const position = getPosition();
       if (row.position !== position) {
+        const other =
+          row.position === position - 1 && previous && previous !== part
+            ? previous.path
+            : 'another part';
         throw invalid(
           row.position < position
-            ? `output row ${row.position} is in two parts (${part.path} and another)`
+            ? `output row ${row.position} is in two parts (${part.path} and ${other})`
             : `output row ${position} is in no part (the next is ${row.position}, in ${part.path})`,
         );
       }
       rowsOf.set(part, (rowsOf.get(part) ?? 0) + 1);
       setPosition(position + 1);
+      previous = part;
     }
     yield { first, rows };
   }

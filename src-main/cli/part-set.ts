@@ -34,7 +34,7 @@ export function checkPartSet(parts: readonly PartReader[]): PartReader[] {
     for (const [field, get] of IDENTITY) {
       if (!isDeepStrictEqual(get(part.header), get(first.header))) {
         throw invalid(
-          `${first.path} and ${part.path} are parts of different runs: their ${field} differ ` +
+          `${first.path} and ${part.path} are parts of different runs: they differ in their ${field} ` +
             `(${show(get(first.header))} and ${show(get(part.header))})`,
         );
       }

@@ -19,11 +19,17 @@ export function withThousands(n: number): string {
   return n < 0 ? `-${out}` : out;
 }
 
+/** `n` and its noun, singular for one: "1 sample", "2 rows". */
+export function counted(n: number, noun: string): string {
+  return `${withThousands(n)} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 export function describeCounts(operation: Operation, counts: Record<string, number>): string {
-  const parts = Object.entries(counts).map(
-    ([name, n]) => `${withThousands(n)} ${name.replace('_', ' ')}`,
+  const parts = Object.entries(counts).map(([name, n]) =>
+    name === 'samples' ? counted(n, 'sample') : `${withThousands(n)} ${name.replace('_', ' ')}`,
   );
-  return `${operation}: ${parts.join(', ')}`;
+  // An input with no sample has no counts at all.
+  return `${operation}: ${parts.length > 0 ? parts.join(', ') : '0 samples'}`;
 }
 
 export interface RunSummary {
@@ -44,12 +50,13 @@ export function summaryLines(run: RunSummary): string[] {
   const output = models.reduce((sum, [, u]) => sum + u.output_tokens, 0);
   return [
     describeCounts(run.operation, run.counts) +
-      (run.skipped ? `, ${run.skipped} rows skipped` : ''),
+      (run.skipped ? `, ${counted(run.skipped, 'row')} skipped` : ''),
     `tokens: ${withThousands(input)} in, ${withThousands(output)} out` +
       models
         .map(
           ([model, u]) =>
-            ` | ${model}: ${u.input_tokens} in, ${u.output_tokens} out, ${u.passes} passes`,
+            ` | ${model}: ${u.input_tokens} in, ${u.output_tokens} out, ` +
+            `${u.passes} ${u.passes === 1 ? 'pass' : 'passes'}`,
         )
         .join(''),
     `usage: $${(run.costMicro / 1e6).toFixed(6)} at the rates in force, not charged (${run.charged}) | ` +
