@@ -64,6 +64,9 @@ describe('uploads and downloads of the browser transport', () => {
     const download = await app.request(url, { headers: { cookie } });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toContain('sample.clean.jsonl');
+    // What every response carries, a download too.
+    expect(download.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(download.headers.get('x-content-type-options')).toBe('nosniff');
     const rows = (s: string) =>
       s
         .split('\n')

@@ -76,12 +76,11 @@ export function ownerTransferRoutes(
     file.once('end', () => transfers.served(token));
     // Node's web stream type and the DOM lib's differ only in typing; at run time they are one class.
     const stream = Readable.toWeb(file) as unknown as ReadableStream<Uint8Array>;
-    return new Response(stream, {
-      headers: {
-        'content-type': 'application/octet-stream',
-        'content-length': String(size),
-        'content-disposition': `attachment; filename="${fileName.replace(/[^\w.-]+/g, '_')}"`,
-      },
+    // Through the context, so the headers every response carries (x-request-id, nosniff) are kept.
+    return c.body(stream, 200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(size),
+      'content-disposition': `attachment; filename="${fileName.replace(/[^\w.-]+/g, '_')}"`,
     });
   });
   return app;

@@ -39,7 +39,7 @@ export async function editRow(
     throw new AppError('not_found', `dataset ${dataset.id} has no row ${input.index}`);
   }
   const parsed = Sample.safeParse(withoutResults(input.sample as Sample));
-  if (!parsed.success) throw validationError(parsed.error, 'the edited sample', '/sample');
+  if (!parsed.success) throw validationError(parsed.error, 'edited sample', '/sample');
   const original = sampleReader(db, dataset.id)(record);
   const edited = parsed.data;
   if (edited.task_type !== original.task_type) {
