@@ -41,7 +41,7 @@ describe('checkOutputTargets', () => {
     const check = (path: string) => () => checkOutputTargets([], [{ what: '--out', path }]);
     expect(check(join(dir, 'adir'))).toThrow(/^--out .*adir is a folder: name a file$/);
     expect(check(join(dir, 'nodir', 'r.json'))).toThrow(
-      /^cannot write --out .*r\.json: no such file \(is the folder .*nodir there and writable\?\)$/,
+      /^cannot write .*nodir\/r\.json: no such file \(is the folder .*nodir there and writable\?\)$/,
     );
   });
 

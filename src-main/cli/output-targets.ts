@@ -71,7 +71,7 @@ export function checkOutputTargets(
       accessSync(dirname(path), constants.W_OK);
     } catch (error) {
       throw refuse(
-        `cannot write ${what} ${path}: ${fsProblem(error)} (is the folder ${dirname(path)} there and writable?)`,
+        `cannot write ${path}: ${fsProblem(error)} (is the folder ${dirname(path)} there and writable?)`,
       );
     }
   }
