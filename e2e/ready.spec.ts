@@ -12,7 +12,8 @@ import { readRows, workDir } from './support/datasets.ts';
  * through the import, the scan, the Overview, searches and an export. The
  * bench holds the goal (50 ms); this test holds the server to answering
  * within a second on a loaded machine (it waited 19 s behind the Overview
- * before issue 22) and prints the worst wait.
+ * before issue 22), through every row dropped and restored and the
+ * dataset's delete too, and prints the worst wait.
  */
 
 const ROWS = 50_000;
@@ -122,6 +123,23 @@ test.describe('a dataset ready as soon as it is stored', () => {
         }),
       });
       expect(exported.status).toBe(200);
+
+      // Every row dropped and restored (the review's "Drop all shown"), then the dataset deleted:
+      // each held the server 0.5-1.3 s at 50,000 rows while it ran as one transaction or slice.
+      const owner = (method: string, body: unknown) =>
+        fetch(`${svc.baseUrl}/owner/${method}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: `svc_session=${session}` },
+          body: JSON.stringify(body),
+        });
+      phase = 'drop every row, restore every row';
+      for (const decision of ['dropped', 'restored']) {
+        const decided = await owner('decide', { dataset_id: dataset?.id, filter: {}, decision });
+        expect(decided.status).toBe(200);
+        expect(((await decided.json()) as { updated: number }).updated).toBe(ROWS);
+      }
+      phase = 'delete';
+      expect((await owner('deleteDataset', { dataset_id: dataset?.id })).status).toBe(200);
     } finally {
       stop.abort();
       await pinger;
