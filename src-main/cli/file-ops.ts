@@ -178,15 +178,8 @@ function warnOfJsonlUnderAnotherName(out: string | undefined, writeBack: boolean
  * `svc audit|fix|refine IN`: the operation over a whole file, with the engine in force. A SIGINT
  * or SIGTERM stops it, its half-written output removed, with one message and exit code.
  */
-export async function fileOperationCommand(operation: Operation, argv: string[]): Promise<void> {
-  const interruption = new Interruption();
-  try {
-    await fileOperation(operation, argv, interruption);
-  } catch (error) {
-    throw interruption.errorFor(error);
-  } finally {
-    interruption.dispose();
-  }
+export function fileOperationCommand(operation: Operation, argv: string[]): Promise<void> {
+  return Interruption.around((interruption) => fileOperation(operation, argv, interruption));
 }
 
 async function fileOperation(

@@ -20,11 +20,15 @@ describe('Interruption', () => {
     }
   });
 
-  it('a SIGINT ends it with code 130', () => {
+  it.each([
+    ['SIGINT', 130],
+    // A closed terminal (an ssh session dropped).
+    ['SIGHUP', 129],
+  ] as const)('a %s stops it too, with code %i', (signal, code) => {
     const interruption = new Interruption();
     try {
-      process.emit('SIGINT', 'SIGINT');
-      expect((interruption.errorFor(new Error('x')) as Interrupted).exitCode).toBe(130);
+      process.emit(signal, signal);
+      expect((interruption.errorFor(new Error('x')) as Interrupted).exitCode).toBe(code);
     } finally {
       interruption.dispose();
     }
@@ -52,16 +56,6 @@ describe('Interruption', () => {
       expect((interruption.errorFor(new Error('x')) as Interrupted).exitCode).toBe(143);
     } finally {
       exit.mockRestore();
-      interruption.dispose();
-    }
-  });
-
-  it('a closed terminal (SIGHUP) stops it too, with code 129', () => {
-    const interruption = new Interruption();
-    try {
-      process.emit('SIGHUP', 'SIGHUP');
-      expect((interruption.errorFor(new Error('x')) as Interrupted).exitCode).toBe(129);
-    } finally {
       interruption.dispose();
     }
   });

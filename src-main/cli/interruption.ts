@@ -77,4 +77,16 @@ export class Interruption {
   dispose(): void {
     for (const [signal, listener] of this.#listeners) process.off(signal, listener);
   }
+
+  /** Runs a command under an Interruption: its failure the interruption's when a signal caused it. */
+  static async around(command: (interruption: Interruption) => Promise<void>): Promise<void> {
+    const interruption = new Interruption();
+    try {
+      await command(interruption);
+    } catch (error) {
+      throw interruption.errorFor(error);
+    } finally {
+      interruption.dispose();
+    }
+  }
 }

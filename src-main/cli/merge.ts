@@ -236,15 +236,8 @@ function partRanges(rows: readonly MergedRow[]): Pick<MergeRowsTask, 'parts' | '
  * `svc merge OUT PART...`: the parts of a sharded run as the output of one run over the file. A
  * SIGINT or SIGTERM stops it, its half-written output removed, with one message and exit code.
  */
-export async function mergeCommand(argv: string[]): Promise<void> {
-  const interruption = new Interruption();
-  try {
-    await merge(argv, interruption.signal);
-  } catch (error) {
-    throw interruption.errorFor(error);
-  } finally {
-    interruption.dispose();
-  }
+export function mergeCommand(argv: string[]): Promise<void> {
+  return Interruption.around((interruption) => merge(argv, interruption.signal));
 }
 
 async function merge(argv: string[], signal: AbortSignal): Promise<void> {
