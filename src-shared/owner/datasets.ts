@@ -245,7 +245,22 @@ export const ExportRequest = z.strictObject({
   include_verdicts: z.boolean().default(false),
   drop_flagged: z.boolean().default(false),
   /** Electron: where to write (from the save dialog). Browser: omitted; a download link comes back. */
-  path: z.string().optional(),
+  path: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'An absolute path to write the export to, outside the app’s data folder; omitted, the ' +
+        'export is offered as a download link instead.',
+    }),
+  overwrite: z
+    .boolean()
+    .default(false)
+    .meta({
+      description:
+        'Replace the file at `path` if there is one. Without it an existing file is refused, so a ' +
+        'mistyped path cannot destroy a file (the app’s save dialog asks first, then sets it).',
+    }),
 });
 export const ExportColumns = z.object({
   rows: z.int().meta({ description: 'The rows an export writes (every row not dropped).' }),

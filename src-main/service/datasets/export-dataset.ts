@@ -1,13 +1,15 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { ExportRequest, ExportResult } from '../../../src-shared/owner/datasets.ts';
 import type { Db } from '../../store/db.ts';
 import { safeName, type ExportDeps } from './export.ts';
 import { exportOffThread } from './export-thread.ts';
+import { checkExportTarget } from './export-target.ts';
 import { readyDataset } from './summary.ts';
 
 /**
- * Exports a dataset (see writeExport) to `path`, or to a temporary file
+ * Exports a dataset (see writeExport) to `path` (checked first: see
+ * checkExportTarget), or to a temporary file
  * offered as a download, on a thread of its own (export-thread.ts): at a
  * million rows the rows read and rewritten held the server's thread up to
  * 0.13 s at a time.
@@ -18,6 +20,12 @@ export async function exportDataset(
   request: z.output<typeof ExportRequest>,
 ): Promise<z.output<typeof ExportResult>> {
   const dataset = readyDataset(db, request.dataset_id);
+  if (request.path !== undefined) {
+    await checkExportTarget(request.path, {
+      dataDir: db.memory ? null : dirname(db.name),
+      overwrite: request.overwrite,
+    });
+  }
   const fileName = `${safeName(dataset.name)}.clean.${request.format}`;
   const path =
     request.path ?? join(deps.tempDir, `${dataset.id}-${Date.now().toString(36)}-${fileName}`);

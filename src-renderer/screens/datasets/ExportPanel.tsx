@@ -71,7 +71,8 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
         format,
         include_verdicts: includeVerdicts,
         drop_flagged: dropFlagged,
-        ...(path ? { path } : {}),
+        // Electron's save dialog has asked before replacing a file: the export may replace it.
+        ...(path ? { path, overwrite: true } : {}),
       });
       if (exported.download_url) {
         const link = document.createElement('a');

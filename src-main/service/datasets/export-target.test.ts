@@ -1,0 +1,95 @@
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHarness, dataset } from './testing/harness.ts';
+
+const GSM8K = dataset('gsm8k_test_first300.jsonl');
+
+/** An export never destroys what it was not asked to replace (see checkExportTarget). */
+describe('where an export may write', () => {
+  async function withDataset() {
+    const h = createHarness({ onDisk: true });
+    const ds = await h.importFile(GSM8K, 'gsm8k');
+    const exportTo = (path: string, overwrite?: boolean) =>
+      h.call('exportDataset', {
+        dataset_id: ds.id,
+        format: 'jsonl',
+        path,
+        ...(overwrite === undefined ? {} : { overwrite }),
+      });
+    return { h, ds, exportTo };
+  }
+
+  it('refuses an existing file unless asked to overwrite it, and leaves it as it was', async () => {
+    const { h, exportTo } = await withDataset();
+    const precious = join(h.dir, 'precious.txt');
+    writeFileSync(precious, 'keep me\n');
+    await expect(exportTo(precious)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: `${precious} already exists: export with "overwrite": true to replace it, or choose another path`,
+    });
+    expect(readFileSync(precious, 'utf8')).toBe('keep me\n');
+    await expect(exportTo(precious, false)).rejects.toMatchObject({ code: 'invalid_request' });
+
+    const replaced = await exportTo(precious, true);
+    expect(replaced.rows).toBe(300);
+    expect(readFileSync(precious, 'utf8')).toBe(readFileSync(GSM8K, 'utf8'));
+    // A new file needs no overwrite.
+    expect((await exportTo(join(h.dir, 'new.jsonl'))).rows).toBe(300);
+  });
+
+  it('replaces a link at the path, never the file it points to', async () => {
+    const { h, exportTo } = await withDataset();
+    const target = join(h.dir, 'linked-to.txt');
+    writeFileSync(target, 'keep me\n');
+    const link = join(h.dir, 'link.jsonl');
+    symlinkSync(target, link);
+    await expect(exportTo(link)).rejects.toMatchObject({ code: 'invalid_request' });
+    await exportTo(link, true);
+    expect(readFileSync(target, 'utf8')).toBe('keep me\n');
+    expect(readFileSync(link, 'utf8')).toBe(readFileSync(GSM8K, 'utf8'));
+  });
+
+  it("refuses the app's own files, whatever overwrite says, and the database still answers", async () => {
+    const { h, ds, exportTo } = await withDataset();
+    const dataDir = dirname(h.db.name);
+    for (const name of [
+      'svc.sqlite',
+      'svc.sqlite-wal',
+      'svc-search.sqlite',
+      'svc-signatures.sqlite',
+    ]) {
+      await expect(exportTo(join(dataDir, name), true), name).rejects.toMatchObject({
+        code: 'forbidden',
+        message: expect.stringContaining("it is one of the app's own files") as string,
+      });
+    }
+    // The same name by another spelling of the folder.
+    await expect(exportTo(join(dataDir, '..', 'data', 'svc.sqlite'), true)).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    expect((await h.call('datasetRows', { dataset_id: ds.id, offset: 0, limit: 1 })).total).toBe(
+      300,
+    );
+    // Other files in the data folder are the user's to write.
+    expect((await exportTo(join(dataDir, 'clean.jsonl'))).rows).toBe(300);
+  });
+
+  it('refuses a relative path, a folder and a device', async () => {
+    const { h, exportTo } = await withDataset();
+    await expect(exportTo('out.jsonl')).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: 'export path "out.jsonl" is not absolute: give the full path of the file to write',
+    });
+    const folder = join(h.dir, 'a folder');
+    mkdirSync(folder);
+    await expect(exportTo(folder, true)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: `cannot export to ${folder}: it is a folder`,
+    });
+    await expect(exportTo('/dev/null', true)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: 'cannot export to /dev/null: it is not a regular file',
+    });
+  });
+});
