@@ -110,6 +110,37 @@ test.describe('import', () => {
     ).toBe(true);
   });
 
+  test('stops an import and keeps nothing of it when asked', async ({ page, svc }) => {
+    test.setTimeout(120_000);
+    const rows = 100_000;
+    const path = join(dir, 'unwanted.jsonl');
+    const base = readRows('gsm8k_test_first300.jsonl');
+    const lines: string[] = [];
+    for (let i = 0; i < rows; i++) {
+      const row = base[i % base.length] as { question: string; answer: string };
+      lines.push(JSON.stringify({ question: `${row.question} (#${i})`, answer: row.answer }));
+    }
+    writeFileSync(path, lines.join('\n') + '\n');
+    await page.goto(`${svc.baseUrl}/`);
+    await page.getByRole('link', { name: 'Datasets' }).click();
+    await page.getByTestId('file-picker').setInputFiles(path);
+    const dialog = page.getByTestId('import-dialog');
+    await expect(dialog.getByTestId('detected')).toContainText('detected: gsm8k', {
+      timeout: 60_000,
+    });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    const importing = page.getByTestId('importing');
+    await expect(importing).toBeVisible({ timeout: 30_000 });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: join(screenshots, 'import-stoppable.png') });
+    await importing.getByRole('button', { name: 'Stop and discard' }).click();
+    await expect(importing).toBeHidden({ timeout: 30_000 });
+    await expect(page.locator('.dataset-item', { hasText: 'unwanted' })).toHaveCount(0);
+    await expect(page.getByTestId('import-dialog')).toBeHidden();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await page.screenshot({ path: join(screenshots, 'import-stopped.png') });
+  });
+
   test('reports bad rows with their row numbers and skips them', async ({ page, svc }) => {
     const path = join(dir, 'broken.jsonl');
     const lines = gsm.slice(0, 5).map((r) => JSON.stringify(r));

@@ -1,5 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+import type { AppError } from '../../src-shared/errors.ts';
+import { api } from '../api/client.ts';
 import { BreakableName } from '../components/BreakableName.tsx';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { useGrid } from '../state/grid.ts';
 import { useImport } from '../state/imports.ts';
 import { DatasetList, DeleteDataset } from './datasets/DatasetList.tsx';
@@ -16,10 +19,26 @@ import { count } from '../format.ts';
 import { describeMapping } from '../../src-shared/describe-mapping.ts';
 
 /** The rows of a dataset still importing, and how far its file has been read. */
-function ImportingStrip({ rows }: { rows: number }) {
+function ImportingStrip({ datasetId, rows }: { datasetId: string; rows: number }) {
   const progress = useImport((s) => s.progress);
+  const [stopping, setStopping] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
   const fraction = progress?.fraction ?? 0;
   const shown = Math.max(rows, progress?.rows ?? 0);
+  // Deleting a dataset that is still importing stops its import and keeps none of its rows.
+  const stop = () => {
+    setStopping(true);
+    void api
+      .deleteDataset({ dataset_id: datasetId })
+      .then(async () => {
+        useGrid.getState().openDataset(null);
+        await useGrid.getState().loadDatasets();
+      })
+      .catch((e: unknown) => {
+        setStopping(false);
+        setError(e as AppError);
+      });
+  };
   return (
     <div className="importing" role="status" data-testid="importing">
       <progress max={1} value={fraction} aria-label="Import progress" />
@@ -28,6 +47,10 @@ function ImportingStrip({ rows }: { rows: number }) {
         {progress && progress.errors > 0 ? `, ${count(progress.errors, 'row')} skipped` : ''} (
         {Math.round(fraction * 100)}% of the file). Runs, review and export open when it is done.
       </span>
+      <button type="button" className="button small" disabled={stopping} onClick={stop}>
+        {stopping ? 'Stopping…' : 'Stop and discard'}
+      </button>
+      {error && <ErrorBanner error={error} />}
     </div>
   );
 }
@@ -112,7 +135,7 @@ export function DatasetsScreen() {
               )}
             </div>
             {importing ? (
-              <ImportingStrip rows={dataset.rows} />
+              <ImportingStrip datasetId={dataset.id} rows={dataset.rows} />
             ) : (
               <RunPanel datasetId={dataset.id} />
             )}

@@ -140,13 +140,20 @@ export const useImport = create<ImportState>()((set, get) => ({
       next();
       return dataset.id;
     } catch (error) {
-      // A failed import keeps nothing: its grid, if shown, goes, and the dialog says why.
+      // A failed import keeps nothing: its grid, if shown, goes, and the dialog says why. One
+      // stopped by a delete (its "Stop and discard") was wanted gone: nothing to say.
       const shown = get().datasetId;
-      set({ error: error as AppError, busy: false, progress: null, datasetId: null });
+      const stopped = (error as AppError).code === 'cancelled';
+      set({
+        ...(stopped ? IDLE : { error: error as AppError, busy: false, progress: null }),
+        datasetId: null,
+      });
       if (shown !== null) {
         if (useGrid.getState().datasetId === shown) useGrid.getState().openDataset(null);
         void useGrid.getState().loadDatasets();
       }
+      // Files dropped together: the next one goes on after a stopped one.
+      if (stopped) next();
       return null;
     }
   },

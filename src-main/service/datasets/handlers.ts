@@ -8,6 +8,7 @@ import { editRow } from './edit.ts';
 import { keepBoth } from './keep-both.ts';
 import { estimateRun } from './estimate-run.ts';
 import { exportDataset } from './export-dataset.ts';
+import { importRegistry } from './import-registry.ts';
 import { exportColumns } from './export-columns.ts';
 import { importDataset } from './import.ts';
 import { importPreview } from './preview.ts';
@@ -67,6 +68,13 @@ export function datasetHandlers(
     listDatasets: () =>
       promised(() => datasetsIn(db, 'importing', 'ready').map((record) => summaryOf(db, record))),
     deleteDataset: async ({ dataset_id }) => {
+      // Still importing: the import stops, removes what it had stored, then the delete answers.
+      const importing = importRegistry(db).get(dataset_id);
+      if (importing) {
+        importing.controller.abort();
+        await importing.ended;
+        return { updated: 1 };
+      }
       const dataset = readyDataset(db, dataset_id);
       const run = runRegistry(db).forDataset(dataset.id);
       if (run) {

@@ -326,6 +326,34 @@ describe('importDataset', () => {
     expect(h.db.prepare('SELECT count(*) AS n FROM datasets').get()).toEqual({ n: 0 });
   });
 
+  it('stops an import when its dataset is deleted, and keeps nothing of it', async () => {
+    const h = createHarness();
+    // Forty copies of GSM8K's 300 rows: many batches after the first.
+    const file = join(h.dir, 'forty-times.jsonl');
+    const source = lines(dataset('gsm8k_test_first300.jsonl'));
+    writeFileSync(file, Array.from({ length: 40 }, () => source.join('\n')).join('\n') + '\n');
+    const deletes: Promise<unknown>[] = [];
+    const stop = h.events.subscribe((event) => {
+      if (event.type !== 'import' || event.done || event.rows === 0 || deletes.length > 0) return;
+      deletes.push(h.call('deleteDataset', { dataset_id: event.dataset_id }));
+    });
+    const importing = h.importFile(file, 'gsm8k', 'unwanted');
+    await expect(importing).rejects.toMatchObject({
+      code: 'cancelled',
+      message: expect.stringMatching(
+        /^the import of unwanted was stopped: the dataset was deleted while it imported \(\d+ rows read\)$/,
+      ) as string,
+    });
+    stop();
+    expect(deletes).toHaveLength(1);
+    expect(await deletes[0]).toEqual({ updated: 1 });
+    expect(await h.call('listDatasets', {})).toEqual([]);
+    expect(h.db.prepare('SELECT count(*) AS n FROM datasets').get()).toEqual({ n: 0 });
+    expect(h.db.prepare('SELECT count(*) AS n FROM dataset_rows').get()).toEqual({ n: 0 });
+    // The next import of the same file is whole.
+    expect(await h.importFile(file, 'gsm8k', 'wanted')).toMatchObject({ rows: 12_000 });
+  });
+
   it('deletes a dataset with its rows and errors', async () => {
     const h = createHarness();
     const summary = await h.importFile(dataset('gsm8k_test_first300.jsonl'), 'gsm8k');

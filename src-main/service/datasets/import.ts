@@ -19,6 +19,7 @@ import { readLayout } from '../../files/index.ts';
 import { checkpointOffThread } from './wal-checkpoint.ts';
 import { syncWalOffThread } from './wal-sync.ts';
 import { gridQueries } from './grid-queries.ts';
+import { importRegistry } from './import-registry.ts';
 import { newId } from './ids.ts';
 import type { MappingColumns } from './import-batch.ts';
 import { readImportBatches } from './import-reader.ts';
@@ -102,6 +103,21 @@ export async function importDataset(
   });
   let mapping: MappingColumns | undefined;
   const counts = { rows: 0, errors: 0, bytes: 0 };
+  // A delete of the dataset while it imports stops the import (handlers.ts).
+  const controller = new AbortController();
+  let ended = (): void => {};
+  importRegistry(ctx.db).set(id, {
+    controller,
+    ended: new Promise<void>((resolve) => (ended = resolve)),
+  });
+  const stopIfDeleted = (): void => {
+    if (!controller.signal.aborted) return;
+    throw new AppError(
+      'cancelled',
+      `the import of ${request.name} was stopped: the dataset was deleted while it imported ` +
+        `(${counts.rows} rows read)`,
+    );
+  };
   const taskTypes = new Set<Sample['task_type']>();
   let rows: LeanRowRecord[] = [];
   let errors: ImportErrorRecord[] = [];
@@ -155,6 +171,7 @@ export async function importDataset(
       turnStarted = performance.now();
     };
     for await (const batch of batches) {
+      stopIfDeleted();
       for (const error of batch.errors) errors.push(error);
       counts.errors += batch.errors.length;
       for (let r = 0; r < batch.originals.length; r++) {
@@ -174,6 +191,7 @@ export async function importDataset(
       }
       if (rows.length + errors.length >= (flushed ? IMPORT_BATCH_ROWS : FIRST_BATCH_ROWS)) {
         await letServerAnswer();
+        stopIfDeleted();
         flush();
         await letServerAnswer();
         // The first rows are readable: say so at once, whatever the throttle.
@@ -189,6 +207,7 @@ export async function importDataset(
       if (flushed && throttle.due()) emit(false);
       if (performance.now() - turnStarted > TURN_MS) await letServerAnswer();
     }
+    stopIfDeleted();
     flush();
     if (counts.rows === 0) {
       throw new AppError(
@@ -201,6 +220,7 @@ export async function importDataset(
     }
     // The rows reach the disk off the main thread; the commit below then fsyncs little.
     await syncWalOffThread(ctx.db);
+    stopIfDeleted();
     finishImport(ctx.db, id, {
       row_count: counts.rows,
       error_count: counts.errors,
@@ -213,6 +233,8 @@ export async function importDataset(
   } finally {
     endBulk(ctx.db, checkpointOffThread);
     emit(true);
+    importRegistry(ctx.db).delete(id);
+    ended();
   }
   // An uploaded copy has served its purpose: the rows are in the database.
   if ('upload_id' in request.source) deps.uploads.release?.(request.source.upload_id);

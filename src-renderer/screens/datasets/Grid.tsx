@@ -269,7 +269,7 @@ export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: bool
                       </div>
                     ))
                 ) : (
-                  <div className="grid-cell muted">loading…</div>
+                  <div className="grid-cell grid-loading muted">loading…</div>
                 )}
               </div>
             );
