@@ -37,6 +37,8 @@ export interface RouteResponse {
   schema?: z.ZodType;
   /** Alternative media type, e.g. the SSE stream of `/v1/chat/completions`. */
   stream?: { contentType: string; schema: z.ZodType; description: string };
+  /** A body of bytes, not JSON (a download). */
+  binary?: { contentType: string; description: string };
 }
 
 export interface RouteDoc {
@@ -47,7 +49,10 @@ export interface RouteDoc {
   tag: 'native' | 'openai' | 'meta' | 'owner';
   security: Security;
   request?: z.ZodType;
+  /** A body of bytes, not JSON (an upload). */
+  rawRequest?: { contentType: string; description: string };
   pathParams?: Record<string, string>;
+  queryParams?: Record<string, { description: string; required: boolean }>;
   responses: Record<number, RouteResponse>;
 }
 

@@ -111,6 +111,34 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe('the OpenAPI document and the routes served', () => {
+  it('describes every route the server answers, the upload, events and download ones too', async () => {
+    const { app, request } = createTestApp();
+    const doc = (await (await request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+    };
+    // Hono's table of what is served, in OpenAPI's path syntax (`:id{.+}` -> `{id}`). Middleware
+    // (`ALL`) and the app's own page (`GET /`, HTML for people) are not API routes.
+    const served = app.routes
+      .filter((route) => route.method !== 'ALL' && route.path !== '/')
+      .map((route) => ({
+        method: route.method.toLowerCase(),
+        path: route.path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}'),
+      }));
+    expect(served.length).toBeGreaterThan(40);
+    for (const { method, path } of served) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    expect(doc.paths['/owner-upload']?.post?.parameters).toEqual([
+      expect.objectContaining({ name: 'name', in: 'query' }),
+    ]);
+    expect(JSON.stringify(doc.paths['/owner-events']?.get)).toContain('text/event-stream');
+    expect(doc.paths['/owner-download/{token}']?.get?.parameters).toEqual([
+      expect.objectContaining({ name: 'token', in: 'path' }),
+    ]);
+  });
+});
+
 describe('errors', () => {
   it('answers unknown native paths with the native error shape', async () => {
     const { request } = createTestApp();

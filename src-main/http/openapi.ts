@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HTTP_ROUTES, type RouteDoc, type Security } from '../../src-shared/http-routes.ts';
 import { OWNER_HTTP_PREFIX, ownerApi, OWNER_METHODS } from '../../src-shared/owner-api.ts';
+import { OWNER_TRANSFER_ROUTES } from '../../src-shared/owner-transfer-routes.ts';
 import { NativeError } from '../../src-shared/schemas/native.ts';
 
 /**
@@ -55,10 +56,29 @@ function operation(route: RouteDoc, schemas: SchemaCollector): JsonObject {
       schema: { type: 'string' },
     }));
   }
+  if (route.queryParams) {
+    op.parameters = [
+      ...((op.parameters as JsonObject[] | undefined) ?? []),
+      ...Object.entries(route.queryParams).map(([name, { description, required }]) => ({
+        name,
+        in: 'query',
+        required,
+        description,
+        schema: { type: 'string' },
+      })),
+    ];
+  }
   if (route.request) {
     op.requestBody = {
       required: true,
       content: { 'application/json': { schema: schemas.add(route.request, 'input') } },
+    };
+  }
+  if (route.rawRequest) {
+    op.requestBody = {
+      required: true,
+      description: route.rawRequest.description,
+      content: { [route.rawRequest.contentType]: { schema: { type: 'string', format: 'binary' } } },
     };
   }
   const responses: JsonObject = {};
@@ -66,6 +86,11 @@ function operation(route: RouteDoc, schemas: SchemaCollector): JsonObject {
     const content: JsonObject = {};
     if (response.schema) {
       content['application/json'] = { schema: schemas.add(response.schema, 'output') };
+    }
+    if (response.binary) {
+      content[response.binary.contentType] = {
+        schema: { type: 'string', format: 'binary', description: response.binary.description },
+      };
     }
     if (response.stream) {
       content[response.stream.contentType] = {
@@ -101,7 +126,7 @@ function ownerRoutes(): RouteDoc[] {
 export function buildOpenApiDocument(version: string): JsonObject {
   const schemas = new SchemaCollector();
   const paths: Record<string, JsonObject> = {};
-  for (const route of [...HTTP_ROUTES, ...ownerRoutes()]) {
+  for (const route of [...HTTP_ROUTES, ...ownerRoutes(), ...OWNER_TRANSFER_ROUTES]) {
     const item = (paths[route.path] ??= {});
     item[route.method] = operation(route, schemas);
   }

@@ -11,6 +11,7 @@ import {
   OWNER_UPLOAD_PATH,
   type OwnerEvent,
 } from '../../../src-shared/owner-api.ts';
+import type { UploadResult } from '../../../src-shared/owner-transfer-routes.ts';
 import { SESSION_COOKIE, type OwnerSessions } from '../owner-session.ts';
 import type { Transfers } from '../transfers.ts';
 
@@ -50,7 +51,8 @@ export function ownerTransferRoutes(
       Readable.fromWeb(body as import('node:stream/web').ReadableStream),
       createWriteStream(path),
     );
-    return c.json({ upload_id: id, file_name: name, bytes: statSync(path).size });
+    const stored: UploadResult = { upload_id: id, file_name: name, bytes: statSync(path).size };
+    return c.json(stored);
   });
 
   app.get(OWNER_EVENTS_PATH, (c) => {
