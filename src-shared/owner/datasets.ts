@@ -250,8 +250,8 @@ export const ExportRequest = z.strictObject({
     .optional()
     .meta({
       description:
-        'An absolute path to write the export to, outside the app’s data folder; omitted, the ' +
-        'export is offered as a download link instead.',
+        'An absolute path to write the export to (not one of the app’s own `svc*.sqlite*` files); ' +
+        'omitted, the export is offered as a download link instead.',
     }),
   overwrite: z
     .boolean()

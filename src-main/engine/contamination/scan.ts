@@ -136,7 +136,7 @@ export class ContaminationScan {
           sets
             .map(
               ([set, n]) =>
-                `${titleOf(set)} ${n} ${n === 1 ? 'row' : 'rows'} (${itemsHeld.get(set)?.size ?? 0} items)`,
+                `${titleOf(set)} ${n} ${n === 1 ? 'row' : 'rows'} (${itemsCount(itemsHeld.get(set)?.size ?? 0)})`,
             )
             .join(', '),
         rows,
@@ -198,3 +198,5 @@ export function contaminationVerdict(issues: readonly Issue[] | undefined): Verd
     ? verdictOf([...issues])
     : { passed: true, score: 1, issues: [] };
 }
+
+const itemsCount = (n: number): string => `${n} ${n === 1 ? 'item' : 'items'}`;

@@ -1,6 +1,6 @@
 import type { FileFormat } from '../format.ts';
 import { writeText } from '../write/text.ts';
-import { writeRowsWhole } from '../write/temp-file.ts';
+import { writeRowsWhole, type WriteOptions } from '../write/temp-file.ts';
 import { writeRows } from '../write/write-rows.ts';
 import { jsonlLinesLike } from './jsonl.ts';
 import type { SourceLayout } from './layout.ts';
@@ -31,10 +31,11 @@ export async function writeRowsLike(
   format: FileFormat,
   rows: AsyncIterable<SourcedRow>,
   layout: SourceLayout | null,
+  options: WriteOptions = {},
 ): Promise<{ rows: number; bytes: number }> {
   const writeLike = layout?.format === format ? writerLike(layout) : undefined;
-  if (!writeLike) return writeRows(path, format, values(rows));
-  return writeRowsWhole(path, (partial, counter) => writeLike(partial, rows, counter));
+  if (!writeLike) return writeRows(path, format, values(rows), options);
+  return writeRowsWhole(path, (partial, counter) => writeLike(partial, rows, counter), options);
 }
 
 /** How to write rows like a source with this layout; undefined when only plain writing can. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rename, rm, stat } from 'node:fs/promises';
+import { link, rename, rm, stat } from 'node:fs/promises';
 import { AppError } from '../../../src-shared/errors.ts';
 import { fileName, fsProblem } from '../errors.ts';
 
@@ -12,7 +12,7 @@ import { fileName, fsProblem } from '../errors.ts';
 export interface TempFile {
   /** Where to write: `<target>.<8 hex digits>.partial`, or `<target>.partial`. */
   readonly path: string;
-  /** Renames the written file over the target. */
+  /** Renames the written file over the target (see `replace`). */
   commit(): Promise<void>;
   /** Removes the temporary file, if there is one. */
   discard(): Promise<void>;
@@ -24,13 +24,59 @@ export interface TempFile {
  * per run, passes `unique: false`: its `<target>.partial` is overwritten by a
  * rerun instead of leaving tagged leftovers beside its output.
  */
-export function tempFileBeside(target: string, { unique = true } = {}): TempFile {
+export function tempFileBeside(
+  target: string,
+  { unique = true, replace = true }: { unique?: boolean; replace?: boolean } = {},
+): TempFile {
   const path = unique ? `${target}.${randomUUID().slice(0, 8)}.partial` : `${target}.partial`;
   return {
     path,
-    commit: () => rename(path, target),
+    commit: () => (replace ? rename(path, target) : linkAsNew(path, target)),
     discard: () => rm(path, { force: true }),
   };
+}
+
+const appeared = (target: string): AppError =>
+  new AppError(
+    'invalid_request',
+    `${target} appeared while the new file was written, and was left as it is: choose another path, or ask to replace it`,
+  );
+
+/**
+ * Puts the written file at `target` only if nothing is there when it is put:
+ * a hard link fails with EEXIST rather than replace a file that appeared
+ * while it was written (a rename replaces whatever is there). A file system
+ * without hard links falls back to a check and a rename, which a file
+ * created between the two would still lose to.
+ */
+async function linkAsNew(path: string, target: string): Promise<void> {
+  try {
+    await link(path, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      throw appeared(target);
+    }
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') {
+      throw error;
+    }
+    if (
+      await stat(target).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      throw appeared(target);
+    }
+    await rename(path, target);
+    return;
+  }
+  await rm(path, { force: true });
+}
+
+export interface WriteOptions {
+  /** Replace a file already at the target (the default); false refuses one, even one that appears while writing. */
+  replace?: boolean;
 }
 
 /**
@@ -43,8 +89,9 @@ export function tempFileBeside(target: string, { unique = true } = {}): TempFile
 export async function writeRowsWhole(
   target: string,
   write: (path: string, counter: { rows: number }) => Promise<void>,
+  { replace = true }: WriteOptions = {},
 ): Promise<{ rows: number; bytes: number }> {
-  const file = tempFileBeside(target);
+  const file = tempFileBeside(target, { replace });
   const counter = { rows: 0 };
   try {
     await write(file.path, counter);

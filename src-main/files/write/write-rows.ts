@@ -2,7 +2,7 @@ import { AppError } from '../../../src-shared/errors.ts';
 import { FILE_FORMATS, type FileFormat } from '../format.ts';
 import { JSON_ARRAY_FRAME, JSONL_FRAME, writeJsonRows } from './json.ts';
 import { spool } from './spool.ts';
-import { writeRowsWhole } from './temp-file.ts';
+import { writeRowsWhole, type WriteOptions } from './temp-file.ts';
 
 type Row = Record<string, unknown>;
 
@@ -20,24 +20,30 @@ export async function writeRows(
   path: string,
   format: FileFormat,
   rows: AsyncIterable<Row> | Iterable<Row>,
+  options: WriteOptions = {},
 ): Promise<{ rows: number; bytes: number }> {
   if (!FILE_FORMATS.includes(format)) {
     throw new AppError('invalid_request', `unknown file format ${JSON.stringify(format)}`);
   }
-  return writeRowsWhole(path, async (partial, counter) => {
-    if (format === 'jsonl') await writeJsonRows(partial, asAsync(rows), JSONL_FRAME, counter);
-    else if (format === 'json') {
-      await writeJsonRows(partial, asAsync(rows), JSON_ARRAY_FRAME, counter);
-    } else {
-      // CSV and Parquet need every column before the first row: the rows are read twice.
-      const spooled = await spool(rows);
-      try {
-        // Their writers (papaparse, hyparquet-writer) are loaded when one is asked for.
-        if (format === 'csv') await (await import('./csv.ts')).writeCsv(partial, spooled, counter);
-        else await (await import('./parquet.ts')).writeParquet(partial, spooled, counter);
-      } finally {
-        await spooled.dispose();
+  return writeRowsWhole(
+    path,
+    async (partial, counter) => {
+      if (format === 'jsonl') await writeJsonRows(partial, asAsync(rows), JSONL_FRAME, counter);
+      else if (format === 'json') {
+        await writeJsonRows(partial, asAsync(rows), JSON_ARRAY_FRAME, counter);
+      } else {
+        // CSV and Parquet need every column before the first row: the rows are read twice.
+        const spooled = await spool(rows);
+        try {
+          // Their writers (papaparse, hyparquet-writer) are loaded when one is asked for.
+          if (format === 'csv')
+            await (await import('./csv.ts')).writeCsv(partial, spooled, counter);
+          else await (await import('./parquet.ts')).writeParquet(partial, spooled, counter);
+        } finally {
+          await spooled.dispose();
+        }
       }
-    }
-  });
+    },
+    options,
+  );
 }

@@ -35,6 +35,8 @@ export async function exportDataset(
     format: request.format,
     includeVerdicts: request.include_verdicts,
     dropFlagged: request.drop_flagged,
+    // A path given without overwrite: no file is replaced, not even one that appears meanwhile.
+    replace: request.path === undefined || request.overwrite,
   });
   return {
     rows: written.rows,

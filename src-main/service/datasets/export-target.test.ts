@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHarness, dataset } from './testing/harness.ts';
@@ -36,6 +36,23 @@ describe('where an export may write', () => {
     expect(readFileSync(precious, 'utf8')).toBe(readFileSync(GSM8K, 'utf8'));
     // A new file needs no overwrite.
     expect((await exportTo(join(h.dir, 'new.jsonl'))).rows).toBe(300);
+  });
+
+  it('never replaces a file that appears while the export is written', async () => {
+    const { h, exportTo } = await withDataset();
+    // Three exports to one new path at once: each finds nothing there when it starts.
+    const path = join(h.dir, 'raced.jsonl');
+    const settled = await Promise.allSettled([exportTo(path), exportTo(path), exportTo(path)]);
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(1);
+    for (const failed of settled.filter((s) => s.status === 'rejected')) {
+      expect(failed.reason).toMatchObject({
+        code: 'invalid_request',
+        message: `${path} appeared while the new file was written, and was left as it is: choose another path, or ask to replace it`,
+      });
+    }
+    expect(readFileSync(path, 'utf8')).toBe(readFileSync(GSM8K, 'utf8'));
+    // No temporary file is left beside it.
+    expect(readdirSync(h.dir).filter((name) => name.includes('.partial'))).toEqual([]);
   });
 
   it('replaces a link at the path, never the file it points to', async () => {

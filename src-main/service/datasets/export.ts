@@ -185,6 +185,8 @@ export interface ExportJob {
   format: z.output<typeof ExportRequest>['format'];
   includeVerdicts: boolean;
   dropFlagged: boolean;
+  /** Replace a file at `path`; false: refuse one, even one that appears while the export is written. */
+  replace?: boolean;
 }
 
 /**
@@ -212,6 +214,7 @@ export async function writeExport(db: Db, job: ExportJob): Promise<WrittenExport
     job.format,
     exportedRows(db, dataset, options),
     layout,
+    { replace: job.replace ?? true },
   );
   return { rows: written.rows, bytes: written.bytes, kept: options.kept };
 }
