@@ -249,7 +249,7 @@ export async function scanDataset(
       contamination: key,
       rows: rowIndex.length,
       statistics: found.statistics,
-      findings: found.findings,
+      findings: found.findings.map((finding) => findingOfRows(finding, toRow)),
     };
     setScan(db, datasetId, JSON.stringify(stored));
   });
@@ -258,6 +258,24 @@ export async function scanDataset(
   // right after a 200k dataset was ready took 64-198 ms, 30-59 ms without the release (and a
   // second after, 25-34 ms either way). Now that falls before "ready", not after it.
   await ended;
+}
+
+/**
+ * A finding as the dataset's rows name it: the scan counts positions among
+ * the rows it read (dropped rows left out), and a finding's examples
+ * (`templated_rows`) point at two of them, as the duplicate groups do. Its
+ * message already names the rows by their numbers.
+ */
+function findingOfRows(finding: DatasetFinding, toRow: (p: number) => number): DatasetFinding {
+  const { examples } = finding as { examples?: unknown };
+  if (!Array.isArray(examples)) return finding;
+  return {
+    ...finding,
+    examples: (examples as { rows: number[] }[]).map((example) => ({
+      ...example,
+      rows: example.rows.map(toRow),
+    })),
+  };
 }
 
 /**

@@ -44,6 +44,35 @@ async function rowsWhere(h: Harness, id: string, filter: object): Promise<number
 }
 
 describe('dataset checks in the app', () => {
+  it("names a finding's example rows by the dataset's rows, dropped rows left out of the scan", async () => {
+    const h = createHarness();
+    // Three copies of GSM8K's first five questions, each tagged: template siblings.
+    const five = lines(dataset('gsm8k_test_first300.jsonl')).slice(0, 5);
+    const rows = [0, 300, 600].flatMap((base) =>
+      five.map((line, i) => {
+        const row = JSON.parse(line) as { question: string; answer: string };
+        return JSON.stringify({ ...row, question: `[${base + i}] ${row.question}` });
+      }),
+    );
+    const path = join(h.dir, 'templated.jsonl');
+    writeFileSync(path, rows.join('\n') + '\n');
+    const ds = await h.importFile(path, 'gsm8k');
+    await h.scanned(ds.id);
+    await h.call('decide', { dataset_id: ds.id, indices: [0, 2], decision: 'dropped' });
+    await h.scanned(ds.id);
+    const overview = await h.call('datasetOverview', { dataset_id: ds.id });
+    const finding = overview.findings.find((f) => f.code === 'templated_rows') as
+      { message: string; examples: { rows: number[] }[] } | undefined;
+    expect(finding?.examples.length).toBeGreaterThan(0);
+    for (const example of finding?.examples ?? []) {
+      // Neither is a dropped row, both are siblings (i and i + 5k), and the message names them.
+      expect(example.rows.filter((row) => row === 0 || row === 2)).toEqual([]);
+      const [a = -1, b = -1] = example.rows;
+      expect((b - a) % 5).toBe(0);
+      expect(finding?.message).toContain(`row ${a + 1} and row ${b + 1}`);
+    }
+  });
+
   it('finds the copies after an import, before any run, and lists them in the Overview', async () => {
     const h = createHarness();
     const ds = await h.importFile(csqaWithCopies(h), 'commonsenseqa');
