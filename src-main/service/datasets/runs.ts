@@ -1,7 +1,7 @@
 import { AppError } from '../../../src-shared/errors.ts';
 import type { RunStatus } from '../../../src-shared/owner/runs.ts';
 import { insertRun, runRecord, runRecords } from '../../store/datasets-runs.ts';
-import type { DatasetRecord } from '../../store/datasets.ts';
+import { datasetRecord, type DatasetRecord } from '../../store/datasets.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { newId } from './ids.ts';
 import { executeRun, type RunLoopDeps } from './run-loop.ts';
@@ -110,6 +110,9 @@ export async function cancelRun(ctx: ServiceContext, runId: string): Promise<Run
 
 /** A dataset's runs, newest first; those in progress with their live progress. */
 export function listRuns(ctx: ServiceContext, datasetId: string): RunStatus[] {
+  // A dataset still importing has no runs yet (none can start before it is ready): that is an
+  // answer, not an error; the grid asks as soon as it opens one.
+  if (datasetRecord(ctx.db, datasetId)?.state === 'importing') return [];
   readyDataset(ctx.db, datasetId);
   const registry = runRegistry(ctx.db);
   return runRecords(ctx.db, datasetId).map(

@@ -68,7 +68,7 @@ export function readyDataset(db: Db, id: string): DatasetRecord {
     'not_found',
     record?.state === 'importing'
       ? `${named} is still importing (${record.row_count} rows so far): its rows can be read, ` +
-          'the rest waits for the import to end'
+          'but runs, decisions, the Overview and export are refused until the import has ended: try again then'
       : record?.state === 'deleting'
         ? `${named} is being deleted`
         : `no dataset with id ${JSON.stringify(id)}`,
