@@ -23,6 +23,7 @@ export function TallyBars({
   total,
   onFailed,
   onWarned,
+  empty = 'Nothing failed or warned.',
 }: {
   label: string;
   bars: TallyBar[];
@@ -30,9 +31,11 @@ export function TallyBars({
   total: number;
   onFailed: (name: string) => void;
   onWarned: (name: string) => void;
+  /** What no bars mean (nothing checked yet is not "nothing failed"). */
+  empty?: string;
 }) {
   const max = Math.max(1, ...bars.map((b) => b.failed + b.warned));
-  if (bars.length === 0) return <p className="muted">Nothing failed or warned.</p>;
+  if (bars.length === 0) return <p className="muted">{empty}</p>;
   return (
     <ul className="tally-bars" aria-label={label}>
       {bars.map((bar) => (

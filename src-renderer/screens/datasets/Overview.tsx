@@ -13,6 +13,9 @@ import { useGrid } from '../../state/grid.ts';
 import { ContaminationCard } from './contamination/ContaminationCard.tsx';
 import { NOT_VERIFIABLE } from './review/undecided.ts';
 
+/** Languages listed by name; the rest are summed on one line. */
+const LANGUAGES_SHOWN = 6;
+
 const barsOf = (tallies: Record<string, Tally>) =>
   Object.entries(tallies).map(([name, t]) => ({ name, ...t }));
 
@@ -50,6 +53,15 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
   const stats = overview.scan?.statistics;
   const position = stats?.answer_position;
   const lengthFields = Object.entries(stats?.lengths ?? {});
+  // No scan yet and nothing audited: no check has run, which is not "nothing failed".
+  const unchecked =
+    overview.scan || dataset.audited > 0
+      ? undefined
+      : overview.scanning
+        ? 'Not checked yet: the dataset checks are running.'
+        : 'Not checked yet: the dataset checks have not run.';
+  const languages = stats?.languages.detected ?? [];
+  const otherLanguages = languages.slice(LANGUAGES_SHOWN);
   return (
     <div className="overview" data-testid="overview">
       <p className="muted overview-head">
@@ -74,6 +86,7 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
           <h3 id="ov-checks">Checks</h3>
           <TallyBars
             label="Failures and warnings per check"
+            empty={unchecked}
             bars={barsOf(overview.checks)}
             total={overview.rows}
             onFailed={(check) => showRows({ failed_check: check })}
@@ -86,6 +99,7 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
           <h3 id="ov-issues">Issue codes</h3>
           <TallyBars
             label="Failures and warnings per issue code"
+            empty={unchecked}
             bars={barsOf(overview.issues)}
             total={overview.rows}
             onFailed={(code) => showRows({ issue_code: code, severity: 'error' })}
@@ -115,16 +129,25 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
           <section className="card" aria-labelledby="ov-languages">
             <h3 id="ov-languages">Languages</h3>
             <ul className="plain-list">
-              {stats.languages.detected.slice(0, 6).map((l) => (
+              {languages.slice(0, LANGUAGES_SHOWN).map((l) => (
                 <li key={l.language}>
                   <code>{l.language === 'und' ? 'undetermined' : l.language}</code>{' '}
                   {count(l.count, 'row')}
                 </li>
               ))}
+              {otherLanguages.length > 0 && (
+                <li title={otherLanguages.map((l) => `${l.language}: ${l.count}`).join(', ')}>
+                  {count(otherLanguages.length, 'other language')}:{' '}
+                  {count(
+                    otherLanguages.reduce((sum, l) => sum + l.count, 0),
+                    'row',
+                  )}
+                </li>
+              )}
             </ul>
             <p className="muted">
               {stats.languages.sampled < stats.samples
-                ? `Of a sample of ${stats.languages.sampled} rows.`
+                ? `Of a sample of ${count(stats.languages.sampled, 'row')}.`
                 : 'Of every row.'}
             </p>
           </section>
