@@ -2,11 +2,10 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import type { LedgerEntry } from '../../../src-shared/owner/account.ts';
 import { groupByRequest } from './group.ts';
+import { amountOf } from './ledger-amount.ts';
 import { toSecond } from '../../format.ts';
 
 type Entry = z.infer<typeof LedgerEntry>;
-
-const SIGN: Record<Entry['kind'], string> = { grant: '+', release: '+', charge: '−', hold: '−' };
 
 /**
  * The ledger, newest first. Holds and their releases (one pair per API
@@ -63,9 +62,7 @@ export function LedgerTable({
                   {toSecond(first.created_at)}
                 </td>
                 <td>{group.length > 1 ? `${group.length} ${first.kind}s` : first.kind}</td>
-                <td className="num">
-                  {SIGN[first.kind]}${(micro / 1e6).toFixed(2)}
-                </td>
+                <td className="num">{amountOf(first.kind, (micro / 1e6).toFixed(2))}</td>
                 <td>
                   {group.length > 1 ? first.memo.replace(/, batch \d+ .*$/, '') : first.memo}
                   {first.key_id && (
@@ -81,6 +78,12 @@ export function LedgerTable({
           })}
         </tbody>
       </table>
+      {showHolds && (
+        <p className="muted small">
+          A hold sets credit aside while its request runs and leaves the balance as it is; the
+          request&apos;s charge, or a release when it fails, closes it.
+        </p>
+      )}
       {hasOlder && (
         <button type="button" className="button small" onClick={onOlder}>
           Show older entries
