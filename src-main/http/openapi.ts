@@ -117,8 +117,21 @@ function ownerRoutes(): RouteDoc[] {
     request: ownerApi[method].input,
     responses: {
       200: { description: 'Result.', schema: ownerApi[method].output },
+      400: {
+        description: 'Refused: the request cannot be done as asked (`invalid_request`).',
+        schema: NativeError,
+      },
       401: { description: 'No owner session.', schema: NativeError },
+      403: {
+        description: 'Foreign Origin or Host, or a path the app will not write.',
+        schema: NativeError,
+      },
+      404: {
+        description: 'No such dataset, row or run, or a dataset still importing or being deleted.',
+        schema: NativeError,
+      },
       422: { description: 'Invalid input.', schema: NativeError },
+      503: { description: 'Cancelled, or the service is busy.', schema: NativeError },
     },
   }));
 }

@@ -119,12 +119,17 @@ export const FixBlock = z
   .meta({ id: 'FixBlock' });
 export type FixBlock = z.infer<typeof FixBlock>;
 
-/** Samples as they come back: the input sample plus the blocks of the operation. */
-export const AuditedSample = z.intersection(Sample, z.object({ audit: AuditBlock }));
-export const FixedSample = z.intersection(Sample, z.object({ fix: FixBlock.optional() }));
+/**
+ * Samples as they come back: the input sample plus the blocks of the
+ * operation. The blocks' side is loose: as a closed object its JSON Schema
+ * (`additionalProperties: false`) refused the sample's own fields, so the
+ * OpenAPI document rejected every real response.
+ */
+export const AuditedSample = z.intersection(Sample, z.looseObject({ audit: AuditBlock }));
+export const FixedSample = z.intersection(Sample, z.looseObject({ fix: FixBlock.optional() }));
 export const RefinedSample = z.intersection(
   Sample,
-  z.object({ audit: AuditBlock, fix: FixBlock.optional(), reaudit: AuditBlock.nullable() }),
+  z.looseObject({ audit: AuditBlock, fix: FixBlock.optional(), reaudit: AuditBlock.nullable() }),
 );
 export type AuditedSample = z.infer<typeof AuditedSample>;
 export type FixedSample = z.infer<typeof FixedSample>;
