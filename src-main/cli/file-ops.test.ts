@@ -118,6 +118,45 @@ describe('svc audit|fix|refine FILE', () => {
     expect(run.stderr).toMatch(/2 rows skipped/);
   });
 
+  it('on a pipe, tells each skipped row once, with no bar redrawn around it', () => {
+    const input = join(work, 'many-broken.jsonl');
+    const good = readFileSync(join(datasets, 'gsm8k_test_first300.jsonl'), 'utf8').split('\n');
+    const lines = good.slice(0, 50).flatMap((line) => [line, '{not json']);
+    writeFileSync(input, lines.join('\n') + '\n');
+    const run = svc('audit', input, '--out', join(work, 'many-broken.out.jsonl'));
+    expect(run.code, run.stderr).toBe(0);
+    const stderr = run.stderr.split('\n');
+    expect(stderr.filter((line) => / \(skipped\)$/.test(line))).toHaveLength(50);
+    // Each skip stopped and restarted the bar: two bar lines per skipped row, their rate `{rate}`.
+    expect(run.stderr).not.toContain('{rate}');
+    expect(stderr.filter((line) => line.startsWith('[')).length).toBeLessThan(10);
+  });
+
+  it('refuses a run in which no row is a sample, and writes nothing', () => {
+    const out = join(work, 'none-mapped.jsonl');
+    for (const extra of [[], ['--write-back']]) {
+      const run = svc(
+        'fix',
+        join(datasets, 'gsm8k_test_first300.jsonl'),
+        '--task-type',
+        'text',
+        '--map',
+        'text=nosuchfield',
+        '--out',
+        out,
+        ...extra,
+      );
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(
+        'svc: none of the 300 rows of ' +
+          join(datasets, 'gsm8k_test_first300.jsonl') +
+          ' could be read as samples, so nothing was written (first: row 1: row does not fit the ' +
+          'field mapping: "nosuchfield" (text) is missing): check --shape, --task-type and --map',
+      );
+      expect(readdirSync(work).filter((name) => name.startsWith('none-mapped'))).toEqual([]);
+    }
+  });
+
   it.each([
     [['audit', 'x.jsonl', '--votes', '10'], /votes/],
     [['fix', 'x.jsonl', '--max-attempts', '0'], /max_attempts/],

@@ -407,8 +407,11 @@ async function fileOperation(
   const totals: Record<string, number> = {};
   const usage = new UsageMeter();
   const started = performance.now();
+  const rateNow = (): string => (done / ((performance.now() - started) / 1000)).toFixed(0);
   let done = 0;
   let skipped = 0;
+  /** The first row skipped, named when no row at all could be read. */
+  let firstSkip: string | undefined;
   let pending: SampleRow[] = [];
   let batch: Sample[] = [];
   /** A shard's batch: each sample's position in the whole run's output and its source row. */
@@ -462,23 +465,30 @@ async function fileOperation(
         } else await sink?.write(output);
       }
     }
-    const rate = (done / ((performance.now() - started) / 1000)).toFixed(0);
-    bar?.update(done + skipped, { rate, skipped });
+    bar?.update(done + skipped, { rate: rateNow(), skipped });
   };
 
-  /** The rows of a slice that are no sample, told and counted as skipped. */
+  /**
+   * The rows of a slice that are no sample, told and counted as skipped. On a
+   * terminal the bar is stopped around each message, so that the message is
+   * not drawn over; on a pipe the bar is a line every 2 s, and stopping and
+   * starting it printed two more lines per skipped row (900 lines for 300),
+   * their rate a literal `{rate}`.
+   */
   const skipRows = (errors: readonly { row: number; error: string }[]): void => {
+    const terminal = process.stderr.isTTY;
     for (const { row, error } of errors) {
       bar ??= progressBar(total);
       skipped++;
-      bar.stop();
+      firstSkip ??= `row ${row}: ${error}`;
+      if (terminal) bar.stop();
       console.error(`row ${row}: ${error} (skipped)`);
-      bar.start(bar.getTotal(), done + skipped, { skipped });
+      if (terminal) bar.start(bar.getTotal(), done + skipped, { rate: rateNow(), skipped });
+      else bar.update(done + skipped, { rate: rateNow(), skipped });
     }
   };
   const showRate = (): void => {
-    const rate = (done / ((performance.now() - started) / 1000)).toFixed(0);
-    bar?.update(done + skipped, { rate, skipped });
+    bar?.update(done + skipped, { rate: rateNow(), skipped });
   };
 
   /**
@@ -595,10 +605,7 @@ async function fileOperation(
       bar ??= progressBar(total);
       pending.push(item);
       if ('error' in item) {
-        skipped++;
-        bar.stop();
-        console.error(`row ${item.row}: ${item.error} (skipped)`);
-        bar.start(bar.getTotal(), done + skipped, { skipped });
+        skipRows([item]);
         continue;
       }
       batch.push(item.sample);
@@ -609,6 +616,15 @@ async function fileOperation(
     await inFlight.drain();
     // Told to stop while the last batches were written: the output is not put in place.
     interruption.signal.throwIfAborted();
+    // Rows, but not one sample among them: a wrong shape or mapping, not a clean run (it wrote an
+    // empty file and exited 0). A shard may own only unreadable rows; the merge has them all.
+    if (!shard && done === 0 && skipped > 0) {
+      throw new AppError(
+        'invalid_request',
+        `none of the ${skipped} rows of ${input} could be read as samples, so nothing was written ` +
+          `(first: ${firstSkip ?? 'none'}): check --shape, --task-type and --map`,
+      );
+    }
     await sink?.close();
     await part?.close({
       samples: done,

@@ -415,6 +415,15 @@ async function merge(argv: string[], signal: AbortSignal): Promise<void> {
     await inputChecked;
     // Told to stop while the last rows were written: the output is not put in place.
     signal.throwIfAborted();
+    // As one run of the file ends (file-ops.ts): rows, but not one sample among them.
+    const skipped = parts.reduce((sum, part) => sum + (part.trailer?.skipped ?? 0), 0);
+    if (position === 0 && skipped > 0) {
+      throw new AppError(
+        'invalid_request',
+        `none of the ${skipped} rows of the parts' input could be read as samples, so nothing ` +
+          "was written: check the shards' --shape, --task-type and --map",
+      );
+    }
     await sink.close();
   } catch (error) {
     await sink.discard();
