@@ -361,7 +361,7 @@ for (const viewport of REVIEW_VIEWPORTS) {
       // The line it leaves names its format: picking CSV next does not make it the CSV's size.
       const result = page.getByTestId('export-result');
       await expect(result).toHaveText(
-        new RegExp(`^JSONL exported: ${rows.length} rows, \\d+ KiB$`),
+        new RegExp(`^JSONL exported: ${rows.length} rows, \\d+ (KiB|bytes)$`),
       );
       await format.selectOption('csv');
       await expect(result).toContainText('JSONL exported:');

@@ -9,3 +9,11 @@ export const toSecond = (iso: string): string => `${iso.slice(0, 19).replace('T'
 /** `1 row`, `1,200 rows`; `many` where adding an s is wrong. */
 export const count = (n: number, one: string, many = `${one}s`): string =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** `512 bytes`, `13 KiB`, `4.2 MiB`: a small file is not "0 KiB". */
+export const fileSize = (bytes: number): string =>
+  bytes < 1024
+    ? count(bytes, 'byte')
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(0)} KiB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -4,12 +4,19 @@ import type { DatasetSummary } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useGrid } from '../../state/grid.ts';
+import { useImport } from '../../state/imports.ts';
 import { count, toMinute } from '../../format.ts';
 import { BreakableName } from '../../components/BreakableName.tsx';
 
 /** The imported datasets, newest first, each with its counts; it scrolls on its own. */
 export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
   const { datasetId, openDataset } = useGrid();
+  // The import in progress counts its rows as it goes; the list is read again less often, and
+  // its card said 20,507 rows beside a strip saying 45,961.
+  const importingId = useImport((s) => s.datasetId);
+  const importedRows = useImport((s) => s.progress?.rows ?? 0);
+  const rowsOf = (d: DatasetSummary): number =>
+    d.state === 'importing' && d.id === importingId ? Math.max(d.rows, importedRows) : d.rows;
   return (
     <nav className="dataset-list" aria-label="Datasets">
       {datasets.length === 0 && (
@@ -38,7 +45,7 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
                 </span>
               )}
               <span className="muted">
-                {count(d.rows, 'row')}
+                {count(rowsOf(d), 'row')}
                 {d.state === 'importing' ? ' so far, importing…' : ''} · {d.shape} ·{' '}
                 {d.format.toUpperCase()}
               </span>

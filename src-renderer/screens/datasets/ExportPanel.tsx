@@ -3,6 +3,7 @@ import type { AppError } from '../../../src-shared/errors.ts';
 import type { DatasetSummary, ExportColumns } from '../../../src-shared/owner/datasets.ts';
 import { api, chooseSavePath } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { fileSize } from '../../format.ts';
 
 type Format = 'jsonl' | 'csv' | 'parquet' | 'json';
 
@@ -85,7 +86,7 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
       // Named by its format: the line stays while another format is picked, and "63 rows, 13 KiB"
       // beside "CSV" read as the CSV's size when it was the JSON Lines export's.
       setResult(
-        `${FORMAT_LABELS[format]} exported: ${exported.rows.toLocaleString('en-US')} rows, ${(exported.bytes / 1024).toFixed(0)} KiB${exported.path ? ` to ${exported.path}` : ''}`,
+        `${FORMAT_LABELS[format]} exported: ${exported.rows.toLocaleString('en-US')} rows, ${fileSize(exported.bytes)}${exported.path ? ` to ${exported.path}` : ''}`,
       );
     } catch (e) {
       setError(e as AppError);
@@ -119,7 +120,7 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
           checked={dropFlagged}
           onChange={(e) => setDropFlagged(e.target.checked)}
         />{' '}
-        drop flagged
+        drop rows whose fix is flagged
       </label>
       <button type="button" className="button" onClick={() => void run()}>
         Export

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ShapeId } from '../../../src-shared/owner/datasets.ts';
 import type { OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { fileSize } from '../../format.ts';
 import { useImport } from '../../state/imports.ts';
 import { MappedPreview } from './MappedPreview.tsx';
 import { MappingEditor } from './MappingEditor.tsx';
@@ -91,7 +92,7 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
                   : 'no built-in shape detected: map the fields below'}
               </span>
               <span className="muted">
-                {preview.format.toUpperCase()}, {(preview.bytes / 1024).toFixed(0)} KiB
+                {preview.format.toUpperCase()}, {fileSize(preview.bytes)}
               </span>
             </div>
             {preview.paths !== null && (
