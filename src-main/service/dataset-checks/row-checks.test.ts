@@ -116,5 +116,5 @@ describe('the checks of a row with no verdict, written without a read', () => {
       expect(row.checks_json, `row ${row.row_index}`).toContain('contamination');
       expect(row.passed).toBeNull();
     }
-  });
+  }, 60_000);
 });

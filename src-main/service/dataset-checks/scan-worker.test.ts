@@ -71,5 +71,5 @@ describe('a scan on its worker thread', () => {
     expect(JSON.stringify(worker?.first)).toContain('contamination');
     expect(worker).toEqual(main);
     expect(worker?.first).not.toEqual(worker?.second);
-  });
+  }, 60_000);
 });

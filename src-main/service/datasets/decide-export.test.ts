@@ -340,7 +340,7 @@ describe('exportDataset', () => {
     expect(((a as PromiseRejectedResult).reason as Error).message).toBe(
       ((b as PromiseRejectedResult).reason as Error).message,
     );
-  });
+  }, 60_000);
 
   it('writes into the temporary folder and registers a download without a path', async () => {
     const h = createHarness();

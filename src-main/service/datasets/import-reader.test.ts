@@ -170,8 +170,12 @@ describe('the import reader', () => {
       { offThreadFromBytes: 0, onWaiting: (waiting) => (most = Math.max(most, waiting)) },
     );
     expect((await reading.next()).done).toBe(false);
-    // A while for the worker to read ahead as far as it may (the whole file: ~100 batches).
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A while for the worker to read ahead as far as it may (the whole file: ~100 batches): until
+    // it is at its bound (up to 10 s on a busy machine; it had 1.5 s, and under a parallel CI run
+    // it had not started reading yet), then a while more in which it must not pass it.
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let waited = 0; waited < 10_000 && most < READ_AHEAD + 1; waited += 100) await sleep(100);
+    await sleep(500);
     // The batches it may read ahead, and the mapping told before them.
     expect(most).toBeLessThanOrEqual(READ_AHEAD + 1);
     expect(most).toBeGreaterThan(1);

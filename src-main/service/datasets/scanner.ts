@@ -24,12 +24,24 @@ import { scanDataset } from '../dataset-checks/sqlite.ts';
  */
 const FOLLOW_IMPORT_MIN_CORES = 4;
 
-/** Scans in the background, one at a time per dataset, coalescing requests. */
+/**
+ * Scans in the background, coalescing requests, one dataset at a time: each
+ * scan spreads over every core already (dataset-checks/scan-slices.ts), and
+ * marking an evaluation set asks every other dataset for a scan at once. Run
+ * side by side, those scans shared the cores and a 2-row import waited 42 s
+ * for its first scan; now they wait in line, and a dataset never scanned
+ * (just imported) goes before the rescans.
+ */
 export class DatasetScanner {
   /** Whether an import's scan starts with its first rows (see FOLLOW_IMPORT_MIN_CORES). */
   followImports = availableParallelism() >= FOLLOW_IMPORT_MIN_CORES;
 
-  readonly #state = new Map<string, { running: Promise<void>; again: boolean }>();
+  readonly #state = new Map<
+    string,
+    { running: Promise<void>; again: boolean; followsImport: boolean }
+  >();
+  /** Datasets whose scan waits for the one running, in the order they start. */
+  readonly #waiting: string[] = [];
   readonly #timers = new Map<string, NodeJS.Timeout>();
   /** Datasets importing whose scan was asked for with their first rows. */
   readonly #following = new Set<string>();
@@ -44,7 +56,9 @@ export class DatasetScanner {
 
   /** Whether a scan of the dataset is running or waiting. */
   busy(datasetId: string): boolean {
-    return this.#state.has(datasetId) || this.#timers.has(datasetId);
+    return (
+      this.#state.has(datasetId) || this.#timers.has(datasetId) || this.#waiting.includes(datasetId)
+    );
   }
 
   /** Asks for a scan, after `delayMs` of quiet (decisions come in bursts). */
@@ -99,7 +113,24 @@ export class DatasetScanner {
       current.again = true;
       return;
     }
-    const state = { running: Promise.resolve(), again: false };
+    // A scan that follows an import mostly waits for its rows, for as long as the import takes:
+    // it holds up no other dataset's scan.
+    if ([...this.#state.values()].some((running) => !running.followsImport)) {
+      if (!this.#waiting.includes(datasetId)) {
+        // Never scanned (an import's first scan): before the rescans already waiting.
+        const fresh =
+          this.#ctx.db.open && datasetRecord(this.#ctx.db, datasetId)?.scan_json === null;
+        if (fresh) this.#waiting.unshift(datasetId);
+        else this.#waiting.push(datasetId);
+      }
+      return;
+    }
+    const state = {
+      running: Promise.resolve(),
+      again: false,
+      followsImport:
+        this.#ctx.db.open && datasetRecord(this.#ctx.db, datasetId)?.state === 'importing',
+    };
     // Read through a function: set meanwhile by another request, which the compiler cannot see.
     const again = (): boolean => state.again;
     this.#state.set(datasetId, state);
@@ -127,6 +158,10 @@ export class DatasetScanner {
         state: error === null ? 'done' : 'failed',
         error,
       });
+      if (![...this.#state.values()].some((running) => !running.followsImport)) {
+        const next = this.#waiting.shift();
+        if (next !== undefined) this.start(next);
+      }
     })();
   }
 }
