@@ -82,6 +82,20 @@ export const EditableSettings = z.object({
   contamination: ContaminationSetting,
 });
 
+/**
+ * A change of settings: any sections, each with any of its fields (the rest
+ * kept as they are): `{"limits": {"requests_per_minute_native": 2}}` had been
+ * refused until all three limits were given.
+ */
+export const SettingsChange = z.strictObject({
+  rates: RatesSetting.partial().optional(),
+  limits: LimitsSetting.partial().optional(),
+  server: ServerSetting.partial().optional(),
+  dedup: DedupSetting.partial().optional(),
+  engine: EngineSetting.partial().optional(),
+  contamination: ContaminationSetting.partial().optional(),
+});
+
 export const ownerApi = {
   serverStatus: { input: NoInput, output: ServerStatus, summary: 'Address, models and pricing' },
 
@@ -208,7 +222,7 @@ export const ownerApi = {
 
   getSettings: { input: NoInput, output: EditableSettings, summary: 'Rates, limits, server' },
   updateSettings: {
-    input: EditableSettings.partial().strict(),
+    input: SettingsChange,
     output: EditableSettings,
     summary: 'Change rates, limits or the server',
   },

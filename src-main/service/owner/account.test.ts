@@ -116,6 +116,16 @@ describe('the settings methods', () => {
     expect(updated.limits).toEqual(limits);
     expect(updated.rates).toEqual(DEFAULT_SETTINGS.rates);
     expect(ctx.settings().limits.cost_cap_usd_per_request).toBe(2);
+    // One field of a section: the section's other fields stay as they were.
+    const one = await call('updateSettings', { limits: { requests_per_minute_native: 2 } });
+    expect(one.limits).toEqual({ ...limits, requests_per_minute_native: 2 });
+    await expect(
+      handlers.updateSettings({ limits: { requests_per_minute_v1: 0 } }),
+    ).rejects.toMatchObject({
+      code: 'invalid_request',
+      errors: [{ path: '/limits/requests_per_minute_v1' }],
+    });
+    expect(ctx.settings().limits).toEqual({ ...limits, requests_per_minute_native: 2 });
   });
 
   it('refuses invalid values as invalid_request and changes nothing', async () => {

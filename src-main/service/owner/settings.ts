@@ -26,9 +26,12 @@ export function settingsHandlers(
     updateSettings: (changes) =>
       promised(() => {
         ctx.db.transaction(() => {
+          const before = current();
           for (const section of SECTIONS) {
-            const value = changes[section];
-            if (value === undefined) continue;
+            const change = changes[section];
+            if (change === undefined) continue;
+            // The fields given replace theirs; the section's others stay as they are.
+            const value = { ...before[section], ...change };
             try {
               writeSettingsSection(ctx.db, section, value);
             } catch (error) {
