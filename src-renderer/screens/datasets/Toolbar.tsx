@@ -103,7 +103,12 @@ export function Toolbar({ dataset }: { dataset: DatasetSummary }) {
     setError(null);
     try {
       const { updated } = await api.decide({ dataset_id: dataset.id, filter, decision });
-      setDone(`${count(updated, 'row')} ${decision}.`);
+      // The rows shown that were so already are not counted: say why the count is smaller.
+      const already = total - updated;
+      setDone(
+        `${count(updated, 'row')} ${decision}` +
+          (already > 0 ? ` (${count(already, 'was', 'were')} ${decision} already).` : '.'),
+      );
       refresh();
     } catch (e) {
       setError(e as AppError);
