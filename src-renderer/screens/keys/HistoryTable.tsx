@@ -5,6 +5,9 @@ import { toSecond } from '../../format.ts';
 
 type Item = z.infer<typeof HistoryItem>;
 
+/** Where the owner's runs come from (the app, the CLI): never charged. */
+const OWN_RUNS: ReadonlySet<string> = new Set(['app', 'cli']);
+
 /** Fix and refine history (30 days), one line per request or app run. */
 export function HistoryTable({
   items,
@@ -26,7 +29,7 @@ export function HistoryTable({
             <th>Operation</th>
             <th>From</th>
             <th className="num">Samples</th>
-            <th className="num">Cost</th>
+            <th className="num">Charged</th>
             <th>Request</th>
           </tr>
         </thead>
@@ -40,7 +43,15 @@ export function HistoryTable({
                 <td>{first.operation}</td>
                 <td>{first.source}</td>
                 <td className="num">{samples.toLocaleString('en-US')}</td>
-                <td className="num">${(micro / 1e6).toFixed(2)}</td>
+                <td className="num">
+                  {/* The owner's own runs spend no credit: "$0.00" read as if they were free.
+                      What their tokens are worth is in the per-day usage chart. */}
+                  {OWN_RUNS.has(first.source) ? (
+                    <span className="muted">own run</span>
+                  ) : (
+                    `$${(micro / 1e6).toFixed(2)}`
+                  )}
+                </td>
                 <td>
                   <code>{first.request_id}</code>
                 </td>
