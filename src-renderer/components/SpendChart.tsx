@@ -6,7 +6,9 @@ export function SpendChart({
   days: { day: string; charged_usd: number }[];
   label?: string;
 }) {
-  const max = Math.max(0.01, ...days.map((d) => d.charged_usd));
+  const highest = Math.max(0, ...days.map((d) => d.charged_usd));
+  // The bars' scale never divides by zero; the axis says the real highest, or that none was spent.
+  const max = Math.max(0.01, highest);
   const width = 300;
   const height = 80;
   const bar = days.length ? width / days.length : width;
@@ -36,7 +38,7 @@ export function SpendChart({
         {days[0]?.day ?? ''}
       </text>
       <text x={width} y={height + 12} textAnchor="end" className="axis">
-        {days.at(-1)?.day ?? ''} · max ${max.toFixed(2)}
+        {days.at(-1)?.day ?? ''} · {highest > 0 ? `max $${highest.toFixed(2)}` : 'nothing spent'}
       </text>
     </svg>
   );
