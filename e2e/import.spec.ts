@@ -18,6 +18,18 @@ async function importVia(page: Page, how: 'drop' | 'picker', path: string, expec
   await expect(dialog).toBeHidden({ timeout: 30_000 });
 }
 
+/** GSM8K's questions repeated to `rows` rows, each numbered: a large file of distinct rows. */
+function numberedGsm8k(path: string, rows: number): string {
+  const base = readRows('gsm8k_test_first300.jsonl');
+  const lines: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const row = base[i % base.length] as { question: string; answer: string };
+    lines.push(JSON.stringify({ question: `${row.question} (#${i})`, answer: row.answer }));
+  }
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
 test.describe('import', () => {
   const dir = workDir();
   const gsm = readRows('gsm8k_test_first300.jsonl').slice(0, 40);
@@ -68,14 +80,7 @@ test.describe('import', () => {
   test('shows the first rows of a large file while the rest imports', async ({ page, svc }) => {
     test.setTimeout(180_000);
     const rows = 200_000;
-    const path = join(dir, 'large.jsonl');
-    const base = readRows('gsm8k_test_first300.jsonl');
-    const lines: string[] = [];
-    for (let i = 0; i < rows; i++) {
-      const row = base[i % base.length] as { question: string; answer: string };
-      lines.push(JSON.stringify({ question: `${row.question} (#${i})`, answer: row.answer }));
-    }
-    writeFileSync(path, lines.join('\n') + '\n');
+    const path = numberedGsm8k(join(dir, 'large.jsonl'), rows);
     await page.goto(`${svc.baseUrl}/`);
     await page.getByRole('link', { name: 'Datasets' }).click();
     // Whether rows were ever on screen beside the import's progress, however fast the import.
@@ -113,14 +118,7 @@ test.describe('import', () => {
   test('stops an import and keeps nothing of it when asked', async ({ page, svc }) => {
     test.setTimeout(120_000);
     const rows = 100_000;
-    const path = join(dir, 'unwanted.jsonl');
-    const base = readRows('gsm8k_test_first300.jsonl');
-    const lines: string[] = [];
-    for (let i = 0; i < rows; i++) {
-      const row = base[i % base.length] as { question: string; answer: string };
-      lines.push(JSON.stringify({ question: `${row.question} (#${i})`, answer: row.answer }));
-    }
-    writeFileSync(path, lines.join('\n') + '\n');
+    const path = numberedGsm8k(join(dir, 'unwanted.jsonl'), rows);
     await page.goto(`${svc.baseUrl}/`);
     await page.getByRole('link', { name: 'Datasets' }).click();
     await page.getByTestId('file-picker').setInputFiles(path);
