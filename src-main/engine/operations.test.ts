@@ -136,3 +136,25 @@ describe('an unexpected failure on one sample', () => {
     ).rejects.toBe(refusal);
   });
 });
+
+describe('reading ahead', () => {
+  it('tells the backend of the samples in blocks of prepareAhead, with the same results', async () => {
+    const samples = gsm8k().slice(0, 10);
+    const blocks: number[] = [];
+    const counting: EngineBackend = {
+      ...builtinBackend,
+      prepare: (block, ctx) => {
+        blocks.push(block.length);
+        builtinBackend.prepare?.(block, ctx);
+      },
+    };
+    const options = { backend: counting, conventions: NO_CONVENTIONS };
+    const whole = await auditSamples(samples, { votes: 1 }, options);
+    expect(blocks).toEqual([10]);
+    blocks.length = 0;
+    const inFours = await auditSamples(samples, { votes: 1 }, { ...options, prepareAhead: 4 });
+    expect(blocks).toEqual([4, 4, 2]);
+    expect(inFours.blocks).toEqual(whole.blocks);
+    expect(inFours.usage.byModel()).toEqual(whole.usage.byModel());
+  });
+});

@@ -24,6 +24,12 @@ export interface RunOptions {
   signal?: AbortSignal | undefined;
   /** Called after each sample with the number done so far. */
   onProgress?: ((done: number) => void) | undefined;
+  /**
+   * How many samples the backend is told of at a time, PREPARE_AHEAD unless
+   * given: fewer where the thread's longest hold matters more than its
+   * throughput (the server's own thread).
+   */
+  prepareAhead?: number | undefined;
 }
 
 export interface FixOutcome {
@@ -61,10 +67,11 @@ function readAhead(
   backend: EngineBackend,
   samples: readonly Sample[],
   index: number,
+  ahead: number,
   run: RunOptions,
 ): void {
   try {
-    backend.prepare?.(samples.slice(index, index + PREPARE_AHEAD), {
+    backend.prepare?.(samples.slice(index, index + ahead), {
       conventions: run.conventions,
       signal: run.signal,
     });
@@ -111,6 +118,7 @@ async function forEachSample<T>(
   outer?.addEventListener('abort', onAbort, { once: true });
   const run: RunOptions = { ...options, signal: width > 1 ? controller.signal : outer };
   const pacer = new Pacer(run.signal);
+  const ahead = Math.max(1, Math.floor(options.prepareAhead ?? PREPARE_AHEAD));
   const results: T[] = [];
   let next = 0;
   let done = 0;
@@ -120,8 +128,8 @@ async function forEachSample<T>(
       const index = next++;
       try {
         // One sample gains nothing from reading ahead (a /v1 request): it would pay twice.
-        if (samples.length > 1 && index % PREPARE_AHEAD === 0) {
-          readAhead(options.backend, samples, index, run);
+        if (samples.length > 1 && index % ahead === 0) {
+          readAhead(options.backend, samples, index, ahead, run);
         }
         await pacer.tick();
         results[index] = await work(samples[index] as Sample, run);

@@ -74,6 +74,15 @@ function warmPool(backend: EngineBackend): EnginePool | undefined {
   return pool && pool.live > 0 && !pool.unavailable ? pool : undefined;
 }
 
+/**
+ * The samples of a slice run on the server's thread that the engine is told of
+ * at a time. Its read-ahead of a whole slice (15 GSM8K rows) was one turn of
+ * 12.5 ms the first time after a start (1.2 ms once its code was optimized),
+ * which with the slice's reading made holds of 22 ms; in fours it yields
+ * between them (17 ms), and a slice this small gains little from reading further.
+ */
+const PREPARE_AHEAD_HERE = 4;
+
 /** The seed of the trial's draw. */
 const TRIAL_SEED = 0x5eed;
 
@@ -189,7 +198,7 @@ async function trialEstimate(
     // In this thread the engine yields to the event loop every few milliseconds.
     const result = await (pool
       ? runPooled(operation, { backend }, runOperationInThread, pool)
-      : runOperation(operation, { backend }));
+      : runOperation(operation, { backend, prepareAhead: PREPARE_AHEAD_HERE }));
     const ms = performance.now() - started;
     const slice = {
       micro: tokenCostMicro(result.usage.byModel(), rates),
@@ -207,8 +216,8 @@ async function trialEstimate(
   // figure: one slice cannot tell whether rows or characters scale it (three OASST rows, by
   // their characters, said a third of the usage). Not on the engine's threads even when they
   // are up: the pool splits a slice over its threads and queues it behind a run's work, and
-  // RUN_PER_ENGINE_TIME is measured against one thread's time. (Here a slice's read-ahead holds
-  // the server 10-20 ms once warm, up to ~50 ms the first time.)
+  // RUN_PER_ENGINE_TIME is measured against one thread's time. (Here a slice holds the server
+  // at most ~17 ms at a time, the first time after a start: see PREPARE_AHEAD_HERE.)
   for (let s = 0; s < Math.min(2, count); s++) {
     const { slice, msPerRow } = await trySlice(s, undefined);
     slices.push(slice);

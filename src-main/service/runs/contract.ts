@@ -50,6 +50,8 @@ export interface OperationOptions {
   backend: EngineBackend;
   signal?: AbortSignal | undefined;
   onProgress?: ((done: number) => void) | undefined;
+  /** See RunOptions.prepareAhead (engine/operations.ts); only for a run in the calling thread. */
+  prepareAhead?: number | undefined;
 }
 
 /** A sample without blocks a previous run may have left on it. */

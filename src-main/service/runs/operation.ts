@@ -41,6 +41,7 @@ export async function runOperationInThread(
     conventions: parseConventions(request.conventions),
     signal: options.signal,
     onProgress: options.onProgress,
+    prepareAhead: options.prepareAhead,
   };
   switch (request.operation) {
     case 'audit': {
