@@ -1,6 +1,8 @@
 import { AppError } from '../../src-shared/errors.ts';
 import { packageVersion } from './paths.ts';
 import { Interrupted } from './interruption.ts';
+// This thread writes rows it is handed: a BigInt in one (an integer past 2^53) as its digits.
+import '../../src-shared/exact-json.ts';
 
 const COMMANDS_USAGE = `svc: audit and fix training data
 

@@ -2,6 +2,7 @@ import { AppError } from '../../src-shared/errors.ts';
 import { PART_FORMAT, PartHeader, PartTrailer, type PartTrailer as Trailer } from './shard.ts';
 import type { PartRowValue } from '../service/file-pass/part-rows.ts';
 import { ByteLines, type ByteLine } from './byte-lines.ts';
+import { parseJsonExact } from '../../src-shared/exact-json.ts';
 
 export type { PartRowValue };
 
@@ -179,7 +180,7 @@ const textOf = (line: ByteLine): string => line.bytes.toString('utf8');
 
 function parseLine(line: string): unknown {
   try {
-    return JSON.parse(line);
+    return parseJsonExact(line);
   } catch {
     return undefined;
   }

@@ -20,6 +20,8 @@ import { EmbeddedServer } from './embedded-server.ts';
 import { registerOwnerIpc, registerShellIpc } from './ipc.ts';
 import { useSafeStorageForSecrets } from './secret-storage.ts';
 import { createMainWindow, hardenSession, isTrustedRendererUrl } from './window.ts';
+// This thread writes rows it is handed: a BigInt in one (an integer past 2^53) as its digits.
+import '../../src-shared/exact-json.ts';
 
 /**
  * The Electron shell, kept thin: open the database, start the embedded server

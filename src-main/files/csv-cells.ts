@@ -1,3 +1,5 @@
+import { parseJsonExact } from '../../src-shared/exact-json.ts';
+
 /**
  * CSV cells. Reading: every cell is a string, except
  * - a number that round-trips exactly (`String(Number(text)) === text`,
@@ -38,7 +40,7 @@ export function decodeCell(text: string): unknown {
   const last = trimmed[trimmed.length - 1];
   if ((head === '[' && last === ']') || (head === '{' && last === '}')) {
     try {
-      return JSON.parse(trimmed) as unknown;
+      return parseJsonExact(trimmed);
     } catch {
       return text;
     }

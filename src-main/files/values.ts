@@ -9,5 +9,7 @@ export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   const type = typeof value;
+  // An integer past 2^53 is read as a BigInt (src-shared/exact-json.ts): to a person, a number.
+  if (type === 'bigint') return 'a number';
   return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
 }

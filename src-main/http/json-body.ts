@@ -1,13 +1,14 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { AppError, validationError } from '../../src-shared/errors.ts';
+import { parseJsonExact } from '../../src-shared/exact-json.ts';
 
 /** Reads the body as JSON; malformed JSON is a validation error, not a 500. */
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') throw new AppError('invalid_request', 'request body is empty');
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonExact(text);
   } catch (error) {
     throw new AppError('invalid_request', `malformed JSON: ${(error as Error).message}`);
   }

@@ -1,5 +1,6 @@
 import { leafText } from '../../src-shared/row-fields.ts';
 import type { Db } from './db.ts';
+import { parseJsonExact } from '../../src-shared/exact-json.ts';
 
 /**
  * The search text of a row: derived from its original as read, by the
@@ -80,7 +81,7 @@ function registerSearchFunction(db: Db): void {
     },
   );
   db.function(FIELD_TEXT_FN, { deterministic: true }, (original: unknown, field: unknown) =>
-    leafText(JSON.parse(original as string), field as string).toLowerCase(),
+    leafText(parseJsonExact(original as string), field as string).toLowerCase(),
   );
 }
 

@@ -1,4 +1,5 @@
 import { AppError, ERROR_CODES, type ErrorCode } from '../../src-shared/errors.ts';
+import { parseJsonExact } from '../../src-shared/exact-json.ts';
 import {
   OWNER_HTTP_PREFIX,
   OWNER_METHODS,
@@ -23,7 +24,11 @@ export function httpClient(baseUrl = ''): OwnerClient {
     } catch (error) {
       throw new AppError('service_unavailable', `the server cannot be reached: ${String(error)}`);
     }
-    const body = (await response.json().catch(() => null)) as {
+    // Exact, as the server read the rows: an id past 2^53 shown or edited here stays that id.
+    const body = (await response
+      .text()
+      .then(parseJsonExact)
+      .catch(() => null)) as {
       detail?: string;
       code?: unknown;
     } | null;

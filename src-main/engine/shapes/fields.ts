@@ -19,6 +19,8 @@ export function describe(value: unknown): string {
   if (value === undefined) return 'missing';
   if (Array.isArray(value)) return 'an array';
   const type = typeof value;
+  // An integer past 2^53 is read as a BigInt (src-shared/exact-json.ts): to a person, a number.
+  if (type === 'bigint') return 'a number';
   return type === 'object' ? `an ${type}` : `a ${type}`;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 /**
  * Reading JSON out of a model's answer. With structured output the content is
@@ -40,7 +41,7 @@ export function extractJson(content: string): { ok: true; value: unknown } | { o
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   if (!text.startsWith('{')) return { ok: false };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parseJsonExact(text) };
   } catch {
     return { ok: false };
   }

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { JSONParser } from '@streamparser/json';
+import { TokenParser, Tokenizer, type TokenParserOptions } from '@streamparser/json';
+import { exactNumber } from '../../../src-shared/exact-json.ts';
 import { checkSignal, readFailure, unreadable } from '../errors.ts';
 import { readJsonl } from './jsonl.ts';
 import { toRow, type RowResult } from './row-result.ts';
@@ -25,7 +26,7 @@ export async function* readJson(path: string, signal?: AbortSignal): AsyncGenera
     throw unreadable(path, first === undefined ? 'the file is empty' : 'not a JSON array');
   }
 
-  const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
+  const parser = new ExactJsonParser({ paths: ['$.*'], keepStack: false });
   const queue: RowResult[] = [];
   parser.onValue = ({ value, key }) => {
     queue.push(toRow(Number(key) + 1, value));
@@ -65,4 +66,45 @@ export async function* readJson(path: string, signal?: AbortSignal): AsyncGenera
   if (failure === undefined) return;
   if (seen === 0) throw unreadable(path, `not a JSON array (${failure})`);
   yield { row: seen + 1, error: `invalid JSON; the rest of the file cannot be read: ${failure}` };
+}
+
+/** Numbers read as `parseJsonExact` reads them: an integer beyond 2^53 as a BigInt. */
+class ExactTokenizer extends Tokenizer {
+  protected override parseNumber(numberStr: string): number {
+    // The token parser only stores the value; the row is typed `unknown` from there on.
+    return exactNumber(numberStr) as number;
+  }
+}
+
+/**
+ * The library's JSONParser, wired as it wires its own, but with ExactTokenizer
+ * (JSONParser makes its tokenizer itself and takes no other).
+ */
+class ExactJsonParser {
+  readonly #tokenizer = new ExactTokenizer();
+  readonly #parser: TokenParser;
+  constructor(options: TokenParserOptions) {
+    const tokenizer = this.#tokenizer;
+    const parser = (this.#parser = new TokenParser(options));
+    tokenizer.onToken = parser.write.bind(parser);
+    tokenizer.onEnd = () => {
+      if (!parser.isEnded) parser.end();
+    };
+    parser.onError = tokenizer.error.bind(tokenizer);
+    parser.onEnd = () => {
+      if (!tokenizer.isEnded) tokenizer.end();
+    };
+  }
+  get isEnded(): boolean {
+    return this.#tokenizer.isEnded && this.#parser.isEnded;
+  }
+  set onValue(callback: TokenParser['onValue']) {
+    this.#parser.onValue = callback;
+  }
+  write(chunk: string): void {
+    this.#tokenizer.write(chunk);
+  }
+  end(): void {
+    this.#tokenizer.end();
+  }
 }

@@ -2,6 +2,7 @@ import { checkSignal, unreadable } from '../errors.ts';
 import { readLineBatches } from './lines.ts';
 import { toRow, type RowResult } from './row-result.ts';
 import { sniffText } from './sniff.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 /** A file that starts with this many unparsable lines (and no good one) is not JSON Lines. */
 const LEADING_FAILURES_MAX = 10;
@@ -66,7 +67,7 @@ export function jsonlRow(line: number, text: string): RowResult | null {
   if (text.trim() === '') return null;
   try {
     // The line itself rides along: an unchanged row is written back byte for byte.
-    return toRow(line, JSON.parse(text), text);
+    return toRow(line, parseJsonExact(text), text);
   } catch (error) {
     return { row: line, error: `invalid JSON: ${(error as Error).message}`, raw: text };
   }

@@ -5,6 +5,7 @@ import {
   type AsyncBuffer,
   type FileMetaData,
 } from 'hyparquet';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 import { checkSignal, readFailure, unreadable } from '../errors.ts';
 import { toRow, type RowResult } from './row-result.ts';
 import { sniff } from './sniff.ts';
@@ -13,14 +14,15 @@ const MAGIC = Buffer.from('PAR1');
 
 /**
  * Parquet values as JSON values: INT64 (bigint) as a number when it is a safe
- * integer, else as its decimal text; dates and timestamps as ISO text; raw
- * bytes as base64. Nested lists and structs are walked.
+ * integer, else as the BigInt itself, written as its digits (see
+ * src-shared/exact-json.ts); dates and timestamps as ISO text; raw bytes as
+ * base64. Nested lists and structs are walked.
  */
 export function jsonValue(value: unknown): unknown {
   if (typeof value === 'bigint') {
     return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
       ? Number(value)
-      : value.toString();
+      : value;
   }
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
@@ -48,6 +50,13 @@ export async function openParquet(
   }
 }
 
+const decoder = new TextDecoder();
+/** A JSON column's integers past 2^53 read exactly, as a JSON file's are. */
+const parsers = {
+  jsonFromBytes: (bytes: Uint8Array | undefined): unknown =>
+    bytes && parseJsonExact(decoder.decode(bytes)),
+};
+
 /**
  * Parquet, read one row group at a time through hyparquet's file-backed
  * buffer (only that group's column chunks are read from disk). `row` is the
@@ -62,7 +71,7 @@ export async function* readParquet(path: string, signal?: AbortSignal): AsyncGen
     const end = start + Number(group.num_rows);
     let rows: Record<string, unknown>[];
     try {
-      rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end });
+      rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, parsers });
     } catch (error) {
       throw readFailure(path, error, signal);
     }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { findNodeAtLocation, parseTree, type JSONPath, type Node } from 'jsonc-parser';
 import { prng } from '../../engine/dataset/prng.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 import { describe, expect, it } from 'vitest';
 import {
   detectJsonStyle,
@@ -105,11 +106,18 @@ describe('stringifyInStyle', () => {
     expect(stringifyInStyle(own, python)).toBe('{"__proto__": 1}');
   });
 
+  it('writes a BigInt as its digits, as JSON.stringify does with exact-json.ts', () => {
+    const value = { id: 1234567890123456789n, n: [-98765432109876543210n] };
+    expect(stringifyInStyle(value, compact)).toBe(JSON.stringify(value));
+    expect(stringifyInStyle(value, compact)).toBe(
+      '{"id":1234567890123456789,"n":[-98765432109876543210]}',
+    );
+  });
+
   it('throws where JSON.stringify would', () => {
     const loop: Record<string, unknown> = {};
     loop.self = loop;
     expect(() => stringifyInStyle(loop, compact)).toThrow(TypeError);
-    expect(() => stringifyInStyle(1n, compact)).toThrow(TypeError);
     expect(() => stringifyInStyle(undefined, compact)).toThrow(TypeError);
     // The same object twice is not a cycle.
     const shared = { x: 1 };
@@ -221,6 +229,17 @@ describe('spliceJsonLine examples', () => {
         edited(raw, (v) => (v.id = 7)),
       ),
     ).toBe('{"id": 7, "n": 1}');
+  });
+
+  it('keeps an integer past 2^53 read exactly, and rewrites one that changed', () => {
+    const line = '{"id": 1234567890123456789, "text": "a"}';
+    const same = parseJsonExact(line) as Record<string, unknown>;
+    expect(spliceJsonLine(line, { ...same, text: 'b' })).toBe(
+      '{"id": 1234567890123456789, "text": "b"}',
+    );
+    expect(spliceJsonLine(line, { ...same, id: 1234567890123456790n })).toBe(
+      '{"id": 1234567890123456790, "text": "a"}',
+    );
   });
 
   it('tells -0 from 0', () => {

@@ -72,7 +72,8 @@ export function detectJsonStyle(raw: string): JsonStyle {
 /**
  * JSON text for `value` in `style`. Follows JSON.stringify (toJSON, members
  * that are undefined or functions left out, non-finite numbers as null,
- * circular structures and BigInts throw) except that -0 is written `-0`, so
+ * circular structures throw, a BigInt written as its digits as
+ * src-shared/exact-json.ts has it) except that -0 is written `-0`, so
  * the text parses back to exactly `value`, and that in an ascii-only style
  * every code unit from U+0080 up is written `\uXXXX` in lowercase hex, as
  * Python does. Throws a TypeError for a value with no JSON text (undefined).
@@ -124,7 +125,7 @@ export function spliceJsonLine(raw: string, next: unknown): string {
         cursor = end(item);
       });
       copy(cursor, end(node));
-    } else if (sameScalar(node, value)) {
+    } else if (sameScalar(node, value, raw)) {
       copy(node.offset, end(node));
     } else {
       fresh(value);
@@ -221,15 +222,21 @@ function member(property: Node): { key: string; value: Node } {
  * Whether a scalar source node parses to `value`. jsonc-parser unescapes
  * strings and reads numbers with Number(), which rounds as JSON.parse does,
  * so `1.0` equals 1 and a too-big integer equals its rounded double. Object.is
- * keeps -0 and 0 apart, since both are JSON text and parse differently.
+ * keeps -0 and 0 apart, since both are JSON text and parse differently. A
+ * BigInt (an integer past 2^53, read exactly) is compared with the node's
+ * source text (`raw`: the line).
  */
-function sameScalar(node: Node, value: unknown): boolean {
+function sameScalar(node: Node, value: unknown, raw: string): boolean {
   const parsed: unknown = node.value;
   switch (node.type) {
     case 'string':
     case 'boolean':
       return parsed === value;
     case 'number':
+      if (typeof value === 'bigint') {
+        const source = raw.slice(node.offset, node.offset + node.length);
+        return /^-?\d+$/.test(source) && BigInt(source) === value;
+      }
       return typeof value === 'number' && Object.is(parsed, value);
     case 'null':
       return value === null;
@@ -249,6 +256,7 @@ function write(value: unknown, style: JsonStyle, ancestors: Set<object>): string
   if (omitted(value)) return undefined;
   if (typeof value === 'string') return quote(value, style);
   if (typeof value === 'number' && Object.is(value, -0)) return '-0';
+  if (typeof value === 'bigint') return value.toString();
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);
   if (ancestors.has(value)) throw new TypeError('Converting circular structure to JSON');
   ancestors.add(value);
@@ -284,7 +292,8 @@ function quote(text: string, style: JsonStyle): string {
 /** What JSON.stringify writes for a value: its toJSON result, primitives unboxed. */
 function jsonView(value: unknown, key: string): unknown {
   let view = value;
-  if ((typeof view === 'object' && view !== null) || typeof view === 'bigint') {
+  // A BigInt is written by `write` itself: its toJSON (exact-json.ts) gives raw JSON, an object here.
+  if (typeof view === 'object' && view !== null) {
     const toJSON = (Object(view) as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') view = toJSON.call(view, key) as unknown;
   }

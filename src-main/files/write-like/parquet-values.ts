@@ -1,6 +1,7 @@
 import type { SchemaElement, SchemaTree } from 'hyparquet';
 import { isListLike, isMapLike } from 'hyparquet/src/schema.js';
 import { isObject, kindOf } from '../values.ts';
+import { bigintsAsRawJson } from '../../../src-shared/exact-json.ts';
 
 /**
  * Values written back into a Parquet schema. The rows are JSON values as
@@ -162,7 +163,7 @@ function leafConverter(element: SchemaElement): Convert | undefined {
   if (converted === 'DATE') return (value) => Math.floor(millisOf(value) / DAY_MS);
   if (converted === 'TIMESTAMP_MILLIS') return timestamp(TIME_UNIT.MILLIS);
   if (converted === 'TIMESTAMP_MICROS') return timestamp(TIME_UNIT.MICROS);
-  if (converted === 'JSON') return (value) => value;
+  if (converted === 'JSON') return bigintsAsRawJson;
   if (logical?.type === 'GEOMETRY' || logical?.type === 'GEOGRAPHY') return (value) => value;
   if (logical?.type === 'UUID') return uuid;
   if (converted === 'UTF8') return textOf;

@@ -1,11 +1,14 @@
 import { fileWriter, parquetWriteRows, type BasicType } from 'hyparquet-writer';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { Spooled, ValueKind } from './spool.ts';
+import { bigintsAsRawJson } from '../../../src-shared/exact-json.ts';
 
 /**
- * The Parquet type for what a column holds: booleans, 32-bit integers,
- * doubles (any other number), strings; anything else (objects, arrays, or a
- * mix of kinds) is a JSON column, which hyparquet reads back as the values.
+ * The Parquet type for what a column holds: booleans, 32-bit integers, 64-bit
+ * integers (where one is past 2^53), doubles (any other number), strings;
+ * anything else (objects, arrays, or a mix of kinds, 64-bit integers with
+ * fractions among them, which a double would round) is a JSON column, which
+ * hyparquet reads back as the values.
  */
 export function parquetType(kinds: ReadonlySet<ValueKind> | undefined): BasicType {
   const set = kinds ?? new Set<ValueKind>();
@@ -14,6 +17,7 @@ export function parquetType(kinds: ReadonlySet<ValueKind> | undefined): BasicTyp
     [...set].every((kind) => allowed.includes(kind));
   if (only('boolean')) return 'BOOLEAN';
   if (only('int32')) return 'INT32';
+  if (only('int32', 'int64')) return 'INT64';
   if (only('int32', 'double')) return 'DOUBLE';
   if (only('string')) return 'STRING';
   return 'JSON';
@@ -39,10 +43,18 @@ export async function writeParquet(
     rows: (async function* () {
       for await (const row of spooled.rows()) {
         counter.rows++;
-        yield Object.fromEntries(columns.map(({ name }) => [name, row[name] ?? null]));
+        yield Object.fromEntries(
+          columns.map(({ name, type }) => [name, cellValue(row[name], type)]),
+        );
       }
     })(),
   });
+}
+
+/** A row's value as the column of `type` takes it (see bigintsAsRawJson for a JSON column). */
+function cellValue(value: unknown, type: BasicType): unknown {
+  if (value === null || value === undefined) return null;
+  return type === 'JSON' ? bigintsAsRawJson(value) : value;
 }
 
 /** What hyparquet-writer's row writer takes besides where to write. */

@@ -8,7 +8,10 @@ import { writeText } from './text.ts';
 type Row = Record<string, unknown>;
 
 /** What a column holds, for choosing its Parquet type. */
-export type ValueKind = 'boolean' | 'int32' | 'double' | 'string' | 'json';
+export type ValueKind = 'boolean' | 'int32' | 'int64' | 'double' | 'string' | 'json';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 function kindOfValue(value: unknown): ValueKind | undefined {
   if (value === null || value === undefined) return undefined;
@@ -17,6 +20,8 @@ function kindOfValue(value: unknown): ValueKind | undefined {
     return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 ? 'int32' : 'double';
   }
   if (typeof value === 'string') return 'string';
+  // An integer past 2^53 read exactly (src-shared/exact-json.ts); past 64 bits, only JSON holds it.
+  if (typeof value === 'bigint') return value >= INT64_MIN && value <= INT64_MAX ? 'int64' : 'json';
   return 'json';
 }
 

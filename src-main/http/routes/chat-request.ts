@@ -6,6 +6,7 @@ import type { ChatCompletionRequest } from '../../../src-shared/schemas/openai.t
 import type { ResponseCreateRequest } from '../../../src-shared/schemas/openai-responses.ts';
 import { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { OperationRequest } from '../../service/runs/contract.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 /**
  * The samples of a chat-completions request: only the last user message is
@@ -63,7 +64,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return { ok: false };
   try {
-    return { ok: true, value: JSON.parse(trimmed) as unknown };
+    return { ok: true, value: parseJsonExact(trimmed) };
   } catch {
     return { ok: false };
   }

@@ -21,6 +21,7 @@ import type {
   MatcherSpec,
   ScanSliceResult,
 } from '../file-pass/task-types.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 /**
  * The per-row work of a dataset scan, a range of stored rows at a time, as
@@ -100,7 +101,7 @@ export const currentSample =
   (imported: (row: SampleSource) => Sample) =>
   (row: Pick<ScanRowRecord, keyof SampleSource | 'fixed_json' | 'decision'>): Sample =>
     row.decision === 'accepted' && row.fixed_json !== null
-      ? (JSON.parse(row.fixed_json) as Sample)
+      ? (parseJsonExact(row.fixed_json) as Sample)
       : imported(row);
 
 export function scanRows(

@@ -10,6 +10,7 @@ import { writeRowsLike, type SourceLayout, type SourcedRow } from '../../files/i
 import { rowWriter } from './row-sample.ts';
 import { failedChecksOf } from './rows.ts';
 import { readyDataset } from './summary.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 /** Rows read from SQLite per step of an export. */
 export const EXPORT_PAGE_ROWS = 1000;
@@ -44,7 +45,7 @@ function exportedRow(
   write: (sample: Sample, original: Row) => Row,
   options: ExportOptions,
 ): SourcedRow {
-  const original = JSON.parse(record.original_json) as Row;
+  const original = parseJsonExact(record.original_json) as Row;
   // The source text: a JSON Lines row's line is its original_json; a CSV row keeps its record.
   const raw =
     options.format === 'jsonl'
@@ -56,7 +57,7 @@ function exportedRow(
   let changed = false;
   if (record.decision === 'accepted' && record.fixed_json !== null) {
     try {
-      row = write(JSON.parse(record.fixed_json) as Sample, original);
+      row = write(parseJsonExact(record.fixed_json) as Sample, original);
       changed = true;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -108,12 +109,12 @@ function exportedTree(records: readonly ExportRecord[], options: ExportOptions):
     r.dropped === 1 || (options.dropFlagged && r.flagged === 1);
   if (records.every(left)) return null;
   const first = records[0] as ExportRecord;
-  const original = JSON.parse(first.original_json) as Row;
+  const original = parseJsonExact(first.original_json) as Row;
   const parts = records.map((record) => ({
     route: JSON.parse(record.source_path ?? '[]') as number[],
     sample:
       record.decision === 'accepted' && record.fixed_json !== null && record.dropped === 0
-        ? (JSON.parse(record.fixed_json) as Sample)
+        ? (parseJsonExact(record.fixed_json) as Sample)
         : null,
     label: `row ${record.row_index}`,
   }));

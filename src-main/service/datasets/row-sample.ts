@@ -6,6 +6,7 @@ import type { ShapeId } from '../../engine/shapes/index.ts';
 import type { SampleSource } from '../../store/datasets-rows.ts';
 import { datasetRecord, type DatasetRecord } from '../../store/datasets.ts';
 import type { Db } from '../../store/db.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 /**
  * A row's sample, and a sample's row. An import stores each row once, as
@@ -65,17 +66,17 @@ const lastTree = new WeakMap<RowMapping, { original: string; paths: Map<string, 
 export function sampleReader(db: Db, datasetId: string): (row: SampleSource) => Sample {
   let mapping: RowMapping | undefined;
   return (row) => {
-    if (row.sample_json !== '') return JSON.parse(row.sample_json) as Sample;
+    if (row.sample_json !== '') return parseJsonExact(row.sample_json) as Sample;
     if (row.lean_original === null) {
       throw new AppError('internal_error', `a row of ${datasetId} has neither sample nor original`);
     }
     mapping ??= datasetMapping(db, datasetId);
     if (!mapping.tree)
-      return mapping.toSample(JSON.parse(row.lean_original) as Record<string, unknown>);
+      return mapping.toSample(parseJsonExact(row.lean_original) as Record<string, unknown>);
     let tree = lastTree.get(mapping);
     if (tree?.original !== row.lean_original) {
       const paths = mapping.tree.samplesOf(
-        JSON.parse(row.lean_original) as Record<string, unknown>,
+        parseJsonExact(row.lean_original) as Record<string, unknown>,
       );
       tree = {
         original: row.lean_original,

@@ -3,6 +3,7 @@ import { anyFailed, withChecks, type DatasetVerdicts } from '../dataset-checks/c
 import { RESULT_KEYS, type Sample } from '../../../src-shared/schemas/sample.ts';
 import type { RowResultRecord, RunInputRecord } from '../../store/datasets-rows.ts';
 import type { ResultSample } from '../runs/contract.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 /**
  * How a run's result lands on a row. Runs always work on the imported sample.
@@ -24,7 +25,7 @@ import type { ResultSample } from '../runs/contract.ts';
 
 type Operation = 'audit' | 'fix' | 'refine';
 
-const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
+const parse = (json: string | null): unknown => (json === null ? null : parseJsonExact(json));
 const json = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
 

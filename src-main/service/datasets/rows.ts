@@ -19,6 +19,7 @@ import { displayedVerdict, reviewedVerdict } from './row-state.ts';
 import { sampleReader } from './row-sample.ts';
 import { rowSearch } from './search-text.ts';
 import { readableDataset } from './summary.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 /** The grid's reads: a page of rows (filtered, sorted) and one row in full. */
 
@@ -93,7 +94,7 @@ function rowsPage(
   };
 }
 
-const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
+const parse = (json: string | null): unknown => (json === null ? null : parseJsonExact(json));
 
 export function datasetRow(db: Db, input: { dataset_id: string; index: number }): RowDetail {
   readableDataset(db, input.dataset_id);
@@ -108,7 +109,7 @@ export function datasetRow(db: Db, input: { dataset_id: string; index: number })
   return {
     index: record.row_index,
     source_row: record.source_row,
-    original: JSON.parse(record.original_json) as Json,
+    original: parseJsonExact(record.original_json) as Json,
     sample: sampleReader(db, input.dataset_id)(record),
     audit: reviewedVerdict(audit, checks),
     fix: parse(record.fix_json) as FixBlock | null,

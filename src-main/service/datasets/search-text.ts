@@ -3,6 +3,7 @@ import { leafText } from '../../../src-shared/row-fields.ts';
 import type { Db } from '../../store/db.ts';
 import type { IndexedSearch, LeanSearchText, RowSearch } from '../../store/search-text.ts';
 import { datasetMapping, sampleReader } from './row-sample.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 /**
  * The text a search looks in, per row: every field of the row as read (its
@@ -40,7 +41,7 @@ export function leanSearchText(db: Db, datasetId: string): LeanSearchText {
     text: (original, sourcePath) =>
       (isTree()
         ? pathText(sampleOf({ sample_json: '', lean_original: original, source_path: sourcePath }))
-        : leafText(JSON.parse(original))
+        : leafText(parseJsonExact(original))
       ).toLowerCase(),
   };
 }

@@ -14,6 +14,7 @@ import type { ResultSample } from '../runs/contract.ts';
 import { readSlice } from './line-slices.ts';
 import { checkPartRow, splitPartRowAt } from './part-rows.ts';
 import type { MergeRowsResult, MergeRowsTask, SliceIssues } from './task-types.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 /**
  * A batch of `svc merge`'s rows on an engine worker. A shard writes each row
@@ -155,7 +156,7 @@ export function mergeRows(task: MergeRowsTask): MergeRowsResult {
       out.copyLine(bytes, cut.sampleStart, cut.sampleEnd);
       continue;
     }
-    sample ??= JSON.parse(
+    sample ??= parseJsonExact(
       bytes.toString('utf8', cut?.sampleStart ?? start, cut?.sampleEnd ?? end),
     ) as ResultSample;
     const verdicts = verdictsAt(checked, i);

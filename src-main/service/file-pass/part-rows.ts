@@ -1,3 +1,5 @@
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
+
 /**
  * The rows of a shard's part (`svc audit|fix|refine --shard`) as `svc merge`
  * checks them: the merge's main thread orders the lines by position, and the
@@ -14,7 +16,7 @@ export interface PartRowValue {
 
 function parseLine(line: string): unknown {
   try {
-    return JSON.parse(line);
+    return parseJsonExact(line);
   } catch {
     return undefined;
   }

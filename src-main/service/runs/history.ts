@@ -11,6 +11,7 @@ import {
   type HistorySummaryRow,
 } from '../../store/history.ts';
 import { OWNER_ACCOUNT_ID } from '../../store/ledger.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
 
 export type { HistoryOperation, HistorySource } from '../../store/history.ts';
 
@@ -85,8 +86,8 @@ export interface HistoryPage {
 
 const toEntry = ({ input_json, output_json, ...summary }: HistoryRow): HistoryEntry => ({
   ...summary,
-  input: JSON.parse(input_json) as unknown,
-  output: JSON.parse(output_json) as unknown,
+  input: parseJsonExact(input_json),
+  output: parseJsonExact(output_json),
 });
 
 /** Newest first, `limit` entries older than `beforeId` when given; without the JSON unless asked. */

@@ -2,6 +2,8 @@ import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { lowerThisThread } from '../../threads/background-priority.ts';
 import { useResolveCache } from '../../threads/resolve-cache.ts';
 import type { ToWorker } from './wire.ts';
+// This thread writes rows it is handed: a BigInt in one (an integer past 2^53) as its digits.
+import '../../../../src-shared/exact-json.ts';
 
 /**
  * An engine worker of the pool (pool.ts), as it starts: the code that

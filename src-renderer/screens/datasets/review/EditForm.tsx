@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { choiceLetter } from '../../../../src-shared/letters.ts';
+import { parseJsonExact } from '../../../../src-shared/exact-json.ts';
 
 type Sample = Record<string, unknown>;
 
@@ -31,7 +32,7 @@ export function EditForm({
   const save = () => {
     if (!asJson) return onSave(draft);
     try {
-      const parsed = JSON.parse(json) as unknown;
+      const parsed = parseJsonExact(json);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         setJsonError('a sample is a JSON object');
         return;
