@@ -1,0 +1,51 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from './fixtures.ts';
+import { importThroughPicker } from './support/screens.ts';
+import { workDir } from './support/datasets.ts';
+
+/**
+ * Ids past 2^53 as a person meets them in the app: shown, edited as JSON and
+ * exported with every digit (the browser's JSON.parse would make
+ * 1234567890123456789 into 1234567890123456800).
+ */
+
+const dir = workDir();
+const idOf = (i: number): string => `${1234567890123456789n + BigInt(i)}`;
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+test('an id past 2^53 is shown, edited and exported with every digit', async ({ page, svc }) => {
+  const path = join(dir, 'tweets.json');
+  const rows = Array.from(
+    { length: 4 },
+    (_, i) => `{"task_type":"text","text":"Tweet ${i} was fine.","tweet_id":${idOf(i)}}`,
+  );
+  writeFileSync(path, `[${rows.join(',\n')}]\n`);
+  await importThroughPicker(page, svc.baseUrl, path, 4);
+
+  await page.getByTestId('grid-row').nth(2).click();
+  const review = page.getByTestId('review');
+  await expect(review.getByRole('heading', { name: 'Row 3' })).toBeVisible();
+  await page.keyboard.press('e');
+  const form = review.getByTestId('edit-form');
+  await form.getByText('as JSON').click();
+  const json = form.getByRole('textbox').first();
+  await expect(json).toHaveValue(new RegExp(`"tweet_id": ${idOf(2)}\\b`));
+  await json.fill(
+    (await json.inputValue()).replace('Tweet 2 was fine.', 'Tweet 2, edited by hand.'),
+  );
+  await form.getByRole('button', { name: 'Save and re-audit' }).click();
+  await expect(review.getByTestId('edited-banner')).toContainText('Your edit, re-audited');
+  await page.keyboard.press('a');
+  await page.keyboard.press('Escape');
+
+  await page.getByLabel('Export format').selectOption('json');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export', exact: true }).click(),
+  ]);
+  const exported = readFileSync(await download.path(), 'utf8').replaceAll(/":\s+/g, '":');
+  for (let i = 0; i < 4; i++) expect(exported).toContain(`"tweet_id":${idOf(i)}`);
+  expect(exported).toContain('Tweet 2, edited by hand.');
+});
