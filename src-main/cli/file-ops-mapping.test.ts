@@ -139,6 +139,30 @@ describe('svc audit|fix FILE --task-type TYPE --map ROLE=FIELD', () => {
     expect(changed).toBeGreaterThanOrEqual(50);
     expect(readFileSync(out, 'utf8').endsWith('\n')).toBe(true);
   });
+
+  it('keeps the rows that do not map in a write-back to JSON, CSV and Parquet', async () => {
+    const dir = tempDir();
+    // Rows 2 and 5 have no `original` (the field the text comes from): read, but not samples.
+    const source = jsonl(readFileSync(ftfy, 'utf8')).slice(0, 8);
+    for (const i of [1, 4]) source[i] = { label: `no text ${i}`, fixed: null };
+    const input = join(dir, 'cases.jsonl');
+    writeFileSync(input, source.map((row) => JSON.stringify(row)).join('\n') + '\n');
+    const mapping = ['--task-type', 'text', '--map', 'text=original'];
+    for (const format of ['json', 'csv', 'parquet']) {
+      const out = join(dir, `fixed.${format}`);
+      const run = await svc(dir, 'fix', input, ...mapping, '--write-back', '--out', out);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(/row 2: .*\(skipped\)/);
+      expect(run.stderr).not.toMatch(/could not be written/);
+      const back = await rowsOf(out);
+      expect(back, format).toHaveLength(8);
+      expect(back[1]?.label, format).toBe('no text 1');
+      expect(back[4]?.label, format).toBe('no text 4');
+      // (A CSV has the column in every row: empty in those two.)
+      const texts = back.filter((row) => typeof row.original === 'string' && row.original !== '');
+      expect(texts, format).toHaveLength(6);
+    }
+  });
 });
 
 describe('svc fix MMLU-style CSV --write-back', () => {

@@ -155,7 +155,10 @@ export function openWriteBack(input: string, out: string, mapping: RowMapping): 
       }
     },
     async skipped(item) {
-      if (item.raw !== undefined && format === inputFormat && format !== 'json') {
+      // A row that read but did not map goes out as it came in, in any format; one that did not
+      // read at all only where its source text can be written (the input's format).
+      if (item.original) await push({ value: item.original, raw: item.raw, changed: false });
+      else if (item.raw !== undefined && format === inputFormat && format !== 'json') {
         await push({ value: {}, raw: item.raw, changed: false });
       } else lost++;
     },

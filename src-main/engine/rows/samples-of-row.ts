@@ -19,7 +19,13 @@ export type SampleRow =
       /** Read along every path: the path's route in its tree, and how many paths the row has. */
       path?: { route: Route; of: number } | undefined;
     }
-  | { row: number; error: string; raw?: string | undefined };
+  | {
+      row: number;
+      error: string;
+      raw?: string | undefined;
+      /** The row as read, when it was an object that did not map (a write-back keeps it as it is). */
+      original?: Record<string, unknown> | undefined;
+    };
 
 /** The samples of one row read (several for a tree read along every path), or its error. */
 export function samplesOfRow(mapping: RowMapping, result: RowResult): SampleRow[] {
@@ -39,7 +45,7 @@ export function samplesOfRow(mapping: RowMapping, result: RowResult): SampleRow[
     return [{ row: result.row, sample: mapped, original: row, raw: result.raw }];
   } catch (error) {
     if (error instanceof AppError)
-      return [{ row: result.row, error: error.message, raw: result.raw }];
+      return [{ row: result.row, error: error.message, raw: result.raw, original: result.value }];
     throw error;
   }
 }
