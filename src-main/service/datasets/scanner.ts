@@ -107,6 +107,11 @@ export class DatasetScanner {
     }
   }
 
+  /** Whether a scan runs that others wait for: any but one following an import (see start). */
+  #blockingScanRuns(): boolean {
+    return [...this.#state.values()].some((running) => !running.followsImport);
+  }
+
   private start(datasetId: string): void {
     const current = this.#state.get(datasetId);
     if (current) {
@@ -115,7 +120,7 @@ export class DatasetScanner {
     }
     // A scan that follows an import mostly waits for its rows, for as long as the import takes:
     // it holds up no other dataset's scan.
-    if ([...this.#state.values()].some((running) => !running.followsImport)) {
+    if (this.#blockingScanRuns()) {
       if (!this.#waiting.includes(datasetId)) {
         // Never scanned (an import's first scan): before the rescans already waiting.
         const fresh =
@@ -158,7 +163,7 @@ export class DatasetScanner {
         state: error === null ? 'done' : 'failed',
         error,
       });
-      if (![...this.#state.values()].some((running) => !running.followsImport)) {
+      if (!this.#blockingScanRuns()) {
         const next = this.#waiting.shift();
         if (next !== undefined) this.start(next);
       }
