@@ -74,6 +74,10 @@ test.describe('the review', () => {
     await page.keyboard.press('e');
     const form = review.getByTestId('edit-form');
     const question = form.getByLabel('Edit context');
+    // The edit builds on the fix the review suggests: the mojibake already repaired.
+    await expect(form.getByTestId('edit-from')).toHaveText('Edits the suggested fix.');
+    await expect(question).toHaveValue(/ café /);
+    await page.screenshot({ path: join(screenshots, 'review-edit-form-1280x720.png') });
     await question.fill('A hand-written question about a cafe?');
     await form.getByRole('button', { name: 'Save and re-audit' }).click();
     await expect(review.getByTestId('edited-banner')).toContainText('Your edit, re-audited');
@@ -90,6 +94,8 @@ test.describe('the review', () => {
     // Accepted: the grid and the review say the export holds the edit.
     await expect(row3.locator('.badge', { hasText: 'accepted' })).toBeVisible();
     await expect(row3.locator('.badge', { hasText: 'edited' })).toBeVisible();
+    // The grid shows what the export holds: the edit, no longer the mojibake.
+    await expect(row3).toContainText('A hand-written question about a cafe?');
     await row3.click();
     await expect(review.getByRole('heading', { name: 'Row 3' })).toBeVisible();
     await expect(review.getByTestId('review-state')).toHaveText('edited · accepted');

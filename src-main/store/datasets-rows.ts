@@ -340,7 +340,12 @@ export function matchingIndices(
  * A grid row as stored: a row imported since migration 8 has its title and detail derived.
  * `edited`: its candidate is a person's edit (the fix block says so), not the engine's fix.
  */
-export type StoredGridRow = GridRowRecord & SampleSource & { edited: 0 | 1 };
+export type StoredGridRow = GridRowRecord &
+  SampleSource & {
+    edited: 0 | 1;
+    /** The fixed sample when its fix is accepted (what the export holds), else null. */
+    accepted_json: string | null;
+  };
 
 /** Grid rows by index, in the order asked (missing ones left out). */
 export function gridRows(db: Db, datasetId: string, indices: readonly number[]): StoredGridRow[] {
@@ -349,7 +354,8 @@ export function gridRows(db: Db, datasetId: string, indices: readonly number[]):
   const rows = statement(
     db,
     `SELECT ${GRID_COLUMNS}, ${SAMPLE_SOURCE},
-         json_extract(fix_json, '$.edited') IS 1 AS edited
+         json_extract(fix_json, '$.edited') IS 1 AS edited,
+         CASE WHEN decision = 'accepted' THEN fixed_json END AS accepted_json
        FROM dataset_rows
        WHERE dataset_id = ? AND row_index IN (SELECT value FROM json_each(?))`,
   ).all(datasetId, JSON.stringify(indices)) as StoredGridRow[];

@@ -244,3 +244,28 @@ describe('datasetRows while an import commits rows', () => {
     for (const { total, rows } of pages) expect(rows).toBe(total);
   }, 60_000);
 });
+
+describe('datasetRows after a fix is accepted', () => {
+  it('shows the text the export holds: the accepted fix’s, the original until then', async () => {
+    const own = createHarness();
+    const file = join(own.dir, 'texts.jsonl');
+    const texts = ['The CafÃ© opened at noon.', 'Our CafÃ© closed at nine.'];
+    writeFileSync(
+      file,
+      texts.map((text) => JSON.stringify({ task_type: 'text', text })).join('\n'),
+    );
+    const ds = await own.importFile(file, 'sample');
+    await own.finished(
+      await own.call('startRun', { dataset_id: ds.id, operation: 'fix', scope: { kind: 'all' } }),
+    );
+    const titles = async (): Promise<string[]> =>
+      (await own.call('datasetRows', { dataset_id: ds.id, offset: 0, limit: 10 })).rows.map(
+        (row) => row.title,
+      );
+    expect(await titles()).toEqual(texts);
+    await own.call('decide', { dataset_id: ds.id, indices: [0], decision: 'accepted' });
+    expect(await titles()).toEqual(['The Café opened at noon.', texts[1]]);
+    await own.call('decide', { dataset_id: ds.id, indices: [0], decision: 'rejected' });
+    expect(await titles()).toEqual(texts);
+  });
+});

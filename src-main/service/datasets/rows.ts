@@ -8,7 +8,7 @@ import type {
   RowsQuery,
 } from '../../../src-shared/owner/datasets.ts';
 import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts';
-import type { TaskType } from '../../../src-shared/schemas/sample.ts';
+import type { Sample, TaskType } from '../../../src-shared/schemas/sample.ts';
 import type { Db } from '../../store/db.ts';
 import type { IndexedSearch } from '../../store/search-text.ts';
 import { gridRows, pageIndices, rowRecord, type StoredGridRow } from '../../store/datasets-rows.ts';
@@ -28,11 +28,14 @@ type Json = Record<string, unknown>;
 export const failedChecksOf = (stored: string): string[] => stored.split(',').filter(Boolean);
 
 function toGridRow(record: StoredGridRow, sampleOf: ReturnType<typeof sampleReader>): GridRow {
-  // A row stored once (migration 8) shows what its sample says; older rows kept their lines.
+  // What the export holds: the accepted fix's sample, else the row's own. A row stored once
+  // (migration 8) shows what its sample says; older rows kept their lines.
   const text =
-    record.sample_json === ''
-      ? gridText(sampleOf(record))
-      : { title: record.title, detail: record.detail };
+    record.accepted_json !== null
+      ? gridText(parseJsonExact(record.accepted_json) as Sample)
+      : record.sample_json === ''
+        ? gridText(sampleOf(record))
+        : { title: record.title, detail: record.detail };
   return {
     index: record.row_index,
     source_row: record.source_row,

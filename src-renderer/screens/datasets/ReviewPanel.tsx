@@ -153,6 +153,17 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
     );
   }
   const edited = detail.fix?.edited === true;
+  const candidate = detail.decision === 'rejected' ? null : detail.fixed_sample;
+  const editBase = candidate
+    ? {
+        sample: candidate,
+        from: edited
+          ? 'Edits your earlier edit.'
+          : detail.decision === 'accepted'
+            ? 'Edits the accepted fix.'
+            : 'Edits the suggested fix.',
+      }
+    : { sample: detail.sample, from: 'Edits the row as imported.' };
   const failing = detail.audit?.passed === false;
   // A copy's main action is to drop it (or keep both), not its fix.
   const copy = detail.dropped || keptBoth === detail.index ? null : copyIssue(detail);
@@ -275,7 +286,11 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
       {/* A copy with no fix: the pair above shows its sample already. */}
       {editing ? (
         <EditForm
-          sample={detail.fixed_sample && edited ? detail.fixed_sample : detail.sample}
+          // An edit builds on the candidate the review shows (a fix or an earlier edit), unless
+          // it was rejected: started from the row as imported, an edit after an accepted fix
+          // threw the fix away.
+          sample={editBase.sample}
+          from={editBase.from}
           busy={saving}
           onSave={(sample) => void save(sample)}
           onCancel={() => setEditing(false)}

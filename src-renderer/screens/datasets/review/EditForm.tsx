@@ -14,11 +14,14 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
  */
 export function EditForm({
   sample,
+  from,
   busy,
   onSave,
   onCancel,
 }: {
   sample: Sample;
+  /** What `sample` is, said above the form: the edit builds on it. */
+  from: string;
   busy: boolean;
   onSave: (sample: Sample) => void;
   onCancel: () => void;
@@ -217,6 +220,9 @@ export function EditForm({
       }}
     >
       <div className="edit-mode">
+        <span className="muted" data-testid="edit-from">
+          {from}
+        </span>
         <label className="chip">
           <input
             type="checkbox"
