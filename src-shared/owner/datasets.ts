@@ -227,7 +227,13 @@ export const KeepBoth = z.strictObject({
 export const Decision = z.strictObject({
   dataset_id: z.string(),
   /** Explicit rows, or every row matching the filter (bulk). */
-  indices: rowIndices({ max: 100_000 }).optional(),
+  indices: rowIndices({ max: 100_000 })
+    .optional()
+    .meta({
+      description:
+        'Rows by 0-based index; with `filter` too, the listed rows that match it. An index past ' +
+        'the last row is refused (404) and nothing is decided.',
+    }),
   filter: RowFilter.optional(),
   decision: z
     .enum(['accepted', 'rejected', 'dropped', 'restored'])

@@ -87,6 +87,14 @@ describe('decide', () => {
     await expect(
       h.call('decide', { dataset_id: ds.id, decision: 'accepted' }),
     ).rejects.toMatchObject({ code: 'invalid_request' });
+    // A row past the end is named, and nothing is decided.
+    await expect(
+      h.call('decide', { dataset_id: ds.id, indices: [2, 40, 41], decision: 'dropped' }),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+      message: 'dataset "test" has 40 rows (0 to 39): no row 40, 41; nothing was decided',
+    });
+    expect((await h.call('datasetRow', { dataset_id: ds.id, index: 2 })).dropped).toBe(false);
   });
 
   it('decides in bulk for the rows of a filter; a new fix makes them pending again', async () => {
@@ -172,13 +180,10 @@ describe('decide, in bulk', () => {
     expect(restored.updated).toBe(4);
     const kept = await h.call('datasetRows', { ...page, limit: 10, filter: {} });
     expect(kept.rows.filter((row) => !row.dropped).map((row) => row.index)).toEqual([0, 3, 6, 9]);
-    // A listed row past the end names nothing.
-    const past = await h.call('decide', {
-      dataset_id: ds.id,
-      indices: [5000],
-      decision: 'restored',
-    });
-    expect(past.updated).toBe(0);
+    // A listed row past the end is refused, not passed over.
+    await expect(
+      h.call('decide', { dataset_id: ds.id, indices: [5000], decision: 'restored' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
   }, 60_000);
 });
 

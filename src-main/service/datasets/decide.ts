@@ -37,9 +37,19 @@ type DecisionInput = z.output<typeof Decision>;
  * written so far decided; the same decision again finishes it.
  */
 export async function decide(db: Db, input: DecisionInput): Promise<{ updated: number }> {
-  readyDataset(db, input.dataset_id);
+  const dataset = readyDataset(db, input.dataset_id);
   if (input.indices === undefined && input.filter === undefined) {
     throw new AppError('invalid_request', 'name the rows: `indices`, or a `filter` (`{}` for all)');
+  }
+  // Rows past the end are named, not passed over: `{updated: 0}` said nothing of a wrong index.
+  const missing = (input.indices ?? []).filter((index) => index >= dataset.row_count);
+  if (missing.length > 0) {
+    const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ', …' : '');
+    throw new AppError(
+      'not_found',
+      `dataset ${JSON.stringify(dataset.name)} has ${dataset.row_count} rows (0 to ` +
+        `${dataset.row_count - 1}): no row ${shown}; nothing was decided`,
+    );
   }
   const rows = await chosenRows(db, input);
   const apply = rowsDecider(db, input);
