@@ -30,14 +30,11 @@ export function keyAuth(
   ctx: ServiceContext,
   family: 'native' | 'v1',
 ): MiddlewareHandler<CallerEnv> {
-  const limiters = new Map<number, RateLimiter>();
+  let limiter: RateLimiter | undefined;
+  // A changed setting applies to the same window: the requests already in it still count.
   const limiterFor = (limit: number): RateLimiter => {
-    let limiter = limiters.get(limit);
-    if (!limiter) {
-      limiter = new RateLimiter({ limit, windowMs: 60_000 });
-      limiters.clear(); // a changed setting starts a fresh window
-      limiters.set(limit, limiter);
-    }
+    limiter ??= new RateLimiter({ limit, windowMs: 60_000 });
+    if (limiter.limit !== limit) limiter.limit = limit;
     return limiter;
   };
   return async (c, next) => {

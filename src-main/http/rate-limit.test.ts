@@ -67,24 +67,29 @@ describe('RateLimiter', () => {
     expect(() => new RateLimiter({ limit: 1, windowMs: 0 })).toThrow(RangeError);
   });
 
-  it('property: decides exactly as a naive log of allowed times, never exceeding the limit', () => {
+  it('property: decides exactly as a naive log of allowed times, never exceeding the limit, as the limit changes', () => {
     const arbitrary = fc.record({
       limit: fc.integer({ min: 1, max: 6 }),
       windowMs: fc.integer({ min: 1, max: 100 }),
       steps: fc.array(
-        fc.record({ gap: fc.integer({ min: 0, max: 40 }), id: fc.integer({ min: 0, max: 2 }) }),
-        {
-          maxLength: 200,
-        },
+        fc.record({
+          gap: fc.integer({ min: 0, max: 40 }),
+          id: fc.integer({ min: 0, max: 2 }),
+          // Now and then the setting changes: the window's requests still count.
+          limit: fc.option(fc.integer({ min: 1, max: 6 }), { freq: 8 }),
+        }),
+        { maxLength: 200 },
       ),
     });
     fc.assert(
-      fc.property(arbitrary, ({ limit, windowMs, steps }) => {
-        const limiter = new RateLimiter({ limit, windowMs });
+      fc.property(arbitrary, ({ limit: first, windowMs, steps }) => {
+        const limiter = new RateLimiter({ limit: first, windowMs });
+        let limit = first;
         const log = new Map<string, number[]>();
         let now = 0;
         for (const step of steps) {
           now += step.gap;
+          if (step.limit !== null) limiter.limit = limit = step.limit;
           const id = String(step.id);
           const live = (log.get(id) ?? []).filter((t) => t > now - windowMs);
           const expected = live.length < limit;
@@ -92,14 +97,26 @@ describe('RateLimiter', () => {
           log.set(id, live);
           const decision = limiter.check(id, now);
           expect(decision.allowed).toBe(expected);
-          expect(decision.remaining).toBe(limit - live.length);
+          expect(decision.limit).toBe(limit);
+          expect(decision.remaining).toBe(Math.max(0, limit - live.length));
           if (!expected) {
             expect(decision.retryAfterSeconds).toBe(
-              Math.max(1, Math.ceil((live[0]! + windowMs - now) / 1000)),
+              Math.max(1, Math.ceil((live[live.length - limit]! + windowMs - now) / 1000)),
             );
           }
         }
       }),
     );
+  });
+
+  it('keeps the window when the limit is lowered: no fresh allowance', () => {
+    const limiter = new RateLimiter({ limit: 60, windowMs: 60_000 });
+    for (let i = 0; i < 10; i++) expect(limiter.check('k', i * 1_000).allowed).toBe(true);
+    limiter.limit = 2;
+    // Ten requests in the window: room again once all but one have left it (the one at 8 s last).
+    expect(limiter.check('k', 10_000)).toMatchObject({ allowed: false, retryAfterSeconds: 58 });
+    expect(limiter.check('k', 67_500).allowed).toBe(false);
+    expect(limiter.check('k', 68_001).allowed).toBe(true);
+    expect(() => (limiter.limit = 0)).toThrow(RangeError);
   });
 });

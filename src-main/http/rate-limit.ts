@@ -42,6 +42,11 @@ class Ring {
     return this.times[this.head] ?? 0;
   }
 
+  /** The k-th oldest time (0: the oldest). */
+  at(k: number): number {
+    return this.times[(this.head + k) % this.times.length] ?? 0;
+  }
+
   newest(): number {
     return this.times[(this.head + this.count - 1) % this.times.length] ?? 0;
   }
@@ -71,21 +76,38 @@ class Ring {
 
 const ceilSeconds = (ms: number): number => Math.max(0, Math.ceil(ms / 1000));
 
+function checkedLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new RangeError(`limit must be a positive whole number, got ${limit}`);
+  }
+  return limit;
+}
+
 export class RateLimiter {
-  readonly limit: number;
+  #limit: number;
   readonly windowMs: number;
   readonly #rings = new Map<string, Ring>();
   #lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(options: RateLimiterOptions) {
-    if (!Number.isSafeInteger(options.limit) || options.limit < 1) {
-      throw new RangeError(`limit must be a positive whole number, got ${options.limit}`);
-    }
     if (!Number.isFinite(options.windowMs) || options.windowMs <= 0) {
       throw new RangeError(`windowMs must be a positive number, got ${options.windowMs}`);
     }
-    this.limit = options.limit;
+    this.#limit = checkedLimit(options.limit);
     this.windowMs = options.windowMs;
+  }
+
+  get limit(): number {
+    return this.#limit;
+  }
+
+  /**
+   * A new limit (the setting changed) over the same window: the requests already
+   * in it still count, so lowering the limit does not hand every key a fresh
+   * allowance, and raising it does not forget what was sent.
+   */
+  set limit(limit: number) {
+    this.#limit = checkedLimit(limit);
   }
 
   /** Counts a request by `id` at `now` if the window has room, and says what to answer. */
@@ -95,12 +117,15 @@ export class RateLimiter {
     let ring = this.#rings.get(id);
     ring?.expire(cutoff);
     if (ring && ring.count >= this.limit) {
+      // Room comes back when all but limit - 1 of the requests in the window have left it (more
+      // than one when the limit was lowered since).
+      const freeing = ring.at(ring.count - this.limit);
       return {
         allowed: false,
         limit: this.limit,
         remaining: 0,
         resetSeconds: ceilSeconds(ring.newest() + this.windowMs - now),
-        retryAfterSeconds: Math.max(1, ceilSeconds(ring.oldest() + this.windowMs - now)),
+        retryAfterSeconds: Math.max(1, ceilSeconds(freeing + this.windowMs - now)),
       };
     }
     if (!ring) {
