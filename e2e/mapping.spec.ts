@@ -408,6 +408,17 @@ test.describe('field mapping', () => {
     expect(await headerMapping(page)).toEqual(['answer ← meta.answer', 'question ← meta.question']);
   });
 
+  test('a role typed and Import pressed at once imports with that role', async ({ page, svc }) => {
+    const dialog = await dropOnDatasets(page, svc.baseUrl, FTFY);
+    await expect(roleInput(dialog, 'text')).toHaveValue('original');
+    // Typed, not applied (no Enter, no Tab): pressing Import applies it, then imports.
+    await roleInput(dialog, 'text').fill('fixed');
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(dialog).toBeHidden({ timeout: 30_000 });
+    await expect(page.getByTestId('row-count')).toHaveText('111 rows');
+    await expect(page.getByText('text ← fixed')).toBeVisible();
+  });
+
   test('a mapping that maps no row turns Import off and says why', async ({ page, svc }) => {
     const path = writeJsonl(dir, 'unmappable.jsonl', NESTED_ROWS);
     const dialog = await dropOnDatasets(page, svc.baseUrl, path);

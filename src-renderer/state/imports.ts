@@ -110,8 +110,9 @@ export const useImport = create<ImportState>()((set, get) => ({
     }
   },
   commit: async (name) => {
-    const { source, shape, preview, paths } = get();
-    if (!source || !shape) return null;
+    const { source, shape, preview, paths, busy } = get();
+    // Not while a preview is in flight: its mapping would not be the one imported.
+    if (!source || !shape || busy) return null;
     set({ busy: true, progress: { rows: 0, errors: 0, fraction: 0 }, committedName: name });
     try {
       // A mapping made or guessed in the preview goes along; a shape's own is the shape.

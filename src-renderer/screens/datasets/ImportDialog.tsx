@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ShapeId } from '../../../src-shared/owner/datasets.ts';
 import type { OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
@@ -7,6 +7,9 @@ import { useImport } from '../../state/imports.ts';
 import { MappedPreview } from './MappedPreview.tsx';
 import { MappingEditor } from './MappingEditor.tsx';
 import { UnknownRoles } from './UnknownRoles.tsx';
+
+/** How long after Import is pressed the preview it waits for may arrive and still import. */
+const IMPORT_ASKED_MS = 30_000;
 
 /** The preview of a dropped or picked file: detected shape (correctable), mapped rows, row errors. */
 export function ImportDialog() {
@@ -47,6 +50,20 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
         : preview.mapped === 0
           ? `The mapping maps none of the first ${preview.rows.length} rows${firstError ? `: ${firstError}` : ''}.`
           : null;
+
+  // A role typed and not yet applied is applied when its box loses the focus: pressing Import
+  // does that, and the preview it starts disables the button before the click lands, so the
+  // first click only applied the role. The press is remembered with the preview it came on; the
+  // import starts once the new preview is in, if the mapping still maps rows.
+  const importAsked = useRef<{ on: typeof preview; at: number } | null>(null);
+  useEffect(() => {
+    const asked = importAsked.current;
+    if (!asked || busy || preview === asked.on) return;
+    importAsked.current = null;
+    if (preview && shape && blocked === null && Date.now() - asked.at < IMPORT_ASKED_MS) {
+      void commit(datasetName);
+    }
+  }, [busy, preview, shape, blocked, commit, datasetName]);
 
   return (
     <div className="dialog-backdrop">
@@ -159,7 +176,17 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
             type="button"
             className="button primary"
             disabled={!preview || !shape || busy || blocked !== null}
-            onClick={() => void commit(datasetName)}
+            onMouseDown={() => {
+              importAsked.current = { on: preview, at: Date.now() };
+              // Only a press that started a preview (a role applied on leaving its box) waits.
+              setTimeout(() => {
+                if (!useImport.getState().busy) importAsked.current = null;
+              }, 0);
+            }}
+            onClick={() => {
+              importAsked.current = null;
+              void commit(datasetName);
+            }}
           >
             Import
           </button>
