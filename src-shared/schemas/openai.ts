@@ -4,6 +4,9 @@ import { z } from 'zod';
 
 const ContentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
 
+/** The most choices a chat completion gives (`n`). */
+export const MAX_CHOICES = 16;
+
 export const ChatRequestMessage = z.looseObject({
   role: z.string(),
   content: z.union([z.string(), z.array(ContentPart), z.null()]).optional(),
@@ -11,8 +14,9 @@ export const ChatRequestMessage = z.looseObject({
 
 /**
  * A chat-completions request. Sampling parameters are accepted and ignored
- * (the models always run at their lowest temperature); unknown members are
- * tolerated as OpenAI clients send many.
+ * (the models always run at their lowest temperature); `n` gives that many
+ * choices, all the same (the run is made and billed once); unknown members
+ * are tolerated as OpenAI clients send many.
  */
 export const ChatCompletionRequest = z
   .looseObject({
@@ -24,7 +28,15 @@ export const ChatCompletionRequest = z
     top_p: z.number().nullable().optional(),
     max_tokens: z.int().nullable().optional(),
     max_completion_tokens: z.int().nullable().optional(),
-    n: z.int().nullable().optional(),
+    n: z
+      .int()
+      .min(1)
+      .max(MAX_CHOICES)
+      .nullable()
+      .optional()
+      .meta({
+        description: `Choices to answer, 1 to ${MAX_CHOICES}: all the same (the models are deterministic), made and billed once.`,
+      }),
     tools: z.array(z.unknown()).nullable().optional(),
     response_format: z.unknown().optional(),
   })

@@ -116,7 +116,7 @@ describe('/v1/chat/completions', () => {
     expect(envelope[0]).toMatchObject({ audit: { passed: true, votes: 3 }, reaudit: null });
   });
 
-  it('accepts and ignores the sampling parameters', async () => {
+  it('accepts and ignores the sampling parameters; n gives that many choices, the same', async () => {
     const app = createTestApp();
     const res = await app.post(
       '/v1/chat/completions',
@@ -131,7 +131,24 @@ describe('/v1/chat/completions', () => {
       app.key(),
     );
     expect(res.status).toBe(200);
-    expect((await completionOf(res)).choices).toHaveLength(1);
+    // n: three choices, all the same, billed once.
+    const completion = await completionOf(res);
+    expect(completion.choices.map((choice) => choice.index)).toEqual([0, 1, 2]);
+    const contents = new Set(completion.choices.map((choice) => choice.message.content));
+    expect(contents.size).toBe(1);
+    const once = await completionOf(
+      await app.post('/v1/chat/completions', chat('svc/audit-1', 'hello'), app.key()),
+    );
+    expect(completion.usage).toEqual(once.usage);
+    expect(once.choices).toHaveLength(1);
+    for (const n of [0, 17]) {
+      const refused = await app.post(
+        '/v1/chat/completions',
+        chat('svc/audit-1', 'hello', { n }),
+        app.key(),
+      );
+      expect(refused.status).toBe(400);
+    }
   });
 
   it('splits a request larger than a native call into batches, in order', async () => {
@@ -272,6 +289,26 @@ describe('/v1/chat/completions streaming', () => {
     // the keepalives come before the content
     const firstContent = events.findIndex((e) => 'data' in e && e.data.includes('Streamed text.'));
     expect(events.findIndex((e) => 'comment' in e)).toBeLessThan(firstContent);
+  });
+
+  it('streams n choices side by side, each the same content', async () => {
+    const app = createTestApp();
+    const res = await app.post(
+      '/v1/chat/completions',
+      chat('svc/audit-1', 'Streamed twice.', { stream: true, n: 2 }),
+      app.key(),
+    );
+    expect(res.status).toBe(200);
+    const data = parseSse(await res.text()).flatMap((e) => ('data' in e ? [e.data] : []));
+    const chunks = data.slice(0, -1).map((d) => ChatCompletionChunk.parse(JSON.parse(d)));
+    const contentOf = (index: number): string =>
+      chunks
+        .flatMap((c) => c.choices.filter((choice) => choice.index === index))
+        .map((choice) => choice.delta.content ?? '')
+        .join('');
+    expect(contentOf(0)).toContain('Streamed twice.');
+    expect(contentOf(1)).toBe(contentOf(0));
+    expect(chunks.at(-2)?.choices.map((choice) => choice.finish_reason)).toEqual(['stop', 'stop']);
   });
 
   it('with include_usage, every chunk but the last says usage: null; concatenated as LangChain does, usage counts once', async () => {

@@ -46,32 +46,29 @@ export function v1ChatRoutes(
     const body = await readBody(c, ChatCompletionRequest);
     const operation = startV1Operation(pipeline, c, body.model, lastUserContent(body.messages));
     const model = operation.model.id;
+    // `n` choices, all the same: the models are deterministic, so the run is made once.
+    const indices = Array.from({ length: body.n ?? 1 }, (_, index) => index);
     const id = `chatcmpl-${randomHex(12)}`;
     const created = Math.floor(Date.now() / 1000);
 
     if (!body.stream) {
       try {
-        const text = await operation.run(c.req.raw.signal, (billed) =>
-          JSON.stringify({
+        const text = await operation.run(c.req.raw.signal, (billed) => {
+          const content = JSON.stringify(billed.result.data);
+          return JSON.stringify({
             id,
             object: 'chat.completion',
             created,
             model,
-            choices: [
-              {
-                index: 0,
-                message: {
-                  role: 'assistant',
-                  content: JSON.stringify(billed.result.data),
-                  refusal: null,
-                },
-                finish_reason: 'stop',
-                logprobs: null,
-              },
-            ],
+            choices: indices.map((index) => ({
+              index,
+              message: { role: 'assistant', content, refusal: null },
+              finish_reason: 'stop',
+              logprobs: null,
+            })),
             usage: usageOf(billed),
-          } satisfies ChatCompletion),
-        );
+          } satisfies ChatCompletion);
+        });
         return c.body(text, 200, { 'content-type': 'application/json' });
       } finally {
         operation.release('not run');
@@ -91,9 +88,8 @@ export function v1ChatRoutes(
     const delta = (
       d: ChatCompletionChunk['choices'][number]['delta'],
       finish: 'stop' | null,
-    ): ChatCompletionChunk['choices'] => [
-      { index: 0, delta: d, finish_reason: finish, logprobs: null },
-    ];
+    ): ChatCompletionChunk['choices'] =>
+      indices.map((index) => ({ index, delta: d, finish_reason: finish, logprobs: null }));
 
     return streamV1(c, operation, options.keepAliveMs, {
       body: async (stream, signal) => {
