@@ -13,7 +13,10 @@ const exactJson = fc.letrec((tie) => ({
           ? Number(n)
           : n,
       ),
-    fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Object.is(d, -0)),
+    // Doubles that are integers past 2^53 are read back as BigInts: the bigInt arbitrary has those.
+    fc
+      .double({ noNaN: true, noDefaultInfinity: true })
+      .filter((d) => !Object.is(d, -0) && !(Number.isInteger(d) && !Number.isSafeInteger(d))),
     fc.string(),
     fc.boolean(),
     fc.constant(null),
