@@ -5,8 +5,6 @@ import { matcherOf } from '../file-pass/tasks.ts';
 import { transferablesOf } from '../file-pass/transferables.ts';
 import { runScanTask, type ScanTask } from './scan-rows.ts';
 import { lowerThisThread } from '../threads/background-priority.ts';
-// This thread writes rows it is handed: a BigInt in one (an integer past 2^53) as its digits.
-import '../../../src-shared/exact-json.ts';
 
 /**
  * One of a dataset scan's slice workers (started by scan-slices.ts, in the

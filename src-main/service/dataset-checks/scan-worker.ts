@@ -20,8 +20,6 @@ import {
 } from '../../store/signature-cache.ts';
 import { datasetIds } from '../../store/datasets.ts';
 import { lowerThisThread } from '../threads/background-priority.ts';
-// This thread writes rows it is handed: a BigInt in one (an integer past 2^53) as its digits.
-import '../../../src-shared/exact-json.ts';
 
 /**
  * A dataset scan's reading and computing (scan-compute.ts) on a thread of

@@ -4,8 +4,6 @@ import { releaseHeap } from '../../engine/release-heap.ts';
 import { openReadOnly } from '../../store/db.ts';
 import { writeExport, type ExportJob } from './export.ts';
 import type { ExportReply } from './export-thread.ts';
-// This thread writes rows it is handed: a BigInt in one (an integer past 2^53) as its digits.
-import '../../../src-shared/exact-json.ts';
 
 /**
  * One export (export-thread.ts), written from a read-only connection inside

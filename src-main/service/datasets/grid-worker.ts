@@ -6,8 +6,6 @@ import { indexedSearch } from '../../store/search-index.ts';
 import { datasetRows } from './rows.ts';
 import { answerScope, type ScopeAnswer, type ScopeQuestion } from './scope.ts';
 import { encodeError, type WireError } from '../threads/wire-error.ts';
-// This thread writes rows it is handed: a BigInt in one (an integer past 2^53) as its digits.
-import '../../../src-shared/exact-json.ts';
 
 /**
  * The grid's queries on a thread of their own (see grid-queries.ts): a

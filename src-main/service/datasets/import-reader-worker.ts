@@ -11,8 +11,6 @@ import {
   type ReaderJob,
   type ToReader,
 } from './import-reader.ts';
-// This thread writes rows it is handed: a BigInt in one (an integer past 2^53) as its digits.
-import '../../../src-shared/exact-json.ts';
 
 /**
  * Reads an import's file (import-reader.ts): its batches, then `done` or
