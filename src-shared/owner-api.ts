@@ -263,8 +263,13 @@ export type OwnerClient = {
 export { ipcChannel, OWNER_EVENT_CHANNEL } from './owner-methods.ts';
 export const OWNER_HTTP_PREFIX = '/owner';
 
-/** What crosses IPC: errors are values, never thrown across the bridge. */
-export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: ErrorPayload };
+/**
+ * What crosses IPC: errors are values, never thrown across the bridge. A
+ * value main has as JSON already (a large row's detail, encoded off its
+ * thread) comes as its UTF-8 bytes in `json`, which the page parses.
+ */
+export type IpcResult<T> =
+  { ok: true; value: T } | { ok: true; json: Uint8Array } | { ok: false; error: ErrorPayload };
 
 /** What the Electron preload exposes as `window.svc`: one method per owner method. */
 export type OwnerBridge = {

@@ -363,6 +363,21 @@ export function gridRows(db: Db, datasetId: string, indices: readonly number[]):
   return indices.flatMap((index) => byIndex.get(index) ?? []);
 }
 
+/**
+ * How many bytes of JSON a row's full detail carries (the row as imported,
+ * its sample, its blocks, its fixed sample), read from the records' headers:
+ * `octet_length` does not load a value's pages. Undefined: no such row.
+ */
+export function rowDetailBytes(db: Db, datasetId: string, index: number): number | undefined {
+  return plucked(
+    db,
+    `SELECT octet_length(original_json) + octet_length(sample_json)
+         + ifnull(octet_length(audit_json), 0) + ifnull(octet_length(fix_json), 0)
+         + ifnull(octet_length(reaudit_json), 0) + ifnull(octet_length(fixed_json), 0)
+       FROM dataset_rows WHERE dataset_id = ? AND row_index = ?`,
+  ).get(datasetId, index) as number | undefined;
+}
+
 export function rowRecord(db: Db, datasetId: string, index: number): RowRecord | undefined {
   return statement(
     db,

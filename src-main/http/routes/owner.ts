@@ -2,6 +2,7 @@ import { type Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { AppError, validationError } from '../../../src-shared/errors.ts';
 import { OWNER_HTTP_PREFIX, ownerApi, OWNER_METHODS } from '../../../src-shared/owner-api.ts';
+import { EncodedJson } from '../../service/owner/encoded-json.ts';
 import type { OwnerHandlers } from '../../service/owner/handler-types.ts';
 import { readJson } from '../json-body.ts';
 import { SESSION_COOKIE, type OwnerSessions } from '../owner-session.ts';
@@ -26,7 +27,11 @@ export function ownerRoutes(handlers: OwnerHandlers, sessions: OwnerSessions): H
       const parsed = ownerApi[method].input.safeParse(await readJson(c));
       if (!parsed.success) throw validationError(parsed.error, `input of ${method}`);
       const handler = handlers[method] as (input: unknown) => Promise<unknown>;
-      return c.json(await handler(parsed.data));
+      const answer = await handler(parsed.data);
+      // Encoded by the thread that read it: sent as it is, never parsed or copied here.
+      return answer instanceof EncodedJson
+        ? c.body(answer.bytes, 200, { 'content-type': 'application/json' })
+        : c.json(answer);
     });
   }
   return app;

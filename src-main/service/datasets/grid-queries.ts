@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
-import type { RowsPage, RowsQuery } from '../../../src-shared/owner/datasets.ts';
+import type { RowDetail, RowsPage, RowsQuery } from '../../../src-shared/owner/datasets.ts';
 import { workerScript } from '../../engine/worker-script.ts';
 import type { Db } from '../../store/db.ts';
 import { promised } from '../owner/promised.ts';
@@ -11,7 +11,8 @@ import type { IndexProgress } from '../../store/search-index.ts';
 import type { GridReply, GridRequest } from './grid-worker.ts';
 import type { IndexReply, IndexRequest } from './search-index-worker.ts';
 import { answerScope, type ScopeAnswer, type ScopeQuestion } from './scope.ts';
-import { datasetRows } from './rows.ts';
+import { datasetRow, datasetRows } from './rows.ts';
+import { EncodedJson, type Answer } from '../owner/encoded-json.ts';
 
 /**
  * Where the grid's pages are read: off the main thread, on a worker thread
@@ -49,6 +50,19 @@ export class GridQueries {
       (id) => ({ type: 'rows', id, query }),
       (reply) => (reply.type === 'rows' ? reply.page : undefined),
       () => datasetRows(this.#db, query),
+    );
+  }
+
+  /**
+   * A row's detail (rows.ts datasetRow) read, built and encoded as JSON on
+   * the worker: for large rows (row-detail.ts), whose parse and serialization
+   * would hold this thread. Without a worker it is built here.
+   */
+  row(input: { dataset_id: string; index: number }): Promise<Answer<RowDetail>> {
+    return this.#ask<Answer<RowDetail>>(
+      (id) => ({ type: 'row', id, dataset_id: input.dataset_id, index: input.index }),
+      (reply) => (reply.type === 'row' ? new EncodedJson<RowDetail>(reply.json) : undefined),
+      () => datasetRow(this.#db, input),
     );
   }
 

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { RowsQuery } from '../../../src-shared/owner/datasets.ts';
 import { openReadOnly } from '../../store/db.ts';
 import { indexedSearch } from '../../store/search-index.ts';
-import { datasetRows } from './rows.ts';
+import { datasetRow, datasetRows } from './rows.ts';
 import { answerScope, type ScopeAnswer, type ScopeQuestion } from './scope.ts';
 import { encodeError, type WireError } from '../threads/wire-error.ts';
 
@@ -14,19 +14,24 @@ import { encodeError, type WireError } from '../threads/wire-error.ts';
  * thread's requests. WAL lets it read beside the main connection's writes,
  * and beside the search index's builder (search-index-worker.ts). A run's
  * scope is worked out here too: a filter's rows (a search included), a
- * selection sorted, and the scope's size for an estimate.
+ * selection sorted, and the scope's size for an estimate. And a large
+ * row's detail, read, built and written as JSON here (see row-detail.ts).
  */
 
 export type GridRequest =
   | { type: 'rows'; id: number; query: z.output<typeof RowsQuery> }
+  | { type: 'row'; id: number; dataset_id: string; index: number }
   | ({ type: 'scope'; id: number } & ScopeQuestion);
 
 export type GridReply =
   | { type: 'rows'; id: number; page: ReturnType<typeof datasetRows> }
+  /** A row's detail as UTF-8 JSON: its buffer is moved, and main sends it as it is. */
+  | { type: 'row'; id: number; json: Uint8Array<ArrayBuffer> }
   | ({ type: 'scope'; id: number } & ScopeAnswer)
   /** A refusal crosses whole (threads/wire-error.ts): the edge answers it as it would here. */
   | { type: 'error'; id: number; error: WireError };
 
+const encoder = new TextEncoder();
 const { file } = workerData as { file: string };
 const db = openReadOnly(file);
 const port = parentPort;
@@ -45,6 +50,13 @@ function answer(request: GridRequest): { reply: GridReply; transfer: ArrayBuffer
     return {
       reply: { type: 'scope', id: request.id, ...scope },
       transfer: scope.rows ? [scope.rows.buffer as ArrayBuffer] : [],
+    };
+  }
+  if (request.type === 'row') {
+    const json = encoder.encode(JSON.stringify(datasetRow(db, request)));
+    return {
+      reply: { type: 'row', id: request.id, json },
+      transfer: [json.buffer],
     };
   }
   const { id, query } = request;

@@ -17,7 +17,7 @@ import { runRegistry } from './run-registry.ts';
 import { cancelRun, listRuns, startRun } from './runs.ts';
 import { datasetOverview, duplicateGroups } from './overview.ts';
 import { gridQueries, tellIndexProgress } from './grid-queries.ts';
-import { datasetRow } from './rows.ts';
+import { rowDetail } from './row-detail.ts';
 import { scanFits, type StoredScan } from '../dataset-checks/sqlite.ts';
 import { datasetScanner } from './scanner.ts';
 import { readyDataset, summaryOf } from './summary.ts';
@@ -99,7 +99,7 @@ export function datasetHandlers(
         return summaryOf(db, readyDataset(db, dataset.id));
       }),
     datasetRows: (input) => gridQueries(db).rows(input),
-    datasetRow: (input) => promised(() => datasetRow(db, input)),
+    datasetRow: (input) => rowDetail(db, input),
     importErrors: ({ dataset_id }) =>
       promised(() => importErrorRecords(db, readyDataset(db, dataset_id).id, IMPORT_ERRORS_LISTED)),
     decide: async (input) => {

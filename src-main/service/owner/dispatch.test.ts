@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DatasetSummary, ImportPreview, RowsPage } from '../../../src-shared/owner/datasets.ts';
-import { ServerStatus } from '../../../src-shared/owner-api.ts';
+import { parseJsonExact } from '../../../src-shared/exact-json.ts';
+import { ServerStatus, type IpcResult } from '../../../src-shared/owner-api.ts';
 import { createHarness, dataset } from '../datasets/testing/harness.ts';
 import { dispatchOwnerCall, isOwnerMethod } from './dispatch.ts';
 
@@ -8,15 +9,19 @@ const GSM8K = dataset('gsm8k_test_first300.jsonl');
 
 const handlers = () => createHarness({ version: '1.2.3' }).handlers;
 
+/** A successful result's value, as the page reads it (see ipc-transport.ts). */
+const valueOf = (result: IpcResult<unknown>): unknown => {
+  if (!result.ok) throw new Error(result.error.message);
+  return 'json' in result ? parseJsonExact(new TextDecoder().decode(result.json)) : result.value;
+};
+
 describe('dispatchOwnerCall (the IPC edge)', () => {
   it('returns the value on success', async () => {
     const result = await dispatchOwnerCall(handlers(), 'serverStatus', {});
     expect(result.ok).toBe(true);
-    if (result.ok) {
-      const status = ServerStatus.parse(result.value);
-      expect(status.running).toBe(false);
-      expect(status.version).toBe('1.2.3');
-    }
+    const status = ServerStatus.parse(valueOf(result));
+    expect(status.running).toBe(false);
+    expect(status.version).toBe('1.2.3');
   });
   it('returns invalid input as an error value, never throwing', async () => {
     const result = await dispatchOwnerCall(handlers(), 'serverStatus', { nope: true });
@@ -39,14 +44,13 @@ describe('dispatchOwnerCall over the dataset methods', () => {
     const harness = createHarness({ version: '1.2.3' });
     const h = harness.handlers;
     const preview = await dispatchOwnerCall(h, 'importPreview', { source: { path: GSM8K } });
-    expect(preview.ok && ImportPreview.parse(preview.value).detected).toBe('gsm8k');
+    expect(ImportPreview.parse(valueOf(preview)).detected).toBe('gsm8k');
     const imported = await dispatchOwnerCall(h, 'importDataset', {
       source: { path: GSM8K },
       shape: 'gsm8k',
       name: 'GSM8K',
     });
-    if (!imported.ok) throw new Error(imported.error.message);
-    const summary = DatasetSummary.parse(imported.value);
+    const summary = DatasetSummary.parse(valueOf(imported));
     expect(summary.rows).toBe(300);
     expect(harness.received.map((event) => event.type)).toContain('import');
     // no filter and no sort given: the contract's defaults apply
@@ -55,7 +59,7 @@ describe('dispatchOwnerCall over the dataset methods', () => {
       offset: 10,
       limit: 2,
     });
-    expect(rows.ok && RowsPage.parse(rows.value).rows.map((r) => r.index)).toEqual([10, 11]);
+    expect(RowsPage.parse(valueOf(rows)).rows.map((r) => r.index)).toEqual([10, 11]);
   });
 
   it('returns the errors of the handlers as values', async () => {

@@ -5,6 +5,7 @@ import {
   OWNER_METHODS,
   type OwnerMethod,
 } from '../../../src-shared/owner-api.ts';
+import { EncodedJson } from './encoded-json.ts';
 import type { OwnerHandlers } from './handler-types.ts';
 
 export const isOwnerMethod = (name: string): name is OwnerMethod =>
@@ -25,7 +26,10 @@ export async function dispatchOwnerCall(
     const parsed = ownerApi[method].input.safeParse(input ?? {});
     if (!parsed.success) throw validationError(parsed.error, `input of ${method}`);
     const handler = handlers[method] as (input: unknown) => Promise<unknown>;
-    return { ok: true, value: await handler(parsed.data) };
+    const answer = await handler(parsed.data);
+    return answer instanceof EncodedJson
+      ? { ok: true, json: answer.bytes }
+      : { ok: true, value: answer };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error: toErrorPayload(error) };
     console.error(`owner call ${method} failed:`, error);

@@ -7,6 +7,7 @@ import type {
 } from '../../../src-shared/owner-api.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import type { Uploads } from '../datasets/source.ts';
+import type { Answer } from './encoded-json.ts';
 
 /*
  * What an owner handler is and what it needs, apart from the map that joins
@@ -38,7 +39,18 @@ export interface OwnerDeps {
   tempDir: string;
 }
 
-/** A handler receives its input validated against `ownerApi`, defaults filled in. */
+/** The methods whose answer may come as JSON already encoded by another thread (encoded-json.ts). */
+export type EncodedMethod = 'datasetRow';
+
+/** What a handler answers: its output, or for an `EncodedMethod` that output encoded. */
+export type OwnerAnswer<M extends OwnerMethod> = M extends EncodedMethod
+  ? Answer<OwnerOutput<M>>
+  : OwnerOutput<M>;
+
+/**
+ * A handler receives its input validated against `ownerApi`, defaults filled
+ * in, and answers as `OwnerAnswer` says: the edges send either form.
+ */
 export type OwnerHandlers = {
-  [M in OwnerMethod]: (input: z.output<OwnerApi[M]['input']>) => Promise<OwnerOutput<M>>;
+  [M in OwnerMethod]: (input: z.output<OwnerApi[M]['input']>) => Promise<OwnerAnswer<M>>;
 };

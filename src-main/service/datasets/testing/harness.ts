@@ -15,6 +15,7 @@ import { openDatabase } from '../../../store/db.ts';
 import { createServiceContext } from '../../context/service-context.ts';
 import { OwnerEvents } from '../../owner/events.ts';
 import type { ServerAddress } from '../../owner/handler-types.ts';
+import { answerValue, type Answer } from '../../owner/encoded-json.ts';
 import { createOwnerHandlers } from '../../owner/handlers.ts';
 import { runRegistry } from '../run-registry.ts';
 import { datasetScanner } from '../scanner.ts';
@@ -76,14 +77,17 @@ export function createHarness(options: HarnessOptions = {}) {
     tempDir: dir,
   });
 
-  /** Calls a handler as the transports do: the input parsed against the contract first. */
-  const call = <M extends OwnerMethod>(
+  /**
+   * Calls a handler as the transports do: the input parsed against the
+   * contract first, an answer encoded as JSON parsed as the page parses it.
+   */
+  const call = async <M extends OwnerMethod>(
     method: M,
     input: OwnerInput<M>,
   ): Promise<OwnerOutput<M>> => {
     const parsed: unknown = ownerApi[method].input.parse(input);
-    const handler = handlers[method] as (input: unknown) => Promise<OwnerOutput<M>>;
-    return handler(parsed);
+    const handler = handlers[method] as (input: unknown) => Promise<Answer<OwnerOutput<M>>>;
+    return answerValue(await handler(parsed));
   };
 
   const importFile = async (
