@@ -26,6 +26,35 @@ describe('conventions switch checks off', () => {
     expect(parseConventions('Questions about e-mail safety.').off.size).toBe(0);
   });
 
+  it.each([
+    'Do not ignore e-mail addresses.',
+    "Don't ignore email addresses.",
+    'E-mail addresses are not fine.',
+    'E-mail addresses are not acceptable.',
+    'Never keep e-mail addresses.',
+    'E-mail addresses aren’t allowed.',
+    'You cannot leave e-mail addresses in.',
+  ])('a negated permission asks for the check: "%s" switches nothing off', (text) => {
+    expect([...parseConventions(text).off]).toEqual([]);
+  });
+
+  it('a clause after "but" stands apart', () => {
+    const { off } = parseConventions('E-mail addresses are fine, but phone numbers are not.');
+    expect(off.has('pii_email')).toBe(true);
+    expect(off.has('pii_phone')).toBe(false);
+    expect(parseConventions('Whitespace is not a defect.').off.has('whitespace')).toBe(true);
+    expect(parseConventions("Don't flag whitespace.").off.has('whitespace')).toBe(true);
+  });
+
+  it('demonstrably: "Do not ignore e-mail addresses." still fails and redacts one', async () => {
+    const sample = asText('Contact me at john.smith@gmail.com for details.');
+    const audited = await audit([sample], 1, 'Do not ignore e-mail addresses.');
+    expect(audited.blocks[0]?.checks.safety?.passed).toBe(false);
+    const fixed = await fix([sample], 3, 'Do not ignore e-mail addresses.');
+    expect(fixed.outcomes[0]?.fix).toBeDefined();
+    expect(JSON.stringify(fixed.outcomes[0]?.output)).not.toContain('john.smith@gmail.com');
+  });
+
   it('demonstrably: an e-mail address stops failing safety', async () => {
     const sample = asText('Write to maria.lopez@gmail.com today.');
     const strict = await audit([sample]);

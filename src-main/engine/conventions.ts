@@ -6,8 +6,9 @@ import { TEXT_RULE_CODES } from './text/rules/codes.ts';
  *
  * a sentence that holds a word of permission (ok, fine, allowed, expected,
  * intended, intentional, acceptable, normal, deliberate, "by design", "part of
- * the data", ignore, keep, skip, leave, "not a defect", "don't flag") turns off every issue code or check
- * name it writes (`whitespace`, `pii_email`, `answer_leak`, `safety`, also
+ * the data", ignore, keep, skip, leave, "not a defect", "don't flag"), not
+ * turned around by a negation just before it ("not fine", "do not ignore"),
+ * turns off every issue code or check name it writes (`whitespace`, `pii_email`, `answer_leak`, `safety`, also
  * with spaces: `repeated lines`) and every topic below that it names
  * ("e-mail addresses are fine" turns off `pii_email`).
  *
@@ -105,7 +106,30 @@ const TOPICS: readonly [RegExp, readonly string[]][] = [
 ];
 
 const PERMISSION =
-  /\b(ok|okay|fine|allowed|expected|intended|intentional|acceptable|normal|deliberate\w*|on purpose|by design|part of the (data|dataset|format)|ignore|keep|skip|leave|not (a )?defects?|(do not|don'?t) (flag|fix|report|touch|change))\b/;
+  /\b(ok|okay|fine|allowed|expected|intended|intentional|acceptable|normal|deliberate\w*|on purpose|by design|part of the (data|dataset|format)|ignore|keep|skip|leave|not (a )?defects?|(do not|don'?t) (flag|fix|report|touch|change))\b/g;
+
+/**
+ * A word that turns the permission after it around ("are not fine", "do not
+ * ignore", "never keep"): such a sentence asks for the check, so it switches
+ * nothing off (it did, and "Do not ignore e-mail addresses." let them through).
+ */
+const NEGATION = /^(not|never|no|nor|cannot|neither|\w+n[’']t)$/;
+/** Words before a permission looked at for a negation ("are not really fine"). */
+const NEGATION_REACH = 3;
+/** A clause after one of these stands apart: "E-mails are fine, but phones are not." */
+const CLAUSE = /\b(?:but|however|whereas|although|though)\b/;
+
+/** Whether the clause grants a permission that no negation just before it turns around. */
+function permits(clause: string): boolean {
+  for (const match of clause.matchAll(PERMISSION)) {
+    const before = clause
+      .slice(0, match.index)
+      .split(/[^a-z’']+/)
+      .filter(Boolean);
+    if (!before.slice(-NEGATION_REACH).some((word) => NEGATION.test(word))) return true;
+  }
+  return false;
+}
 
 const KNOWN = [...TEXT_RULE_CODES, ...STRUCTURED_CODES, ...CHECK_NAMES];
 
@@ -113,8 +137,8 @@ export function parseConventions(text: string | undefined): Conventions {
   const source = (text ?? '').toLowerCase();
   const off = new Set<string>();
   if (!source.trim()) return { text: text ?? '', off };
-  for (const sentence of source.split(/[.;\n!?]+/)) {
-    if (!PERMISSION.test(sentence)) continue;
+  for (const sentence of source.split(/[.;\n!?]+/).flatMap((part) => part.split(CLAUSE))) {
+    if (!permits(sentence)) continue;
     for (const code of KNOWN) {
       const spaced = code.replaceAll('_', '[ _-]');
       if (new RegExp(`(^|[^a-z_])${spaced}($|[^a-z_])`).test(sentence)) off.add(code);
