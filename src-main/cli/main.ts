@@ -77,6 +77,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+// Progress, findings and summaries go to stderr. A stderr that fails (a reader that stopped:
+// `2>&1 | head`; a full disk: `2>/dev/full`) loses those lines, not the run: it failed the whole
+// run and left OUT.partial behind. The output and the exit code still say how the run went; the
+// failure is nowhere else to be told.
+process.stderr.on('error', () => undefined);
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof AppError) {
     console.error(`svc: ${error.message}`);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { link, rename, rm, stat } from 'node:fs/promises';
 import { AppError } from '../../../src-shared/errors.ts';
 import { fileName, fsProblem } from '../errors.ts';
@@ -7,7 +8,8 @@ import { fileName, fsProblem } from '../errors.ts';
  * A file written under a temporary name beside its target, then renamed over
  * the target once complete: readers of the target see its old self (or
  * nothing) until `commit`, and the whole new file after, never half of it.
- * Beside the target, so the rename stays on one file system.
+ * Beside the target, so the rename stays on one file system. A target that
+ * is a device, a pipe or a socket is written directly instead.
  */
 export interface TempFile {
   /** Where to write: `<target>.<8 hex digits>.partial`, or `<target>.partial`. */
@@ -28,12 +30,22 @@ export function tempFileBeside(
   target: string,
   { unique = true, replace = true }: { unique?: boolean; replace?: boolean } = {},
 ): TempFile {
+  // A device, a pipe or a socket (`--out /dev/null`, `/dev/stdout`, a shell's `>(gzip)`) is
+  // written itself: a rename would put a regular file in its place (as root, /dev/null became
+  // one), and it holds no old self for a reader to see.
+  if (isStream(target)) return { path: target, commit: async () => {}, discard: async () => {} };
   const path = unique ? `${target}.${randomUUID().slice(0, 8)}.partial` : `${target}.partial`;
   return {
     path,
     commit: () => (replace ? rename(path, target) : linkAsNew(path, target)),
     discard: () => rm(path, { force: true }),
   };
+}
+
+/** Whether the target exists and is neither a regular file nor a folder (statSync follows links). */
+function isStream(target: string): boolean {
+  const found = statSync(target, { throwIfNoEntry: false });
+  return found !== undefined && !found.isFile() && !found.isDirectory();
 }
 
 const appeared = (target: string): AppError =>
