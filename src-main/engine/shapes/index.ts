@@ -1,7 +1,7 @@
 import { AppError, validationError } from '../../../src-shared/errors.ts';
 import { Sample } from '../../../src-shared/schemas/sample.ts';
 import { instead, isRecord } from './fields.ts';
-import { mergeInOrder, withPassthrough } from './merge.ts';
+import { mergeInOrder, passthroughEdits, withPassthrough } from './merge.ts';
 import { MAPPERS, mapperFor } from './registry.ts';
 import type { ShapeId, ShapeInfo, ShapeMapper } from './types.ts';
 
@@ -51,14 +51,20 @@ export function rowToSample(row: unknown, shape: ShapeId | ShapeMapper): Sample 
 
 /**
  * The original row with the sample's (fixed) values written back into the
- * fields the shape maps; every other key is kept untouched, in its original
- * place. Throws AppError('invalid_request') when the sample cannot be written
- * in that schema (e.g. a conversation sample for a GSM8K row).
+ * fields the shape maps, and the passthrough keys the sample changed (a
+ * person's edit of a metadata field: `passthroughEdits`); every other key is
+ * kept untouched, in its original place. Throws AppError('invalid_request')
+ * when the sample cannot be written in that schema (e.g. a conversation
+ * sample for a GSM8K row).
  */
 export function sampleToRow(
   sample: Sample,
   original: Record<string, unknown>,
   shape: ShapeId | ShapeMapper,
 ): Record<string, unknown> {
-  return mergeInOrder(original, toMapper(shape).toRow(sample, original));
+  const mapper = toMapper(shape);
+  return mergeInOrder(original, {
+    ...passthroughEdits(sample, original, mapper.owns),
+    ...mapper.toRow(sample, original),
+  });
 }

@@ -520,3 +520,37 @@ describe('rows that fit nothing', () => {
     );
   });
 });
+
+describe('sampleToRow and passthrough keys', () => {
+  const row = { question: 'What is 2 + 2?', answer: 'It is 4.\n#### 4', id: 'q1', meta: { n: 1 } };
+  const sample = rowToSample(row, 'gsm8k');
+
+  it('writes back a passthrough value the sample changed or added, keeping the key order', () => {
+    const edited = { ...sample, id: 'q1-fixed', note: 'checked' } as Sample;
+    expect(sampleToRow(edited, row, 'gsm8k')).toEqual({ ...row, id: 'q1-fixed', note: 'checked' });
+    expect(Object.keys(sampleToRow(edited, row, 'gsm8k'))).toEqual([
+      'question',
+      'answer',
+      'id',
+      'meta',
+      'note',
+    ]);
+  });
+
+  it('leaves the row as it was where the sample keeps its passthrough keys, or lacks one', () => {
+    expect(JSON.stringify(sampleToRow(sample, row, 'gsm8k'))).toBe(JSON.stringify(row));
+    const without = Object.fromEntries(
+      Object.entries(sample).filter(([key]) => key !== 'id'),
+    ) as Sample;
+    expect(sampleToRow(without, row, 'gsm8k')).toEqual(row);
+  });
+});
+
+describe('sampleToRow and passthrough values as JSON writes them', () => {
+  it('takes -0 and 0, and equal objects in another key order, for the same value', () => {
+    const row = { question: 'Q?', answer: 'A.\n#### 1', zero: -0, meta: { a: 1, b: [1, 2] } };
+    const sample = { ...rowToSample(row, 'gsm8k'), zero: 0, meta: { b: [1, 2], a: 1 } } as Sample;
+    expect(sampleToRow(sample, row, 'gsm8k')).toEqual(row);
+    expect(Object.is(sampleToRow(sample, row, 'gsm8k').zero, -0)).toBe(true);
+  });
+});

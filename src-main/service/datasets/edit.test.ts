@@ -106,3 +106,47 @@ describe('editRow', () => {
     ]);
   });
 });
+
+describe('an edit of a metadata field', () => {
+  it('goes out with the row once accepted, in JSONL and CSV; the other rows go out as they came', async () => {
+    const h = createHarness();
+    const lines = [
+      '{"original":"The cafe was fine.","label":"ok","comment":"first"}',
+      '{"original":"The tea was hot.","label":"ok","comment":"second"}',
+      '{"original":"The bread was fresh.","label":"ok","comment":"third"}',
+    ];
+    const path = join(h.dir, 'notes.jsonl');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const ds = await h.call('importDataset', {
+      source: { path },
+      name: 'notes',
+      shape: 'custom',
+      mapping: { task_type: 'text', fields: { text: 'original' } },
+    });
+    const row = await h.call('datasetRow', { dataset_id: ds.id, index: 1 });
+    expect(row.sample).toMatchObject({ label: 'ok', comment: 'second' });
+    const edited = await h.call('editRow', {
+      dataset_id: ds.id,
+      index: 1,
+      sample: { ...row.sample, label: 'EDITED LABEL', reviewer: 'ana' },
+    });
+    expect(edited.fix?.changes.map((change) => change.path)).toEqual(['/label', '/reviewer']);
+    await h.call('decide', { dataset_id: ds.id, indices: [1], decision: 'accepted' });
+
+    const jsonl = join(h.dir, 'out.jsonl');
+    const result = await h.call('exportDataset', {
+      dataset_id: ds.id,
+      format: 'jsonl',
+      path: jsonl,
+    });
+    expect(result.kept).toEqual([]);
+    expect(readFileSync(jsonl, 'utf8').split('\n').filter(Boolean)).toEqual([
+      lines[0],
+      '{"original":"The tea was hot.","label":"EDITED LABEL","comment":"second","reviewer":"ana"}',
+      lines[2],
+    ]);
+    const csv = join(h.dir, 'out.csv');
+    await h.call('exportDataset', { dataset_id: ds.id, format: 'csv', path: csv });
+    expect(readFileSync(csv, 'utf8')).toContain('The tea was hot.,EDITED LABEL,second,ana');
+  });
+});

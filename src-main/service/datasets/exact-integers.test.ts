@@ -44,10 +44,11 @@ describe('integers past 2^53 in a dataset', () => {
     expect((await h.finished(run)).status).toBe('done');
     await h.call('decide', { dataset_id: ds.id, filter: {}, decision: 'accepted' });
     // A person's edit starts from the sample as the review shows it, ids and all.
+    const seventh = await h.call('datasetRow', { dataset_id: ds.id, index: 7 });
     await h.call('editRow', {
       dataset_id: ds.id,
       index: 7,
-      sample: { ...row.sample, text: 'Order 7: edited by hand.' },
+      sample: { ...seventh.sample, text: 'Order 7: edited by hand.' },
     });
     await h.call('decide', { dataset_id: ds.id, indices: [7], decision: 'accepted' });
 

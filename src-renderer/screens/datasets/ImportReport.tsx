@@ -36,8 +36,9 @@ export function ImportReport({
         </h2>
         <p className="muted">
           These rows could not be read or did not fit the {dataset.shape} shape; the other{' '}
-          {dataset.rows.toLocaleString('en-US')} were imported. Row numbers count the file’s rows
-          from 1 (lines for JSONL, records for CSV and Parquet, elements for a JSON array).
+          {dataset.rows.toLocaleString('en-US')} were imported. Skipped rows are not part of the
+          dataset, so an export does not hold them. Row numbers count the file’s rows from 1 (lines
+          for JSONL, records for CSV and Parquet, elements for a JSON array).
         </p>
         {error && <ErrorBanner error={error} />}
         {errors && (
