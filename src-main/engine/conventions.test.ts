@@ -13,6 +13,7 @@ describe('conventions switch checks off', () => {
     ['Duplicate choices are intentional', 'duplicate_choice'],
     ['profanity is acceptable here', 'profanity'],
     ["don't flag answer_leak", 'answer_leak'],
+    ['no_dialogue is fine.', 'no_dialogue'],
     ['Repetition is intended (these are chants).', 'repeated_sentences'],
     ['Placeholders such as N/A are expected.', 'placeholder'],
     ['Refusals are fine: this is a safety set.', 'refusal'],

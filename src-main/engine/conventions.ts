@@ -124,7 +124,7 @@ function permits(clause: string): boolean {
   for (const match of clause.matchAll(PERMISSION)) {
     const before = clause
       .slice(0, match.index)
-      .split(/[^a-z’']+/)
+      .split(/[^a-z’'_]+/) // an issue code is one word ("no_dialogue is fine" holds no "no")
       .filter(Boolean);
     if (!before.slice(-NEGATION_REACH).some((word) => NEGATION.test(word))) return true;
   }

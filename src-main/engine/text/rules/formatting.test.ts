@@ -139,9 +139,15 @@ describe('whitespace', () => {
       'Name    Age   City\nBob     32    Paris\nAlice   28    Rome',
       '| a  | b |\n|----|---|',
       'List:\n  - one\n  - two',
+      // Alpaca's truth table: the header's names are not over the values centred below them.
+      'P    Q    R    S    (~P -> Q) v (R -> S)\n  T    T    T    T          T\n  T    T    F    F          F\n  T    F    T    T          T',
     ]) {
       expect(fixWhitespace(text), text).toBe(text);
     }
+    // Double spaces over a table, in a line of another layout, are still debris.
+    expect(fixWhitespace('Here  is  the table:\nName    Age   City\nBob     32    Paris')).toBe(
+      'Here is the table:\nName    Age   City\nBob     32    Paris',
+    );
   });
 
   it('keeps a lone double space after a sentence among single ones (texts of many hands mix them)', () => {

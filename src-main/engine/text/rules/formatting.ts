@@ -92,7 +92,8 @@ export const wikiMarkupRule: TextRule = {
  * runs of blank lines, carriage returns and whitespace around the text. What
  * is deliberate stays: code (fenced, inline, or indented by four spaces or a
  * tab), a line's leading indentation, columns aligned with spaces (a run that
- * ends where a run of the line above or below ends), table rows (pipes, or
+ * ends where a run of the line above or below ends) and the header over such
+ * columns (as many runs as the row below), table rows (pipes, or
  * tabs between cells on neighbouring lines), and two
  * spaces after a sentence end: a typing convention, kept whether a text types
  * it throughout or once (texts written by many hands, MATH's solutions, mix
@@ -195,6 +196,24 @@ function scanWhitespace(prose: string): WhitespaceScan {
     const other = endsAt(above ? i - 1 : i + 1)?.size ?? 0;
     return own >= 2 && other >= 2;
   };
+  /** Runs of spaces between two words of line i (its indentation aside). */
+  const innerRuns = (i: number): number =>
+    (endsAt(i)?.size ?? 0) - (/^[ \t]/.test(lines[i] ?? '') ? 1 : 0);
+  // A table's header over rows aligned with each other, its names set apart as their values are
+  // but not over them (a truth table's "P    Q    R    S", its T and F centred below): gaps of
+  // three spaces or more, as many as the row below it has, which shares two or more of its
+  // column ends with the next.
+  const headsTable = (i: number): boolean => {
+    const own = innerRuns(i);
+    if (own < 2 || own !== innerRuns(i + 1)) return false;
+    // Set apart on purpose: every gap three spaces or more ("Here  is the  table:" is debris).
+    if ((lines[i] ?? '').trim().match(/(?<=\S) {2}(?=\S)/) !== null) return false;
+    const [first, second] = [endsAt(i + 1), endsAt(i + 2)];
+    if (!first || !second) return false;
+    let shared = 0;
+    for (const end of first) if (second.has(end)) shared++;
+    return shared >= 2;
+  };
   let tables: Set<number> | undefined;
   const out = lines.map((line, i) => {
     if (isIndentedCode(line)) return line;
@@ -202,7 +221,7 @@ function scanWhitespace(prose: string): WhitespaceScan {
     const tabbed = line.includes('\t') && INNER_TAB.test(line.replace(LIST_MARKER_TAB, ''));
     tables ??= prose.includes('\t') ? tableLines(lines) : new Set();
     const tabTable = tabbed && tables.has(i);
-    if (line.includes('  ') && !tabTable && !PIPE_ROW.test(line.trimEnd())) {
+    if (line.includes('  ') && !tabTable && !PIPE_ROW.test(line.trimEnd()) && !headsTable(i)) {
       next = line.replace(SPACE_RUN, (run: string, at: number) => {
         const end = at + run.length;
         if (aligned(i, end) || LIST_MARKER_END.test(line.slice(0, at))) return run;
