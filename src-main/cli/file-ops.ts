@@ -227,7 +227,7 @@ async function fileOperation(
   if (shard && values['write-back']) {
     throw new AppError(
       'invalid_request',
-      '--shard writes a part for svc merge, not the source rows: write back from the merged output, or run without --shard',
+      '--shard writes a part for svc merge, not the source rows: --write-back needs the whole file in one run (run it without --shard)',
     );
   }
   if (shard && values.report !== undefined) {
