@@ -41,6 +41,7 @@ import { passRunsOnPool } from './pool-ahead.ts';
 import { meterOf } from '../service/runs/pool/wire.ts';
 import { JsonText } from '../service/runs/history.ts';
 import { fileChunks, formatFromPath } from '../files/index.ts';
+import { Utf8Watch } from './utf8-watch.ts';
 import type { RowMapping } from '../engine/rows/index.ts';
 import { openWriteBack, type WriteBack } from './write-back.ts';
 import { Interruption } from './interruption.ts';
@@ -137,18 +138,31 @@ const LINE_FILES = /\.(jsonl|ndjson|csv)$/i;
 const linesMeasured = (path: string, paths: string | undefined): boolean =>
   paths !== 'all' && LINE_FILES.test(path);
 
-/** Lines in a text file, for the progress bar's total (JSONL and CSV); undefined for other formats. */
-async function countLines(path: string): Promise<number | undefined> {
+/**
+ * Lines in a text file, for the progress bar's total (JSONL and CSV), and
+ * the first line holding bytes that are not UTF-8 (see utf8-watch.ts);
+ * undefined for other formats.
+ */
+async function countLines(
+  path: string,
+): Promise<{ lines: number; notUtf8Line: number | undefined } | undefined> {
   if (!LINE_FILES.test(path)) return undefined;
   let lines = 0;
+  const utf8 = new Utf8Watch();
   try {
     for await (const chunk of fileChunks(path)) {
+      const before = lines;
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+      utf8.feed(chunk, lines - before);
     }
+    utf8.end();
   } catch {
     return undefined; // the reader reports an unreadable file, with its own clear message
   }
-  return path.toLowerCase().endsWith('.csv') ? Math.max(0, lines - 1) : lines;
+  return {
+    lines: path.toLowerCase().endsWith('.csv') ? Math.max(0, lines - 1) : lines,
+    notUtf8Line: utf8.firstBadLine,
+  };
 }
 
 /** What identifies the engine of a model role across the shards of one run (never its key). */
@@ -324,7 +338,7 @@ async function fileOperation(
         : undefined;
     if (!shard) {
       let lines: number | undefined;
-      void linesCounted.then((counted) => (lines = counted));
+      void linesCounted.then((counted) => (lines = counted?.lines));
       checks =
         parallel?.checks ??
         (await FileChecks.scan(
@@ -400,7 +414,15 @@ async function fileOperation(
     }
   }
   if (parallelMapping) onMapping(parallelMapping);
-  const lines = await linesCounted;
+  const counted = await linesCounted;
+  const lines = counted?.lines;
+  if (counted?.notUtf8Line !== undefined) {
+    console.error(
+      `note: line ${counted.notUtf8Line} of ${input} (and maybe others) holds bytes that are not ` +
+        'UTF-8: they are read as U+FFFD (\uFFFD), and the output (--write-back too) holds that ' +
+        'in their place',
+    );
+  }
   const total = shard && lines !== undefined ? rowsOfShard(shard, lines) : lines;
   // Started at the first row, so an unreadable file gets its error without a progress line.
   let bar: cliProgress.SingleBar | undefined;
