@@ -82,7 +82,9 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
       try {
         await api.decide({ dataset_id: datasetId, indices: [index], decision });
         refresh();
-        if (next !== undefined) show(next);
+        // Only if the row is still the one reviewed: closed (Escape) or left for another row while
+        // the decision was on its way, the review stays as the person left it.
+        if (next !== undefined && useGrid.getState().detailIndex === index) show(next);
       } catch (e) {
         setError(e as AppError);
       }
