@@ -279,11 +279,25 @@ export type ExportColumns = z.infer<typeof ExportColumns>;
 
 export const ExportResult = z.object({
   rows: z.int(),
-  kept: z.array(z.object({ row: z.int(), message: z.string() })).meta({
-    description:
-      'Rows whose accepted fix could not be written back in the source schema without guessing: exported as they were (the first 100).',
+  kept: z
+    .array(
+      z.object({
+        row: z.int().meta({ description: 'The dataset row (`index`, from 0).' }),
+        source_row: z
+          .int()
+          .meta({ description: 'Its row in the source file, as the grid shows it (from 1).' }),
+        message: z.string(),
+      }),
+    )
+    .meta({
+      description:
+        'Rows whose accepted fix could not be written back in the source schema without guessing: exported as they were (the first 100).',
+    }),
+  kept_rows: z.int().meta({
+    description: 'How many rows were exported as they were for that reason (`kept` lists 100).',
   }),
   bytes: z.int(),
   path: z.string().nullable(),
   download_url: z.string().nullable(),
 });
+export type ExportResult = z.infer<typeof ExportResult>;

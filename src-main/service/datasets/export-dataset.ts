@@ -41,6 +41,7 @@ export async function exportDataset(
   return {
     rows: written.rows,
     kept: written.kept,
+    kept_rows: written.keptRows,
     bytes: written.bytes,
     path: request.path ?? null,
     download_url: request.path === undefined ? deps.downloads.register(path, fileName) : null,

@@ -31,7 +31,26 @@ interface ExportOptions {
   format: DatasetRecord['format'];
   includeVerdicts: boolean;
   dropFlagged: boolean;
-  kept: { row: number; message: string }[];
+  /** The first KEPT_LISTED rows exported as they were, and how many there were in all. */
+  kept: KeptRow[];
+  keptRows: number;
+}
+
+/** A row whose accepted fix could not be written back: exported as it was. */
+export interface KeptRow {
+  /** The dataset row (from 0). */
+  row: number;
+  /** Its row in the source file (from 1), as the grid and the review name it. */
+  source_row: number;
+  message: string;
+}
+
+/** Notes a row exported as it was (listed while fewer than KEPT_LISTED are). */
+function keep(options: ExportOptions, record: ExportRecord, message: string): void {
+  options.keptRows++;
+  if (options.kept.length < KEPT_LISTED) {
+    options.kept.push({ row: record.row_index, source_row: record.source_row, message });
+  }
 }
 
 /**
@@ -61,9 +80,7 @@ function exportedRow(
       changed = true;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      if (options.kept.length < KEPT_LISTED) {
-        options.kept.push({ row: record.row_index, message: error.message });
-      }
+      keep(options, record, error.message);
     }
   }
   if (options.includeVerdicts) {
@@ -120,9 +137,8 @@ function exportedTree(records: readonly ExportRecord[], options: ExportOptions):
   }));
   const written = writeOasstPaths(original, parts);
   written.problems.forEach((problem, i) => {
-    if (problem !== undefined && options.kept.length < KEPT_LISTED) {
-      const message = `the repair cannot be written back: ${problem}`;
-      options.kept.push({ row: records[i]?.row_index ?? first.row_index, message });
+    if (problem !== undefined) {
+      keep(options, records[i] ?? first, `the repair cannot be written back: ${problem}`);
     }
   });
   const raw = options.format === 'jsonl' ? first.original_json : undefined;
@@ -176,7 +192,9 @@ export const safeName = (name: string): string =>
 export interface WrittenExport {
   rows: number;
   bytes: number;
-  kept: { row: number; message: string }[];
+  kept: KeptRow[];
+  /** How many rows were kept as they were, listed or not. */
+  keptRows: number;
 }
 
 /** An export's job, as it crosses to the thread that writes it (export-thread.ts). */
@@ -207,6 +225,7 @@ export async function writeExport(db: Db, job: ExportJob): Promise<WrittenExport
     includeVerdicts: job.includeVerdicts,
     dropFlagged: job.dropFlagged,
     kept: [],
+    keptRows: 0,
   };
   const layout =
     dataset.layout_json === null ? null : (JSON.parse(dataset.layout_json) as SourceLayout);
@@ -217,5 +236,10 @@ export async function writeExport(db: Db, job: ExportJob): Promise<WrittenExport
     layout,
     { replace: job.replace ?? true },
   );
-  return { rows: written.rows, bytes: written.bytes, kept: options.kept };
+  return {
+    rows: written.rows,
+    bytes: written.bytes,
+    kept: options.kept,
+    keptRows: options.keptRows,
+  };
 }

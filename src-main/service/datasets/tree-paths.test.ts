@@ -141,6 +141,9 @@ describe('OASST trees imported along every path', () => {
     update.run(JSON.stringify(fix('Hi?')), ds.id, 1);
     const { result, lines: out } = await exported(h, ds.id);
     expect(result.kept.map((k) => k.row)).toEqual([0, 1]);
+    // Two paths of the file's first row (one tree), both counted.
+    expect(result.kept.map((k) => k.source_row)).toEqual([1, 1]);
+    expect(result.kept_rows).toBe(2);
     expect(result.kept[0]?.message).toMatch(/shared with row 1, which repaired it differently/);
     expect(out).toEqual([JSON.stringify(tree)]);
 

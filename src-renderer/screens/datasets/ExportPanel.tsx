@@ -1,9 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { AppError } from '../../../src-shared/errors.ts';
-import type { DatasetSummary, ExportColumns } from '../../../src-shared/owner/datasets.ts';
+import type {
+  DatasetSummary,
+  ExportColumns,
+  ExportResult,
+} from '../../../src-shared/owner/datasets.ts';
 import { api, chooseSavePath } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { fileSize } from '../../format.ts';
+import { KeptRows } from './KeptRows.tsx';
 
 type Format = 'jsonl' | 'csv' | 'parquet' | 'json';
 
@@ -59,11 +64,13 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
   const [includeVerdicts, setIncludeVerdicts] = useState(false);
   const [dropFlagged, setDropFlagged] = useState(false);
   const [result, setResult] = useState<string | null>(null);
+  const [kept, setKept] = useState<Pick<ExportResult, 'kept' | 'kept_rows'> | null>(null);
   const [error, setError] = useState<AppError | null>(null);
   const fileName = `${dataset.name}.clean.${format}`;
 
   const run = async () => {
     setError(null);
+    setKept(null);
     try {
       const path = await chooseSavePath(fileName);
       if (path === null) return; // cancelled in Electron's dialog
@@ -88,6 +95,7 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
       setResult(
         `${FORMAT_LABELS[format]} exported: ${exported.rows.toLocaleString('en-US')} rows, ${fileSize(exported.bytes)}${exported.path ? ` to ${exported.path}` : ''}`,
       );
+      setKept(exported);
     } catch (e) {
       setError(e as AppError);
     }
@@ -131,6 +139,7 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
           {result}
         </span>
       )}
+      {kept && <KeptRows result={kept} />}
       {error && <ErrorBanner error={error} />}
     </div>
   );

@@ -1,0 +1,62 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from './fixtures.ts';
+import { importThroughPicker, sizedScreenshot } from './support/screens.ts';
+import { workDir } from './support/datasets.ts';
+
+/**
+ * An accepted edit the file's schema cannot hold (a fourth message in an
+ * Alpaca row, which holds one prompt and one response) is exported as the
+ * row was, and the export panel says so and opens the row.
+ */
+
+const dir = workDir();
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+test('an export names the rows whose accepted edit does not fit the file', async ({
+  page,
+  svc,
+}) => {
+  const path = join(dir, 'alpaca-kept.jsonl');
+  const rows = Array.from({ length: 3 }, (_, i) =>
+    JSON.stringify({ instruction: `Name colour number ${i}.`, input: '', output: `Colour ${i}.` }),
+  );
+  writeFileSync(path, rows.join('\n') + '\n');
+  await importThroughPicker(page, svc.baseUrl, path, 3);
+
+  await page.getByTestId('grid-row').nth(1).click();
+  const review = page.getByTestId('review');
+  await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
+  await page.keyboard.press('e');
+  const form = review.getByTestId('edit-form');
+  await form.getByText('as JSON').click();
+  const json = form.getByRole('textbox').first();
+  const sample = JSON.parse(await json.inputValue()) as { messages: object[] };
+  sample.messages.push(
+    { role: 'user', content: 'And another?' },
+    { role: 'assistant', content: 'Blue.' },
+  );
+  await json.fill(JSON.stringify(sample, null, 2));
+  await form.getByRole('button', { name: 'Save and re-audit' }).click();
+  await expect(review.getByTestId('edited-banner')).toContainText('Your edit, re-audited');
+  await page.keyboard.press('a');
+  await page.keyboard.press('Escape');
+  await expect(review).toHaveCount(0);
+
+  await page.getByLabel('Export format').selectOption('jsonl');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export', exact: true }).click(),
+  ]);
+  expect(readFileSync(await download.path(), 'utf8')).toBe(rows.join('\n') + '\n');
+  // Closed right after the decision, the review stayed closed (the decision did not move it on).
+  await expect(review).toHaveCount(0);
+  const kept = page.getByTestId('export-kept');
+  await expect(kept).toContainText('1 row exported as it was: the accepted fix does not fit');
+  await kept.getByText('1 row exported').click();
+  await expect(kept).toContainText('not 4 messages');
+  await page.screenshot({ path: sizedScreenshot('export-kept', page) });
+  await kept.getByRole('button', { name: 'Row 2' }).click();
+  await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
+});
