@@ -205,6 +205,7 @@ describe('exportDataset', () => {
       expect(result).toEqual({
         rows: originals.length,
         kept: [],
+        kept_rows: 0,
         bytes: Buffer.byteLength(expected),
         path: out,
         download_url: null,
