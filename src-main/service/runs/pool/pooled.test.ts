@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../../src-shared/errors.ts';
 import { DEFAULT_SETTINGS } from '../../../../src-shared/schemas/settings.ts';
@@ -20,7 +21,9 @@ import {
   closeEnginePool,
   configureEngineWorkers,
   enginePoolSlices,
+  holdsChars,
   MIN_POOLED_SAMPLES,
+  POOLED_CHARS,
   shouldPool,
   sliceStarts,
 } from './pooled.ts';
@@ -178,5 +181,62 @@ describe('the engine pool behind runOperation', () => {
     expect(shouldPool(large, builtinBackend)).toBe(false);
     process.env.SVC_ENGINE_WORKERS = '3';
     expect(shouldPool(large, builtinBackend)).toBe(true);
+  });
+
+  it('sends a batch of few samples to the pool once it holds POOLED_CHARS of text', async () => {
+    const text = (chars: number): Sample => ({ task_type: 'text', text: 'a'.repeat(chars) });
+    // ("text", the task type, counts too: every string value does.)
+    expect(shouldPool(REQUESTS.audit([text(POOLED_CHARS - 5)]), builtinBackend)).toBe(false);
+    expect(shouldPool(REQUESTS.audit([text(POOLED_CHARS)]), builtinBackend)).toBe(true);
+    // Counted over every field of every sample: two halves of a transcript are the whole.
+    const half = 'b'.repeat(POOLED_CHARS / 2);
+    const turns: Sample = {
+      task_type: 'conversation',
+      messages: [
+        { role: 'user', content: half },
+        { role: 'assistant', content: half },
+      ],
+      turns: 'all',
+    };
+    expect(shouldPool(REQUESTS.audit([turns]), builtinBackend)).toBe(true);
+    // One document of real sentences, as a person edits one in the review: run on a worker,
+    // with the result of a run here.
+    const sentences = realSamples(400)
+      .flatMap((sample) =>
+        sample.task_type === 'text'
+          ? [sample.text]
+          : sample.task_type === 'question_answer'
+            ? [sample.question, sample.answer]
+            : [],
+      )
+      .join('\n\n');
+    expect(sentences.length).toBeGreaterThanOrEqual(POOLED_CHARS);
+    const request = REQUESTS.audit([{ task_type: 'text', text: sentences }]);
+    const before = slicesRun();
+    const pooled = await runOperation(request, { backend: builtinBackend });
+    expect(slicesRun()).toBe(before + 1);
+    expect(observable(pooled)).toBe(
+      observable(await runOperationInThread(request, { backend: builtinBackend })),
+    );
+  });
+});
+
+describe('holdsChars', () => {
+  /** Every string value's length, keys left out. */
+  const charsOf = (value: unknown): number =>
+    typeof value === 'string'
+      ? value.length
+      : typeof value === 'object' && value !== null
+        ? Object.values(value).reduce<number>((sum, item) => sum + charsOf(item), 0)
+        : 0;
+
+  it('is whether the values’ strings reach the limit, whatever their nesting', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue()), fc.integer({ min: 1, max: 400 }), (values, limit) => {
+        const total = values.reduce<number>((sum, value) => sum + charsOf(value), 0);
+        expect(holdsChars(values, limit)).toBe(total >= limit);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
