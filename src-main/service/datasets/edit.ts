@@ -5,7 +5,7 @@ import type { AuditBlock, FixBlock } from '../../../src-shared/schemas/blocks.ts
 import { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
 import { changesBetween } from '../../engine/edit-patch.ts';
-import { rowRecord, updateRowResults } from '../../store/datasets-rows.ts';
+import { editInput, updateRowResults } from '../../store/datasets-rows.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { withoutResults } from '../runs/contract.ts';
 import { runOperation } from '../runs/operation.ts';
@@ -14,7 +14,8 @@ import { newId } from './ids.ts';
 import { sampleReader } from './row-sample.ts';
 import type { DatasetVerdicts } from '../dataset-checks/core.ts';
 import { displayedVerdict, verdictColumns } from './row-state.ts';
-import { datasetRow } from './rows.ts';
+import type { Answer } from '../owner/encoded-json.ts';
+import { rowDetail } from './row-detail.ts';
 import { readyDataset } from './summary.ts';
 
 /**
@@ -25,16 +26,17 @@ import { readyDataset } from './summary.ts';
  * the person then accepts it (or not). Never-worse is shown by the verdicts
  * side by side, not enforced: a person may decide. A row without an audit
  * gets one of its imported sample, so the deltas mean something. The audits
- * are the owner's own work: usage recorded, no credit spent.
+ * are the owner's own work: usage recorded, no credit spent. Answers the
+ * row's detail as `datasetRow` does (a large row's built on the grid's worker).
  */
 export async function editRow(
   ctx: ServiceContext,
   backend: EngineBackend,
   input: z.output<typeof EditRow>,
-): Promise<z.output<typeof RowDetail>> {
+): Promise<Answer<z.output<typeof RowDetail>>> {
   const { db } = ctx;
   const dataset = readyDataset(db, input.dataset_id);
-  const record = rowRecord(db, dataset.id, input.index);
+  const record = editInput(db, dataset.id, input.index);
   if (!record) {
     throw new AppError('not_found', `dataset ${dataset.id} has no row ${input.index}`);
   }
@@ -91,5 +93,5 @@ export async function editRow(
       ]);
     },
   );
-  return datasetRow(db, { dataset_id: dataset.id, index: record.row_index });
+  return rowDetail(db, { dataset_id: dataset.id, index: record.row_index });
 }

@@ -75,3 +75,27 @@ describe('datasetRow of a large row', () => {
     });
   });
 });
+
+describe('editRow of a large row', () => {
+  it('answers the edited detail encoded from the worker, as datasetRow then reads it', async () => {
+    const edited = LARGE.replace('quick', 'slow');
+    const answer = await h.handlers.editRow({
+      dataset_id: id,
+      index: 1,
+      sample: { task_type: 'text', text: edited, id: 12345678901234567890n },
+    });
+    expect(answer).toBeInstanceOf(EncodedJson);
+    const detail = RowDetail.parse(answerValue(answer));
+    expect(detail).toEqual(datasetRow(h.db, { dataset_id: id, index: 1 }));
+    expect(detail.fix?.edited).toBe(true);
+    expect(detail.fix?.changes).toMatchObject([{ op: 'replace', path: '/text', value: edited }]);
+    // A row of ordinary size is answered here, as its value.
+    const small = await h.handlers.editRow({
+      dataset_id: id,
+      index: 0,
+      sample: { task_type: 'text', text: 'A smaller row.', id: 1 },
+    });
+    expect(small).not.toBeInstanceOf(EncodedJson);
+    expect(small).toEqual(datasetRow(h.db, { dataset_id: id, index: 0 }));
+  });
+});

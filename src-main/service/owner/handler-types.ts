@@ -40,7 +40,7 @@ export interface OwnerDeps {
 }
 
 /** The methods whose answer may come as JSON already encoded by another thread (encoded-json.ts). */
-export type EncodedMethod = 'datasetRow';
+export type EncodedMethod = 'datasetRow' | 'editRow';
 
 /** What a handler answers: its output, or for an `EncodedMethod` that output encoded. */
 export type OwnerAnswer<M extends OwnerMethod> = M extends EncodedMethod
