@@ -163,4 +163,34 @@ test.describe('import', () => {
     await report.getByRole('button', { name: 'Close' }).click();
     await expect(report).toHaveCount(0);
   });
+
+  test('says where a file holds bytes that are not UTF-8, and what became of them', async ({
+    page,
+    svc,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    // A spreadsheet saved as Windows-1252: "café" on line 3 is 63 61 66 e9.
+    const path = join(dir, 'cp1252.csv');
+    writeFileSync(
+      path,
+      Buffer.concat([
+        Buffer.from('text\nA fine first row.\nA '),
+        Buffer.from([0x63, 0x61, 0x66, 0xe9]),
+        Buffer.from(' on the corner.\n'),
+      ]),
+    );
+    await page.goto(`${svc.baseUrl}/#/datasets`);
+    await importVia(page, 'picker', path, 'text');
+    await expect(page.getByTestId('row-count')).toHaveText('2 rows');
+    await page.getByTestId('not-utf8-line').click();
+    const report = page.getByTestId('import-report');
+    await expect(report.getByTestId('not-utf8')).toContainText(
+      'Line 3 of cp1252.csv (and maybe later lines) holds bytes that are not UTF-8',
+    );
+    // Nothing was skipped: no table of skipped rows.
+    await expect(report.getByRole('table')).toHaveCount(0);
+    await page.screenshot({ path: join(screenshots, 'import-not-utf8-1280x720.png') });
+    await report.getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByTestId('grid-row').nth(1)).toContainText('caf\ufffd on the corner');
+  });
 });

@@ -16,6 +16,7 @@ export { fsProblem } from './errors.ts';
 export { readRows, type ReadOptions } from './read/read-rows.ts';
 export { jsonlRowsOf, jsonlRowsOfBytes, readJsonlBatches } from './read/jsonl.ts';
 export { fileChunks } from './read/file-chunks.ts';
+export { firstNonUtf8Line, Utf8Watch } from './read/utf8-watch.ts';
 export type { RowResult } from './read/row-result.ts';
 
 export { writeRows } from './write/write-rows.ts';

@@ -27,6 +27,8 @@ export interface DatasetRecord {
   scan_json: string | null;
   /** 1: an evaluation set, whose rows the scans of the other datasets look for. */
   eval_set: 0 | 1;
+  /** The first line of the source file holding bytes that are not UTF-8 (migration 14). */
+  not_utf8_line: number | null;
 }
 
 /** Counts over a dataset's rows, by aggregate query. */
@@ -108,6 +110,11 @@ export function finishImport(
     totals.paths ?? null,
     id,
   );
+}
+
+/** Notes the first line of the dataset's source file that holds bytes that are not UTF-8. */
+export function recordNotUtf8Line(db: Db, id: string, line: number): void {
+  statement(db, 'UPDATE datasets SET not_utf8_line = ? WHERE id = ?').run(line, id);
 }
 
 export function datasetRecord(db: Db, id: string): DatasetRecord | undefined {

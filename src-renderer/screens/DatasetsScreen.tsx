@@ -126,6 +126,17 @@ export function DatasetsScreen() {
                   {count(dataset.errors, 'row')} skipped at import
                 </button>
               )}
+              {dataset.not_utf8_line !== null && !importing && (
+                <button
+                  type="button"
+                  className="button small warn"
+                  data-testid="not-utf8-line"
+                  title="Bytes that are not UTF-8 were read as U+FFFD (�)"
+                  onClick={() => setReport(true)}
+                >
+                  not UTF-8 from line {dataset.not_utf8_line.toLocaleString('en-US')}
+                </button>
+              )}
               <span className="spacer" />
               {!importing && (
                 <span className="dataset-actions">

@@ -87,6 +87,10 @@ export const DatasetSummary = z.object({
   task_types: z.array(TaskType),
   rows: z.int(),
   errors: z.int(),
+  not_utf8_line: z.int().nullable().meta({
+    description:
+      'The first line of the source file (JSON Lines, CSV, JSON) holding bytes that are not UTF-8: they are read as U+FFFD (�), and an export writes that in their place. Null when there is none, and for Parquet.',
+  }),
   audited: z.int(),
   failed: z.int(),
   changed: z.int(),

@@ -206,6 +206,30 @@ describe('importDataset', () => {
     });
   });
 
+  it('names the first line holding bytes that are not UTF-8, in JSON Lines and CSV', async () => {
+    const h = createHarness();
+    // A Windows-1252 apostrophe (0x92) in the third line: read as U+FFFD.
+    const cp1252 = (before: string, after: string): Buffer =>
+      Buffer.concat([Buffer.from(before), Buffer.from([0x92]), Buffer.from(after)]);
+    const jsonl = join(h.dir, 'cp1252.jsonl');
+    writeFileSync(jsonl, cp1252('{"text":"One."}\n{"text":"Two."}\n{"text":"It', 's three."}\n'));
+    const summary = await h.importFile(jsonl, 'text');
+    expect(summary).toMatchObject({ rows: 3, errors: 0, not_utf8_line: 3 });
+    const row = await h.call('datasetRow', { dataset_id: summary.id, index: 2 });
+    expect(row.original).toEqual({ text: 'It\ufffds three.' });
+    // The same from the list, after the import.
+    const listed = (await h.call('listDatasets', {})).find((d) => d.id === summary.id);
+    expect(listed?.not_utf8_line).toBe(3);
+
+    const csv = join(h.dir, 'cp1252.csv');
+    writeFileSync(csv, cp1252('text\nOne.\nIt', 's two.\n'));
+    expect(await h.importFile(csv, 'text')).toMatchObject({ rows: 2, not_utf8_line: 3 });
+
+    const clean = join(h.dir, 'clean.jsonl');
+    writeFileSync(clean, '{"text":"It’s fine: é€𝄞."}\n');
+    expect(await h.importFile(clean, 'text')).toMatchObject({ rows: 1, not_utf8_line: null });
+  });
+
   it('imports CSV and Parquet files', async () => {
     const h = createHarness();
     const rows = lines(dataset('commonsenseqa_validation_first200.jsonl'))

@@ -10,12 +10,13 @@ import {
   insertImportErrors,
   recordImportMapping,
   recordImportProgress,
+  recordNotUtf8Line,
   type ImportErrorRecord,
 } from '../../store/datasets.ts';
 import { leanRowInserter, type LeanRowRecord } from '../../store/datasets-rows.ts';
 import { beginBulk, bulkTransaction, endBulk } from '../../store/bulk-writes.ts';
 import type { ServiceContext } from '../context/service-context.ts';
-import { readLayout } from '../../files/index.ts';
+import { firstNonUtf8Line, readLayout } from '../../files/index.ts';
 import { checkpointOffThread } from './wal-checkpoint.ts';
 import { syncWalOffThread } from './wal-sync.ts';
 import { gridQueries } from './grid-queries.ts';
@@ -150,6 +151,15 @@ export async function importDataset(
       done,
     });
 
+  // Beside the rows' read: where the file first holds bytes that are not UTF-8 (its readers take
+  // each for U+FFFD). Not Parquet: its text lies in compressed column pages, not in lines.
+  const notUtf8 =
+    file.format === 'parquet'
+      ? Promise.resolve(undefined)
+      : firstNonUtf8Line(file.path, controller.signal);
+  // Awaited before the import ends; a failed import never asks for it again.
+  notUtf8.catch(() => undefined);
+
   beginBulk(ctx.db);
   try {
     const batches = readImportBatches(file.path, file.bytes, {
@@ -221,6 +231,10 @@ export async function importDataset(
     // The rows reach the disk off the main thread; the commit below then fsyncs little.
     await syncWalOffThread(ctx.db);
     stopIfDeleted();
+    const notUtf8Line = await notUtf8;
+    stopIfDeleted();
+    // Before the dataset is ready: whoever reads it ready reads the note.
+    if (notUtf8Line !== undefined) recordNotUtf8Line(ctx.db, id, notUtf8Line);
     finishImport(ctx.db, id, {
       row_count: counts.rows,
       error_count: counts.errors,

@@ -36,6 +36,7 @@ export function summaryOf(db: Db, record: DatasetRecord): DatasetSummary {
     task_types: JSON.parse(record.task_types) as TaskType[],
     rows: record.row_count,
     errors: record.error_count,
+    not_utf8_line: record.not_utf8_line,
     ...stats,
     eval_set: record.eval_set === 1,
     created_at: record.created_at,

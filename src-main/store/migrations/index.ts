@@ -12,6 +12,7 @@ import { datasetTallies } from './010-dataset-tallies.ts';
 import { contamination } from './011-contamination.ts';
 import { keptPairs } from './012-kept-pairs.ts';
 import { rowChecks } from './013-row-checks.ts';
+import { notUtf8Line } from './014-not-utf8-line.ts';
 
 /** Every schema change, in order. Never edit a shipped migration: add one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   contamination,
   keptPairs,
   rowChecks,
+  notUtf8Line,
 ];

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { svcProcess } from './testing/cli-test-kit.ts';
-import { Utf8Watch } from './utf8-watch.ts';
+import { firstNonUtf8Line, Utf8Watch } from './utf8-watch.ts';
 
 /** The first line (1-based) that is not UTF-8, read line by line off the whole file. */
 function reference(bytes: Buffer): number | undefined {
@@ -64,21 +63,20 @@ describe('Utf8Watch', () => {
     expect(watched(Buffer.from([0x61, 0x0a, 0xe2, 0x82]), [3])).toBe(2);
   });
 
-  it('svc audit says which line holds such bytes', async () => {
+  it('names the line of a file read whole, and none in a file of UTF-8', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-utf8-'));
-    const file = join(dir, 'rows.jsonl');
+    const bad = join(dir, 'bad.jsonl');
+    const lines = Array.from({ length: 40_000 }, (_, i) => `{"text":"Line ${i}, fine: é€."}`);
+    // Past the first 1 MiB chunk (the file is 1.3 MB): line 35,000 holds a Windows-1252 apostrophe.
+    const bytes = Buffer.from(lines.join('\n') + '\n');
+    const at = bytes.indexOf(Buffer.from('Line 34999,'));
     writeFileSync(
-      file,
-      Buffer.concat([
-        Buffer.from('{"text":"A fine line."}\n{"text":"tur'),
-        Buffer.from([0x92]),
-        Buffer.from('stico"}\n'),
-      ]),
+      bad,
+      Buffer.concat([bytes.subarray(0, at), Buffer.from([0x92]), bytes.subarray(at)]),
     );
-    const run = await svcProcess(dir, 'audit', file, '--out', join(dir, 'out.jsonl'));
-    expect(run.code).toBe(0);
-    expect(run.stderr).toContain(
-      `note: line 2 of ${file} (and maybe others) holds bytes that are not UTF-8`,
-    );
+    expect(await firstNonUtf8Line(bad)).toBe(35_000);
+    const good = join(dir, 'good.jsonl');
+    writeFileSync(good, bytes);
+    expect(await firstNonUtf8Line(good)).toBeUndefined();
   });
 });
