@@ -93,6 +93,10 @@ test.describe('the cleaning workflow', () => {
     expect(changed).toBeGreaterThanOrEqual(10);
     await page.getByRole('button', { name: 'Accept all shown' }).click();
     await expect(page.getByRole('group', { name: 'Confirm' })).toContainText(`${changed} rows`);
+    // The row accepted in the review above is one of them, and said to be.
+    await expect(page.getByRole('group', { name: 'Confirm' })).toContainText(
+      '1 is accepted already.',
+    );
     await page.getByRole('button', { name: 'Accept', exact: true }).click();
     await expect(page.getByTestId('bulk-result')).toContainText('accepted');
     await page.getByLabel('Decision').selectOption('accepted');

@@ -3,6 +3,13 @@ import type { RowFilter } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
 import { count } from '../../format.ts';
 
+/** " 3 are accepted already." (none: nothing), for the question before a bulk decision. */
+function alreadyNote(already: number, fixes: number, decision: string): string {
+  if (already === 0) return '';
+  if (already === fixes) return ` ${fixes === 1 ? 'It is' : 'All are'} ${decision} already.`;
+  return ` ${count(already, 'is', 'are')} ${decision} already.`;
+}
+
 /**
  * "Accept all shown" / "Reject all shown": first counts what it would decide
  * (only rows with a fix take a decision, and some of those may be flagged),
@@ -23,7 +30,9 @@ export function BulkDecision({
   onDecide: (decision: 'accepted' | 'rejected') => Promise<void>;
   onError: (error: unknown) => void;
 }) {
-  const [asking, setAsking] = useState<{ fixes: number; flagged: number } | null>(null);
+  const [asking, setAsking] = useState<{ fixes: number; flagged: number; already: number } | null>(
+    null,
+  );
   const verb = decision === 'accepted' ? 'Accept' : 'Reject';
   const ask = async () => {
     const total = async (extra: RowFilter) =>
@@ -36,11 +45,14 @@ export function BulkDecision({
         })
       ).total;
     try {
-      const [fixes, flagged] = await Promise.all([
+      // Those decided so already: a filter on another decision shows none of them.
+      const sameDecision = filter.decision === undefined || filter.decision === decision;
+      const [fixes, flagged, already] = await Promise.all([
         total({ changed: true }),
         total({ changed: true, flagged: true }),
+        sameDecision ? total({ changed: true, decision }) : Promise.resolve(0),
       ]);
-      setAsking({ fixes, flagged });
+      setAsking({ fixes, flagged, already });
     } catch (error) {
       onError(error);
     }
@@ -60,6 +72,7 @@ export function BulkDecision({
         <>
           <span>
             {verb} the fixes of {count(asking.fixes, 'row')}?
+            {alreadyNote(asking.already, asking.fixes, decision)}
             {asking.flagged > 0 &&
               ` ${count(asking.flagged, 'is', 'are')} flagged: a check still fails after the fix.`}
           </span>
