@@ -44,7 +44,12 @@ export function v1ChatRoutes(
   const app = new Hono<CallerEnv>();
   app.post('/v1/chat/completions', auth, async (c) => {
     const body = await readBody(c, ChatCompletionRequest);
-    const operation = startV1Operation(pipeline, c, body.model, lastUserContent(body.messages));
+    const operation = await startV1Operation(
+      pipeline,
+      c,
+      body.model,
+      lastUserContent(body.messages),
+    );
     const model = operation.model.id;
     // `n` choices, all the same: the models are deterministic, so the run is made once.
     const indices = Array.from({ length: body.n ?? 1 }, (_, index) => index);

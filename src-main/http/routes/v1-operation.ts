@@ -30,12 +30,12 @@ export interface V1Operation {
   release(memo: string): void;
 }
 
-export function startV1Operation(
+export async function startV1Operation(
   pipeline: BilledPipeline,
   c: Context<CallerEnv>,
   modelName: string,
   content: string,
-): V1Operation {
+): Promise<V1Operation> {
   const model = findChatModel(modelName);
   if (!model) {
     throw new AppError('model_not_found', `The model '${modelName}' does not exist`, {
@@ -43,7 +43,7 @@ export function startV1Operation(
     });
   }
   const { request, samplesPointer } = chatOperation(model, content);
-  const opened = pipeline.open({
+  const opened = await pipeline.open({
     caller: { ...c.get('caller'), source: 'v1' },
     requestId: c.get('requestId'),
     request,

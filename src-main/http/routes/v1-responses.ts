@@ -45,7 +45,7 @@ export function v1ResponsesRoutes(
   const app = new Hono<CallerEnv>();
   app.post('/v1/responses', auth, async (c) => {
     const body = await readBody(c, ResponseCreateRequest);
-    const operation = startV1Operation(pipeline, c, body.model, lastUserInput(body.input));
+    const operation = await startV1Operation(pipeline, c, body.model, lastUserInput(body.input));
     const id = `resp_${randomHex(16)}`;
     const messageId = `msg_${randomHex(16)}`;
     const created = Math.floor(Date.now() / 1000);

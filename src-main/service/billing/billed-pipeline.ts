@@ -48,7 +48,7 @@ export interface OpenedBilledRequest {
 
 export interface BilledPipeline {
   /** Preflight, gate, hold: throws the refusal, or returns the request ready to run. */
-  open(billed: BilledRequest): OpenedBilledRequest;
+  open(billed: BilledRequest): Promise<OpenedBilledRequest>;
   /** `open` then `run`, for a response that has nothing to send before the work. */
   run<T>(billed: BilledRequest, work: BilledWork, render: (billed: BilledResult) => T): Promise<T>;
 }
@@ -62,9 +62,9 @@ export interface BilledPipelineDeps {
 }
 
 export function createBilledPipeline({ ctx, gate, backend }: BilledPipelineDeps): BilledPipeline {
-  const open = (billed: BilledRequest): OpenedBilledRequest => {
+  const open = async (billed: BilledRequest): Promise<OpenedBilledRequest> => {
     const { caller, requestId, request, settings } = billed;
-    preflight(ctx, request, billed.samplesPointer, settings);
+    await preflight(ctx, request, billed.samplesPointer, settings);
     gate.assertRoom();
     const session = openBilling(ctx, caller, requestId, settings);
     return {
@@ -83,5 +83,5 @@ export function createBilledPipeline({ ctx, gate, backend }: BilledPipelineDeps)
       },
     };
   };
-  return { open, run: (billed, work, render) => open(billed).run(work, render) };
+  return { open, run: async (billed, work, render) => (await open(billed)).run(work, render) };
 }

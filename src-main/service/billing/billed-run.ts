@@ -4,7 +4,7 @@ import type { EngineBackend } from '../../engine/backend.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import type { OperationRequest, OperationResult } from '../runs/contract.ts';
 import { applyDatasetChecks } from '../dataset-checks/request.ts';
-import { settingsMatcher } from '../contamination/matcher.ts';
+import { settingsBenchmarks } from '../contamination/matcher.ts';
 import { recordHistory } from '../runs/history.ts';
 import { runInBatches } from '../runs/operation.ts';
 import { placeHold, releaseHold, settleHold } from './billing.ts';
@@ -101,7 +101,8 @@ export function openBilling(
         // Dataset checks look across all of the request's samples, whatever its batches.
         await applyDatasetChecks(result, request.samples, {
           threshold: settings.dedup.threshold,
-          contamination: settingsMatcher(settings),
+          benchmarks: settingsBenchmarks(settings),
+          signal: options.signal,
         });
         if (options.signal?.aborted) throw new AppError('cancelled', 'the client went away');
         byModel = result.usage.byModel();

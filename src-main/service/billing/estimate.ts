@@ -7,6 +7,8 @@ import type { ModelUsage } from '../../engine/usage.ts';
 import { CONTEXT_LENGTH_TOKENS } from './catalog.ts';
 import { chargeMicro, tokenCostMicro } from './money.ts';
 import type { OperationRequest } from '../runs/contract.ts';
+import type { CountTokensTask } from '../file-pass/task-types.ts';
+import { largeForThisThread, runTaskOnPool } from '../runs/pool/pooled.ts';
 
 /**
  * The cost of a request before any work, as an upper bound: every pass the
@@ -29,6 +31,19 @@ export interface Estimate {
 
 export function sampleTokens(samples: readonly Sample[]): number[] {
   return samples.map((sample) => countTokens(textRead(sample)));
+}
+
+/**
+ * `sampleTokens` on an engine worker for a request holding much text (the
+ * tokenizer reads ~50 ms a MB, which held the server's thread), else here.
+ */
+export function requestTokens(
+  samples: readonly Sample[],
+  signal?: AbortSignal,
+): Promise<number[]> | number[] {
+  if (!largeForThisThread(samples)) return sampleTokens(samples);
+  const task: CountTokensTask = { kind: 'count-tokens', samples: [...samples] };
+  return runTaskOnPool(task, signal, () => sampleTokens(samples), samples.length);
 }
 
 /** Refuses any sample over the context length, naming the first one (422 native, 413 on /v1). */

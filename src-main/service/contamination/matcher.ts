@@ -71,8 +71,6 @@ export function passContamination(options: ContaminationOptions): {
   return { matcher, benchmarks: options.benchmarks, against };
 }
 
-/** The matcher of the benchmarks the settings choose (API requests, the app's scans). */
-export const settingsMatcher = (settings: Settings): ContaminationMatcher | null =>
-  contaminationMatcher({
-    benchmarks: benchmarkChoice(settings.contamination.benchmarks, 'contamination.benchmarks'),
-  });
+/** The benchmarks the settings choose (API requests, the app's scans). */
+export const settingsBenchmarks = (settings: Settings): BenchmarkChoice =>
+  benchmarkChoice(settings.contamination.benchmarks, 'contamination.benchmarks');

@@ -2,6 +2,7 @@ import type { BenchmarkChoice } from '../../../src-shared/benchmarks.ts';
 import type { EngineModel } from '../../../src-shared/models.ts';
 import type { Issue } from '../../../src-shared/schemas/blocks.ts';
 import type { Operation } from '../../../src-shared/schemas/config.ts';
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { FingerprintSet } from '../../engine/contamination/fingerprints.ts';
 import type { ItemMatch, MergedIndex } from '../../engine/contamination/match.ts';
 import type { TallyParts } from '../../engine/dataset/scan.ts';
@@ -242,7 +243,27 @@ export interface BandPairsResult {
   pushes: Float64Array;
 }
 
+/**
+ * The dataset checks of one API request, over all of its samples (see
+ * dataset-checks/request.ts); its result is a SliceIssues of the request's
+ * positions.
+ */
+export interface RequestChecksTask {
+  kind: 'request-checks';
+  samples: Sample[];
+  threshold: number;
+  benchmarks: BenchmarkChoice;
+}
+
+/** The tokens of each of an API request's samples, for its preflight (billing/estimate.ts). */
+export interface CountTokensTask {
+  kind: 'count-tokens';
+  samples: Sample[];
+}
+
 export type FileTask =
+  | CountTokensTask
+  | RequestChecksTask
   | ScanSliceTask
   | WordsSliceTask
   | LanguageSliceTask

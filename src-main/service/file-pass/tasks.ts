@@ -12,6 +12,8 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { benchmarkSets } from '../contamination/benchmark-fingerprints.ts';
 import { contaminationMatcher } from '../contamination/matcher.ts';
 import { applyDatasetVerdicts, datasetChecksOnly, verdictsAt } from '../dataset-checks/core.ts';
+import { checkRequest } from '../dataset-checks/check-request.ts';
+import { sampleTokens } from '../billing/estimate.ts';
 import { sliceSamples } from './slice-samples.ts';
 import { shardRunSlice } from './shard-run-task.ts';
 import { issuesOf, mergeRows } from './merge-rows-task.ts';
@@ -43,6 +45,10 @@ import type {
 
 export async function runFileTask(task: FileTask, signal: AbortSignal): Promise<unknown> {
   switch (task.kind) {
+    case 'count-tokens':
+      return sampleTokens(task.samples);
+    case 'request-checks':
+      return checkRequest(task);
     case 'file-scan':
       return scanSlice(task);
     case 'file-words':

@@ -7,6 +7,7 @@ import { enginePool, engineWorkers, poolUnavailable } from './engine-pool.ts';
 import { PoolUnavailable, SliceFailed, type EnginePool } from './pool.ts';
 import { decodeResult } from './wire.ts';
 import { decodeError } from '../../threads/wire-error.ts';
+import type { FileTask } from '../../file-pass/task-types.ts';
 
 export {
   closeEnginePool,
@@ -69,6 +70,37 @@ const MIN_SLICE = 8;
  * for at most twice this many samples on a worker.
  */
 const MAX_SLICE = 128;
+
+/**
+ * Whether work over `samples` that reads all of their text (the request's
+ * dataset checks, its token count) goes to an engine worker: from
+ * POOLED_CHARS of text on, on the main thread, with workers to be had.
+ */
+export function largeForThisThread(samples: readonly unknown[]): boolean {
+  return (
+    isMainThread && engineWorkers() > 0 && !poolUnavailable() && holdsChars(samples, POOLED_CHARS)
+  );
+}
+
+/**
+ * One task on an engine worker; `inThread` runs it here instead when no
+ * worker can start. A failing sample is named as `inThread` would name it.
+ */
+export async function runTaskOnPool<R>(
+  task: FileTask,
+  signal: AbortSignal | undefined,
+  inThread: () => Promise<R> | R,
+  samples: number,
+): Promise<R> {
+  try {
+    const [result] = await enginePool().runTasks<R>([task], signal);
+    return result as R;
+  } catch (error) {
+    if (error instanceof SliceFailed) throw decodeError(error.error, 0, samples);
+    if (error instanceof PoolUnavailable) return inThread();
+    throw error;
+  }
+}
 
 export function shouldPool(request: OperationRequest, backend: EngineBackend): boolean {
   return (

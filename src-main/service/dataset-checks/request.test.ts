@@ -1,0 +1,73 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Sample } from '../../../src-shared/schemas/sample.ts';
+import { builtinBackend } from '../../engine/builtin/backend.ts';
+import { gsm8k, truthfulQa } from '../../engine/testing/real-data.ts';
+import { runOperationInThread } from '../runs/operation.ts';
+import {
+  closeEnginePool,
+  configureEngineWorkers,
+  enginePoolSlices,
+  POOLED_CHARS,
+} from '../runs/pool/pooled.ts';
+import { applyDatasetChecks } from './request.ts';
+
+/**
+ * An API request's dataset checks run on an engine worker once the request
+ * holds POOLED_CHARS of text, with the verdicts a run in the calling thread
+ * gives: duplicates named by their place in the request, benchmark items
+ * found.
+ */
+
+const slicesRun = (): number => [...enginePoolSlices().values()].reduce((a, b) => a + b, 0);
+
+/** GSM8K's and TruthfulQA's test questions (benchmark items), some twice, as a request sends them. */
+function requestSamples(count: number): Sample[] {
+  const items = [...gsm8k().slice(0, count / 2), ...truthfulQa().slice(0, count / 2)];
+  return [...items, ...items.slice(0, 5)];
+}
+
+async function checked(samples: Sample[]): Promise<string> {
+  const result = await runOperationInThread(
+    { operation: 'audit', samples, config: { votes: 1 } },
+    { backend: builtinBackend },
+  );
+  await applyDatasetChecks(result, samples, { threshold: 0.8, benchmarks: 'all' });
+  return JSON.stringify({ data: result.data, counts: result.counts });
+}
+
+afterEach(() => {
+  configureEngineWorkers(null);
+});
+
+afterAll(async () => {
+  await closeEnginePool();
+});
+
+describe('applyDatasetChecks', () => {
+  it('checks a request of much text on a worker, as the calling thread would', async () => {
+    const samples = requestSamples(60);
+    expect(JSON.stringify(samples).length).toBeGreaterThan(POOLED_CHARS);
+    configureEngineWorkers(0);
+    const here = await checked(samples);
+    configureEngineWorkers(2);
+    const before = slicesRun();
+    const there = await checked(samples);
+    expect(slicesRun()).toBe(before + 1);
+    expect(there).toBe(here);
+    // What the checks found is in both: the repeats by their place, the benchmarks' items.
+    expect(here).toContain('data[0]');
+    expect(here).toContain('benchmark_overlap');
+  });
+
+  it('keeps a request of little text in the calling thread', async () => {
+    configureEngineWorkers(2);
+    const samples: Sample[] = [
+      { task_type: 'text', text: 'A short one.' },
+      { task_type: 'text', text: 'A short one.' },
+    ];
+    const before = slicesRun();
+    const result = await checked(samples);
+    expect(slicesRun()).toBe(before);
+    expect(result).toContain('exact_duplicate');
+  });
+});
