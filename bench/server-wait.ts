@@ -100,6 +100,30 @@ export async function benchServerWait(rows: number): Promise<void> {
       }
     });
     await phase('delete', () => owner('deleteDataset', { dataset_id: id }));
+    // A script's request of much text: 100 documents of ~10 KB (GSM8K's questions one after
+    // another), sent to /audit three times. Its token count, audit and dataset checks run on the
+    // engine's workers (runs/pool/pooled.ts largeForThisThread).
+    const { key } = await owner<{ key: string }>('createKey', { name: 'server-wait' });
+    const questions = readJsonl<{ question: string }>('gsm8k_test_first300.jsonl').map(
+      (row) => row.question,
+    );
+    const documents = Array.from({ length: 100 }, (_, d) => {
+      let text = '';
+      for (let q = d; text.length < 10_000; q += 7) text += `${questions[q % questions.length]} `;
+      return { task_type: 'text', text: text.trim() };
+    });
+    const body = JSON.stringify({ data: documents });
+    await phase(`/audit of 100 texts of 10 KB x3 (${mib(body.length)})`, async () => {
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`${server.baseUrl}/audit`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body,
+        });
+        if (!response.ok) throw new Error(`/audit answered ${response.status}`);
+        await response.arrayBuffer();
+      }
+    });
 
     console.log(
       `\n## server-wait: GET /pricing every ${PING_MS} ms through a dataset's life ` +
