@@ -29,3 +29,23 @@ export function sourceKeyCounts(db: Db, datasetId: string): { rows: number; keys
   ).all(datasetId) as KeyCount[];
   return { rows, keys };
 }
+
+/** An accepted fix an export writes into its source row (a row of its own, not a tree's path). */
+export interface AcceptedFixRecord {
+  original_json: string;
+  fixed_json: string;
+}
+
+/**
+ * The accepted fixes of the rows an export writes, one at a time: the keys
+ * a fix adds to its row (a person's edit of a metadata field) are columns
+ * too. Only the accepted rows are returned, to be parsed.
+ */
+export function acceptedFixes(db: Db, datasetId: string): IterableIterator<AcceptedFixRecord> {
+  return statement(
+    db,
+    `SELECT original_json, fixed_json FROM dataset_rows
+       WHERE dataset_id = ? AND decision = 'accepted' AND dropped = 0 AND fixed_json IS NOT NULL
+         AND source_path IS NULL`,
+  ).iterate(datasetId) as IterableIterator<AcceptedFixRecord>;
+}

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRows } from '../../files/index.ts';
+import { gridQueries } from './grid-queries.ts';
 import { createHarness, dataset } from './testing/harness.ts';
 
 type Row = Record<string, unknown>;
@@ -75,6 +76,35 @@ describe('the columns an export adds', () => {
     const after = await h.call('exportColumns', { dataset_id: ds.id });
     expect(after.rows).toBe(kept.length);
     expect(after.added.map((a) => a.column)).not.toContain('comment');
+  });
+
+  it('names a key an accepted edit adds, as the CSV export then writes it, from the grid worker', async () => {
+    const h = createHarness({ onDisk: true });
+    const ds = await h.importFile(
+      dataset('commonsenseqa_validation_first200.jsonl'),
+      'commonsenseqa',
+    );
+    const rows = ds.rows;
+    const { sample } = await h.call('datasetRow', { dataset_id: ds.id, index: 3 });
+    await h.call('editRow', {
+      dataset_id: ds.id,
+      index: 3,
+      sample: { ...sample, note: 'checked by hand' },
+    });
+    // Not accepted yet: the export would not write it.
+    expect(await h.call('exportColumns', { dataset_id: ds.id })).toEqual({ rows, added: [] });
+    await h.call('decide', { dataset_id: ds.id, indices: [3], decision: 'accepted' });
+    expect(await h.call('exportColumns', { dataset_id: ds.id })).toEqual({
+      rows,
+      added: [{ column: 'note', rows: 1 }],
+    });
+    expect(gridQueries(h.db).threaded).toBe(true);
+    const out = join(h.dir, 'csqa.csv');
+    await h.call('exportDataset', { dataset_id: ds.id, format: 'csv', path: out });
+    const back = await readBack(out);
+    expect(back.filter((row) => row.note === 'checked by hand')).toHaveLength(1);
+    expect(back.every((row) => 'note' in row)).toBe(true);
+    await gridQueries(h.db).close();
   });
 
   it('adds none for rows that all hold the same keys', async () => {

@@ -2,7 +2,12 @@ import { Worker } from 'node:worker_threads';
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
-import type { RowDetail, RowsPage, RowsQuery } from '../../../src-shared/owner/datasets.ts';
+import type {
+  ExportColumns,
+  RowDetail,
+  RowsPage,
+  RowsQuery,
+} from '../../../src-shared/owner/datasets.ts';
 import { workerScript } from '../../engine/worker-script.ts';
 import type { Db } from '../../store/db.ts';
 import { promised } from '../owner/promised.ts';
@@ -12,6 +17,7 @@ import type { GridReply, GridRequest } from './grid-worker.ts';
 import type { IndexReply, IndexRequest } from './search-index-worker.ts';
 import { answerScope, type ScopeAnswer, type ScopeQuestion } from './scope.ts';
 import { datasetRow, datasetRows } from './rows.ts';
+import { exportColumns } from './export-columns.ts';
 import { EncodedJson, type Answer } from '../owner/encoded-json.ts';
 
 /**
@@ -63,6 +69,15 @@ export class GridQueries {
       (id) => ({ type: 'row', id, dataset_id: input.dataset_id, index: input.index }),
       (reply) => (reply.type === 'row' ? new EncodedJson<RowDetail>(reply.json) : undefined),
       () => datasetRow(this.#db, input),
+    );
+  }
+
+  /** The columns a CSV or Parquet export adds (export-columns.ts): a pass over every row. */
+  columns(datasetId: string): Promise<ExportColumns> {
+    return this.#ask(
+      (id) => ({ type: 'columns', id, dataset_id: datasetId }),
+      (reply) => (reply.type === 'columns' ? reply.columns : undefined),
+      () => exportColumns(this.#db, datasetId),
     );
   }
 

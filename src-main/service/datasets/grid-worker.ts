@@ -1,9 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { z } from 'zod';
-import type { RowsQuery } from '../../../src-shared/owner/datasets.ts';
+import type { ExportColumns, RowsQuery } from '../../../src-shared/owner/datasets.ts';
 import { openReadOnly } from '../../store/db.ts';
 import { indexedSearch } from '../../store/search-index.ts';
 import { datasetRow, datasetRows } from './rows.ts';
+import { exportColumns } from './export-columns.ts';
 import { answerScope, type ScopeAnswer, type ScopeQuestion } from './scope.ts';
 import { encodeError, type WireError } from '../threads/wire-error.ts';
 
@@ -21,12 +22,14 @@ import { encodeError, type WireError } from '../threads/wire-error.ts';
 export type GridRequest =
   | { type: 'rows'; id: number; query: z.output<typeof RowsQuery> }
   | { type: 'row'; id: number; dataset_id: string; index: number }
+  | { type: 'columns'; id: number; dataset_id: string }
   | ({ type: 'scope'; id: number } & ScopeQuestion);
 
 export type GridReply =
   | { type: 'rows'; id: number; page: ReturnType<typeof datasetRows> }
   /** A row's detail as UTF-8 JSON: its buffer is moved, and main sends it as it is. */
   | { type: 'row'; id: number; json: Uint8Array<ArrayBuffer> }
+  | { type: 'columns'; id: number; columns: ExportColumns }
   | ({ type: 'scope'; id: number } & ScopeAnswer)
   /** A refusal crosses whole (threads/wire-error.ts): the edge answers it as it would here. */
   | { type: 'error'; id: number; error: WireError };
@@ -51,6 +54,10 @@ function answer(request: GridRequest): { reply: GridReply; transfer: ArrayBuffer
       reply: { type: 'scope', id: request.id, ...scope },
       transfer: scope.rows ? [scope.rows.buffer as ArrayBuffer] : [],
     };
+  }
+  if (request.type === 'columns') {
+    const columns = exportColumns(db, request.dataset_id);
+    return { reply: { type: 'columns', id: request.id, columns }, transfer: [] };
   }
   if (request.type === 'row') {
     const json = encoder.encode(JSON.stringify(datasetRow(db, request)));

@@ -9,7 +9,6 @@ import { keepBoth } from './keep-both.ts';
 import { estimateRun } from './estimate-run.ts';
 import { exportDataset } from './export-dataset.ts';
 import { importRegistry } from './import-registry.ts';
-import { exportColumns } from './export-columns.ts';
 import { importDataset } from './import.ts';
 import { importPreview } from './preview.ts';
 import { removeDataset } from './remove.ts';
@@ -131,7 +130,7 @@ export function datasetHandlers(
         return datasetOverview(db, dataset.id, scanner.busy(dataset.id));
       }),
     duplicateGroups: (input) => promised(() => duplicateGroups(db, input)),
-    exportColumns: ({ dataset_id }) => promised(() => exportColumns(db, dataset_id)),
+    exportColumns: ({ dataset_id }) => gridQueries(db).columns(dataset_id),
     exportDataset: (input) => exportDataset(db, deps, input),
     estimateRun: (input) => estimateRun(ctx, input, deps.backend()),
     startRun: (input) => startRun(ctx, deps, input),
