@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -155,6 +155,20 @@ describe('svc audit|fix|refine FILE', () => {
       );
       expect(readdirSync(work).filter((name) => name.startsWith('none-mapped'))).toEqual([]);
     }
+  });
+
+  it.each([
+    ['empty.jsonl', ''],
+    ['blank.jsonl', '\n\n'],
+    ['header.csv', 'question,answer\n'],
+  ])('refuses an input with no rows (%s), as the app does, and writes nothing', (name, text) => {
+    const input = join(work, name);
+    writeFileSync(input, text);
+    const out = join(work, `none-${name}.jsonl`);
+    const run = svc('refine', input, '--out', out);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`svc: ${input} has no rows, so nothing was written`);
+    expect(existsSync(out)).toBe(false);
   });
 
   it.each([

@@ -646,6 +646,11 @@ async function fileOperation(
           `(first: ${firstSkip ?? 'none'}): check --shape, --task-type and --map`,
       );
     }
+    // No rows at all (an empty file, blank lines, a CSV header alone): refused as the app's import
+    // refuses it, rather than an empty output a pipeline would take for a clean run.
+    if (!shard && done === 0 && skipped === 0) {
+      throw new AppError('invalid_request', `${input} has no rows, so nothing was written`);
+    }
     await sink?.close();
     await part?.close({
       samples: done,

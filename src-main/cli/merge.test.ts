@@ -172,6 +172,17 @@ describe('svc merge OUT PART...', () => {
     );
   });
 
+  it('refuses the parts of an input with no rows, as one run of it is refused', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'empty.jsonl');
+    writeFileSync(input, '');
+    const parts = await shardRuns({ operation: 'audit', input, dir }, 2);
+    expect((await mergeFails(dir, parts)).message).toBe(
+      "the parts' input has no rows, so nothing was written",
+    );
+    expect(existsSync(join(dir, 'm.jsonl'))).toBe(false);
+  });
+
   it('refuses, before any work, an output that is a part, the input or the other output', async () => {
     const dir = tempDir();
     const input = smallFile(dir);

@@ -424,6 +424,9 @@ async function merge(argv: string[], signal: AbortSignal): Promise<void> {
           "was written: check the shards' --shape, --task-type and --map",
       );
     }
+    if (position === 0 && skipped === 0) {
+      throw new AppError('invalid_request', "the parts' input has no rows, so nothing was written");
+    }
     await sink.close();
   } catch (error) {
     await sink.discard();
