@@ -378,6 +378,9 @@ describe('files that cannot be read at all', () => {
     expect(error.code).toBe('invalid_request');
     expect(error.message).toBe(`cannot read "${missing}": no such file`);
     expect((await failure(collect(dir, { format: 'csv' }))).message).toMatch(/: not a file$/);
+    // Without an extension to read a format from: a folder is named as one, a missing file too.
+    expect((await failure(collect(dir))).message).toMatch(/: not a file$/);
+    expect((await failure(collect(join(dir, 'missing')))).message).toMatch(/: no such file$/);
     expect((await failure(collect(temp('x.txt', 'hello')))).message).toMatch(
       /x\.txt": unknown format; use \.jsonl, \.ndjson, \.json, \.csv or \.parquet$/,
     );

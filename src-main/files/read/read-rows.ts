@@ -1,4 +1,5 @@
-import { unreadable } from '../errors.ts';
+import { stat } from 'node:fs/promises';
+import { fsProblem, unreadable } from '../errors.ts';
 import { formatFromPath, type FileFormat } from '../format.ts';
 import { readJsonl } from './jsonl.ts';
 import type { RowResult } from './row-result.ts';
@@ -42,8 +43,18 @@ async function* later(reader: () => Promise<AsyncGenerator<RowResult>>): AsyncGe
   yield* await reader();
 }
 
+/**
+ * A path whose name gives no format: what is wrong with it first (missing,
+ * a folder), since a folder's name has no extension either.
+ */
 // eslint-disable-next-line require-yield -- a generator, so the error comes on the first read like the others
 async function* unknownFormat(path: string): AsyncGenerator<RowResult> {
-  await Promise.resolve();
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    throw unreadable(path, fsProblem(error), error);
+  }
+  if (!info.isFile()) throw unreadable(path, 'not a file');
   throw unreadable(path, 'unknown format; use .jsonl, .ndjson, .json, .csv or .parquet');
 }

@@ -92,7 +92,7 @@ describe('where an export may write', () => {
     expect((await exportTo(join(dataDir, 'clean.jsonl'))).rows).toBe(300);
   });
 
-  it('refuses a relative path, a folder and a device', async () => {
+  it('refuses a relative path, a folder, a device and a missing folder', async () => {
     const { h, exportTo } = await withDataset();
     await expect(exportTo('out.jsonl')).rejects.toMatchObject({
       code: 'invalid_request',
@@ -107,6 +107,12 @@ describe('where an export may write', () => {
     await expect(exportTo('/dev/null', true)).rejects.toMatchObject({
       code: 'invalid_request',
       message: 'cannot export to /dev/null: it is not a regular file',
+    });
+    // A folder that is not there is named, not the file.
+    const nowhere = join(h.dir, 'no such folder', 'out.csv');
+    await expect(exportTo(nowhere)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: `cannot export to ${nowhere}: the folder ${join(h.dir, 'no such folder')} does not exist`,
     });
   });
 });

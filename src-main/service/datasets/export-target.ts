@@ -23,8 +23,8 @@ export interface ExportTargetRules {
  * user's to write), not a folder, device or other special file, and not an
  * existing file unless `overwrite` says so. The export is renamed over its
  * target, so a link at the path is replaced, never what it points to. A
- * folder that is not there is left to the writer, which says `cannot write
- * PATH: no such file` as it always has.
+ * folder that is not there is named as such: the writer's `no such file`
+ * read as if the file were the problem.
  */
 export async function checkExportTarget(path: string, rules: ExportTargetRules): Promise<void> {
   if (!isAbsolute(path)) {
@@ -48,7 +48,22 @@ export async function checkExportTarget(path: string, rules: ExportTargetRules):
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw error;
   });
-  if (existing === null) return;
+  if (existing === null) {
+    const folder = await lstat(dirname(target)).catch(() => null);
+    if (folder === null) {
+      throw new AppError(
+        'invalid_request',
+        `cannot export to ${target}: the folder ${dirname(target)} does not exist`,
+      );
+    }
+    if (!folder.isDirectory() && !folder.isSymbolicLink()) {
+      throw new AppError(
+        'invalid_request',
+        `cannot export to ${target}: ${dirname(target)} is not a folder`,
+      );
+    }
+    return;
+  }
   if (existing.isDirectory()) {
     throw new AppError('invalid_request', `cannot export to ${target}: it is a folder`);
   }

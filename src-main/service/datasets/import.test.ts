@@ -123,9 +123,14 @@ describe('importPreview', () => {
     await expect(
       h.call('importPreview', { source: { path: join(h.dir, 'missing.jsonl') } }),
     ).rejects.toMatchObject({ code: 'invalid_request', message: /no such file/ });
+    writeFileSync(join(h.dir, 'data.txt'), 'hello\n');
     await expect(
       h.call('importPreview', { source: { path: join(h.dir, 'data.txt') } }),
     ).rejects.toMatchObject({ code: 'invalid_request', message: /unknown format/ });
+    // A folder has no extension either: it is named as a folder, not as a format.
+    await expect(
+      h.call('importDataset', { source: { path: h.dir }, shape: 'text', name: 'folder' }),
+    ).rejects.toMatchObject({ code: 'invalid_request', message: /: not a file$/ });
   });
 });
 

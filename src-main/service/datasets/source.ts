@@ -41,13 +41,7 @@ export async function resolveSource(
   const fileName =
     'path' in source ? basename(path) : (uploads.fileNameOf?.(source.upload_id) ?? basename(path));
   const shown = 'path' in source ? path : fileName;
-  const format = formatFromPath(fileName) ?? formatFromPath(path);
-  if (!format) {
-    throw new AppError(
-      'invalid_request',
-      `cannot import ${JSON.stringify(fileName)}: unknown format; use .jsonl, .ndjson, .json, .csv or .parquet`,
-    );
-  }
+  // The file first: a folder's name has no extension either, and "unknown format" said nothing.
   let bytes: number;
   try {
     const info = await stat(path);
@@ -60,6 +54,13 @@ export async function resolveSource(
       {
         cause: error,
       },
+    );
+  }
+  const format = formatFromPath(fileName) ?? formatFromPath(path);
+  if (!format) {
+    throw new AppError(
+      'invalid_request',
+      `cannot import ${JSON.stringify(fileName)}: unknown format; use .jsonl, .ndjson, .json, .csv or .parquet`,
     );
   }
   return { path, fileName, format, bytes };
