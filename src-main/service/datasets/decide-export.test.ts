@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readRows } from '../../files/index.ts';
 import { AppError } from '../../../src-shared/errors.ts';
 import { writeExport } from './export.ts';
+import { exportOffThread } from './export-thread.ts';
 import { createHarness, dataset, type Harness } from './testing/harness.ts';
 
 type Row = Record<string, unknown>;
@@ -335,12 +336,13 @@ describe('exportDataset', () => {
     } finally {
       h.db.exec('ROLLBACK');
     }
-    // Its errors are those of an export here.
+    // Its errors are those of an export here. (exportDataset names a missing folder before either
+    // starts: export-target.test.ts; the thread is asked directly here.)
     const nowhere = join(h.dir, 'no such folder', 'out.jsonl');
-    const failure = h.call('exportDataset', { dataset_id: ds.id, format: 'jsonl', path: nowhere });
+    const job = { datasetId: ds.id, format: 'jsonl' as const, includeVerdicts: false };
+    const failure = exportOffThread(h.db, { ...job, dropFlagged: false, path: nowhere });
     await expect(failure).rejects.toBeInstanceOf(AppError);
     await expect(failure).rejects.toMatchObject({ code: 'invalid_request' });
-    const job = { datasetId: ds.id, format: 'jsonl' as const, includeVerdicts: false };
     const here = writeExport(h.db, { ...job, dropFlagged: false, path: nowhere });
     const [a, b] = await Promise.allSettled([failure, here]);
     expect(((a as PromiseRejectedResult).reason as Error).message).toBe(
