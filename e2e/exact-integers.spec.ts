@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './fixtures.ts';
-import { importThroughPicker } from './support/screens.ts';
+import { exportAs, importThroughPicker, openJsonEditor, saveEdit } from './support/screens.ts';
 import { workDir } from './support/datasets.ts';
 
 /**
@@ -24,28 +24,17 @@ test('an id past 2^53 is shown, edited and exported with every digit', async ({ 
   writeFileSync(path, `[${rows.join(',\n')}]\n`);
   await importThroughPicker(page, svc.baseUrl, path, 4);
 
-  await page.getByTestId('grid-row').nth(2).click();
-  const review = page.getByTestId('review');
-  await expect(review.getByRole('heading', { name: 'Row 3' })).toBeVisible();
-  await page.keyboard.press('e');
-  const form = review.getByTestId('edit-form');
-  await form.getByText('as JSON').click();
-  const json = form.getByRole('textbox').first();
+  const editor = await openJsonEditor(page, 2);
+  const { json } = editor;
   await expect(json).toHaveValue(new RegExp(`"tweet_id": ${idOf(2)}\\b`));
   await json.fill(
     (await json.inputValue()).replace('Tweet 2 was fine.', 'Tweet 2, edited by hand.'),
   );
-  await form.getByRole('button', { name: 'Save and re-audit' }).click();
-  await expect(review.getByTestId('edited-banner')).toContainText('Your edit, re-audited');
+  await saveEdit(editor);
   await page.keyboard.press('a');
   await page.keyboard.press('Escape');
 
-  await page.getByLabel('Export format').selectOption('json');
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Export', exact: true }).click(),
-  ]);
-  const exported = readFileSync(await download.path(), 'utf8').replaceAll(/":\s+/g, '":');
+  const exported = (await exportAs(page, 'json')).toString('utf8').replaceAll(/":\s+/g, '":');
   for (let i = 0; i < 4; i++) expect(exported).toContain(`"tweet_id":${idOf(i)}`);
   expect(exported).toContain('Tweet 2, edited by hand.');
 });

@@ -1,7 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './fixtures.ts';
-import { importThroughPicker, sizedScreenshot } from './support/screens.ts';
+import {
+  exportAs,
+  importThroughPicker,
+  openJsonEditor,
+  saveEdit,
+  sizedScreenshot,
+} from './support/screens.ts';
 import { workDir } from './support/datasets.ts';
 
 /**
@@ -25,31 +31,20 @@ test('an export names the rows whose accepted edit does not fit the file', async
   writeFileSync(path, rows.join('\n') + '\n');
   await importThroughPicker(page, svc.baseUrl, path, 3);
 
-  await page.getByTestId('grid-row').nth(1).click();
-  const review = page.getByTestId('review');
-  await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
-  await page.keyboard.press('e');
-  const form = review.getByTestId('edit-form');
-  await form.getByText('as JSON').click();
-  const json = form.getByRole('textbox').first();
+  const editor = await openJsonEditor(page, 1);
+  const { review, json } = editor;
   const sample = JSON.parse(await json.inputValue()) as { messages: object[] };
   sample.messages.push(
     { role: 'user', content: 'And another?' },
     { role: 'assistant', content: 'Blue.' },
   );
   await json.fill(JSON.stringify(sample, null, 2));
-  await form.getByRole('button', { name: 'Save and re-audit' }).click();
-  await expect(review.getByTestId('edited-banner')).toContainText('Your edit, re-audited');
+  await saveEdit(editor);
   await page.keyboard.press('a');
   await page.keyboard.press('Escape');
   await expect(review).toHaveCount(0);
 
-  await page.getByLabel('Export format').selectOption('jsonl');
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Export', exact: true }).click(),
-  ]);
-  expect(readFileSync(await download.path(), 'utf8')).toBe(rows.join('\n') + '\n');
+  expect((await exportAs(page, 'jsonl')).toString('utf8')).toBe(rows.join('\n') + '\n');
   // Closed right after the decision, the review stayed closed (the decision did not move it on).
   await expect(review).toHaveCount(0);
   const kept = page.getByTestId('export-kept');

@@ -1,7 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
-import { importThroughPicker, REVIEW_VIEWPORTS, sizedScreenshot } from './support/screens.ts';
+import {
+  exportAs,
+  importThroughPicker,
+  REVIEW_VIEWPORTS,
+  sizedScreenshot,
+} from './support/screens.ts';
 
 /**
  * A review that reads at a glance (issue 25): a search over every field of
@@ -348,12 +352,8 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await expect(added).toHaveCount(0);
 
       // The JSON Lines export writes each row's own keys, no column added.
-      await format.selectOption('jsonl');
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Export', exact: true }).click(),
-      ]);
-      const exported = readFileSync(await download.path(), 'utf8')
+      const exported = (await exportAs(page, 'jsonl'))
+        .toString('utf8')
         .split('\n')
         .filter(Boolean)
         .map((line) => Object.keys(JSON.parse(line) as Record<string, unknown>));

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { workDir } from './support/datasets.ts';
-import { dropFile } from './support/screens.ts';
+import { dropFile, exportAs } from './support/screens.ts';
 import {
   DIALOG_ROWS,
   DOLLY_ROWS,
@@ -154,17 +154,6 @@ async function runOperation(page: Page, operation: 'Audit' | 'Fix'): Promise<voi
   await page.getByLabel('Operation').selectOption({ label: operation });
   await page.getByRole('button', { name: `Start ${operation.toLowerCase()}` }).click();
   await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
-}
-
-/** Exports the open dataset in a format and returns the downloaded file's bytes. */
-async function exportAs(page: Page, format: 'jsonl' | 'csv'): Promise<Buffer> {
-  await page.getByLabel('Export format').selectOption(format);
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Export', exact: true }).click(),
-  ]);
-  await expect(page.getByTestId('export-result')).toBeVisible();
-  return readFileSync(await download.path());
 }
 
 function expectSameBytes(actual: Buffer, expected: Buffer, what: string): void {

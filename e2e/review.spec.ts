@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { importThroughPicker } from './support/screens.ts';
+import { exportAs, importThroughPicker } from './support/screens.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
 
 /**
@@ -112,11 +111,8 @@ test.describe('the review', () => {
     await expect(review).toBeHidden();
 
     // The export leaves the dropped row out and carries the accepted fix and the edit.
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export', exact: true }).click(),
-    ]);
-    const exported = readFileSync(await download.path(), 'utf8')
+    const exported = (await exportAs(page))
+      .toString('utf8')
       .split('\n')
       .filter(Boolean)
       .map(

@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { importThroughPicker } from './support/screens.ts';
+import { exportAs, importThroughPicker } from './support/screens.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
 
 const screenshots = join(import.meta.dirname, 'screenshots');
@@ -105,12 +105,8 @@ test.describe('the cleaning workflow', () => {
     await page.getByLabel('Decision').selectOption('');
 
     // export: the original schema with the accepted fixes applied
-    await page.getByLabel('Export format').selectOption('jsonl');
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export', exact: true }).click(),
-    ]);
-    const exported = readFileSync(await download.path(), 'utf8')
+    const exported = (await exportAs(page, 'jsonl'))
+      .toString('utf8')
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { id: number; text: string });

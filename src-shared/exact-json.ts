@@ -85,6 +85,13 @@ export function parseJsonExact(text: string): unknown {
   return holdsLargeInteger(value) ? JSON.parse(text, reviveExact) : value;
 }
 
+const utf8 = new TextDecoder();
+
+/** parseJsonExact of UTF-8 bytes (a Parquet JSON column, an answer encoded on another thread). */
+export function parseJsonExactBytes(bytes: Uint8Array): unknown {
+  return parseJsonExact(utf8.decode(bytes));
+}
+
 /**
  * `value` with each BigInt in it as raw JSON text (a copy only where one is
  * found), for a writer that turns a BigInt into a double before it calls

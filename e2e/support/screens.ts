@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Where the e2e tests write the screenshots a person looks at. */
 export const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
@@ -53,4 +53,50 @@ export async function dropFile(page: Page, ...paths: string[]): Promise<void> {
       new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
     );
   }, files);
+}
+
+/** The review's parts an edit as JSON works with. */
+export interface JsonEditor {
+  review: Locator;
+  form: Locator;
+  /** The sample's JSON, as the editor shows it. */
+  json: Locator;
+}
+
+/**
+ * Opens the grid's row `index` (from 0) in the review, then its edit form as
+ * JSON, as a person does: a click on the row, `e`, "as JSON".
+ */
+export async function openJsonEditor(page: Page, index: number): Promise<JsonEditor> {
+  await page.getByTestId('grid-row').nth(index).click();
+  const review = page.getByTestId('review');
+  await expect(review.getByRole('heading', { name: `Row ${index + 1}` })).toBeVisible();
+  await page.keyboard.press('e');
+  const form = review.getByTestId('edit-form');
+  await form.getByText('as JSON').click();
+  return { review, form, json: form.getByRole('textbox').first() };
+}
+
+/** Saves the edit and waits until the review shows it re-audited. */
+export async function saveEdit({ review, form }: JsonEditor): Promise<void> {
+  await form.getByRole('button', { name: 'Save and re-audit' }).click();
+  await expect(review.getByTestId('edited-banner')).toContainText('Your edit, re-audited');
+}
+
+/**
+ * Exports the open dataset from its export panel (in `format`, or the one
+ * chosen) and returns the downloaded file's bytes once the panel says it is
+ * done.
+ */
+export async function exportAs(
+  page: Page,
+  format?: 'jsonl' | 'json' | 'csv' | 'parquet',
+): Promise<Buffer> {
+  if (format) await page.getByLabel('Export format').selectOption(format);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export', exact: true }).click(),
+  ]);
+  await expect(page.getByTestId('export-result')).toBeVisible();
+  return readFileSync(await download.path());
 }

@@ -5,7 +5,7 @@ import {
   type AsyncBuffer,
   type FileMetaData,
 } from 'hyparquet';
-import { parseJsonExact } from '../../../src-shared/exact-json.ts';
+import { parseJsonExactBytes } from '../../../src-shared/exact-json.ts';
 import { checkSignal, readFailure, unreadable } from '../errors.ts';
 import { toRow, type RowResult } from './row-result.ts';
 import { sniff } from './sniff.ts';
@@ -50,11 +50,9 @@ export async function openParquet(
   }
 }
 
-const decoder = new TextDecoder();
 /** A JSON column's integers past 2^53 read exactly, as a JSON file's are. */
 const parsers = {
-  jsonFromBytes: (bytes: Uint8Array | undefined): unknown =>
-    bytes && parseJsonExact(decoder.decode(bytes)),
+  jsonFromBytes: (bytes: Uint8Array | undefined): unknown => bytes && parseJsonExactBytes(bytes),
 };
 
 /**

@@ -1,12 +1,8 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { gsm8k, oasst } from '../../engine/testing/real-data.ts';
-import {
-  closeEnginePool,
-  configureEngineWorkers,
-  enginePoolSlices,
-  POOLED_CHARS,
-} from '../runs/pool/pooled.ts';
+import { configureEngineWorkers, POOLED_CHARS } from '../runs/pool/pooled.ts';
+import { restoreEnginePoolAfterEach, slicesRun } from '../runs/pool/testing/slices-run.ts';
 import { requestTokens, sampleTokens } from './estimate.ts';
 
 /**
@@ -15,12 +11,7 @@ import { requestTokens, sampleTokens } from './estimate.ts';
  * server's thread), with the counts the calling thread gives.
  */
 
-const slicesRun = (): number => [...enginePoolSlices().values()].reduce((a, b) => a + b, 0);
-
-afterEach(() => configureEngineWorkers(null));
-afterAll(async () => {
-  await closeEnginePool();
-});
+restoreEnginePoolAfterEach();
 
 describe('requestTokens', () => {
   it('counts a request of much text on a worker, each sample as here', async () => {

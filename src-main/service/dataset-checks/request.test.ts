@@ -1,14 +1,10 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import { builtinBackend } from '../../engine/builtin/backend.ts';
 import { gsm8k, truthfulQa } from '../../engine/testing/real-data.ts';
 import { runOperationInThread } from '../runs/operation.ts';
-import {
-  closeEnginePool,
-  configureEngineWorkers,
-  enginePoolSlices,
-  POOLED_CHARS,
-} from '../runs/pool/pooled.ts';
+import { configureEngineWorkers, POOLED_CHARS } from '../runs/pool/pooled.ts';
+import { restoreEnginePoolAfterEach, slicesRun } from '../runs/pool/testing/slices-run.ts';
 import { applyDatasetChecks } from './request.ts';
 
 /**
@@ -17,8 +13,6 @@ import { applyDatasetChecks } from './request.ts';
  * gives: duplicates named by their place in the request, benchmark items
  * found.
  */
-
-const slicesRun = (): number => [...enginePoolSlices().values()].reduce((a, b) => a + b, 0);
 
 /** GSM8K's and TruthfulQA's test questions (benchmark items), some twice, as a request sends them. */
 function requestSamples(count: number): Sample[] {
@@ -35,13 +29,7 @@ async function checked(samples: Sample[]): Promise<string> {
   return JSON.stringify({ data: result.data, counts: result.counts });
 }
 
-afterEach(() => {
-  configureEngineWorkers(null);
-});
-
-afterAll(async () => {
-  await closeEnginePool();
-});
+restoreEnginePoolAfterEach();
 
 describe('applyDatasetChecks', () => {
   it('checks a request of much text on a worker, as the calling thread would', async () => {

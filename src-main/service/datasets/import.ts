@@ -242,6 +242,8 @@ export async function importDataset(
       ...(mapping ?? { mapping_json: null, paths: null }),
     });
   } catch (error) {
+    // Stops the UTF-8 read beside it, which would otherwise read the rest of the file for nothing.
+    controller.abort();
     await removeDataset(ctx.db, id);
     throw 'upload_id' in request.source ? namingTheFile(error, file) : error;
   } finally {

@@ -1,4 +1,4 @@
-import { parseJsonExact } from '../../../src-shared/exact-json.ts';
+import { parseJsonExactBytes } from '../../../src-shared/exact-json.ts';
 
 /**
  * A handler's answer already written as UTF-8 JSON, by the thread that read
@@ -20,14 +20,10 @@ export class EncodedJson<T> {
 /** An owner handler's answer: the value, or its JSON already encoded. */
 export type Answer<T> = T | EncodedJson<T>;
 
-const decoder = new TextDecoder();
-
 /**
  * The value of an answer, for in-process callers that use it (the desktop
  * shell, tests): an encoded one is parsed here, as the page would parse it.
  */
 export function answerValue<T>(answer: Answer<T>): T {
-  return answer instanceof EncodedJson
-    ? (parseJsonExact(decoder.decode(answer.bytes)) as T)
-    : answer;
+  return answer instanceof EncodedJson ? (parseJsonExactBytes(answer.bytes) as T) : answer;
 }

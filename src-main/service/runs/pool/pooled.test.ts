@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../src-shared/errors.ts';
 import { DEFAULT_SETTINGS } from '../../../../src-shared/schemas/settings.ts';
 import type { Sample } from '../../../../src-shared/schemas/sample.ts';
@@ -18,7 +18,6 @@ import { chargeMicro, tokenCostMicro } from '../../billing/money.ts';
 import type { OperationRequest, OperationResult } from '../contract.ts';
 import { runOperation, runOperationInThread } from '../operation.ts';
 import {
-  closeEnginePool,
   configureEngineWorkers,
   enginePoolSlices,
   holdsChars,
@@ -27,6 +26,7 @@ import {
   shouldPool,
   sliceStarts,
 } from './pooled.ts';
+import { restoreEnginePoolAfterEach, slicesRun } from './testing/slices-run.ts';
 
 /** Every task type of the shipped real datasets, interleaved so each slice gets a mix. */
 function realSamples(count: number): Sample[] {
@@ -69,13 +69,9 @@ function observable(result: OperationResult): string {
   });
 }
 
-const slicesRun = (): number => [...enginePoolSlices().values()].reduce((a, b) => a + b, 0);
-
-afterEach(() => {
-  configureEngineWorkers(null);
+restoreEnginePoolAfterEach(() => {
   delete process.env.SVC_ENGINE_WORKERS;
 });
-afterAll(closeEnginePool);
 
 describe('the engine pool behind runOperation', () => {
   it.each(['audit', 'fix', 'refine'] as const)(

@@ -77,9 +77,12 @@ const MAX_SLICE = 128;
  * POOLED_CHARS of text on, on the main thread, with workers to be had.
  */
 export function largeForThisThread(samples: readonly unknown[]): boolean {
-  return (
-    isMainThread && engineWorkers() > 0 && !poolUnavailable() && holdsChars(samples, POOLED_CHARS)
-  );
+  return poolCanTake() && holdsChars(samples, POOLED_CHARS);
+}
+
+/** On the main thread, with workers configured and able to start. */
+function poolCanTake(): boolean {
+  return isMainThread && engineWorkers() > 0 && !poolUnavailable();
 }
 
 /**
@@ -105,10 +108,8 @@ export async function runTaskOnPool<R>(
 export function shouldPool(request: OperationRequest, backend: EngineBackend): boolean {
   return (
     backend === builtinBackend &&
-    isMainThread &&
-    (request.samples.length >= MIN_POOLED_SAMPLES || holdsChars(request.samples, POOLED_CHARS)) &&
-    engineWorkers() > 0 &&
-    !poolUnavailable()
+    poolCanTake() &&
+    (request.samples.length >= MIN_POOLED_SAMPLES || holdsChars(request.samples, POOLED_CHARS))
   );
 }
 
