@@ -4,7 +4,7 @@ import type { ExportRequest, ExportResult } from '../../../src-shared/owner/data
 import type { Db } from '../../store/db.ts';
 import { safeName, type ExportDeps } from './export.ts';
 import { exportOffThread } from './export-thread.ts';
-import { checkExportTarget } from './export-target.ts';
+import { checkExportTarget, checkTargetFormat } from './export-target.ts';
 import { readyDataset } from './summary.ts';
 
 /**
@@ -21,6 +21,7 @@ export async function exportDataset(
 ): Promise<z.output<typeof ExportResult>> {
   const dataset = readyDataset(db, request.dataset_id);
   if (request.path !== undefined) {
+    checkTargetFormat(request.path, request.format);
     await checkExportTarget(request.path, {
       dataDir: db.memory ? null : dirname(db.name),
       overwrite: request.overwrite,

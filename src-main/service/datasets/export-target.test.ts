@@ -1,4 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHarness, dataset } from './testing/harness.ts';
@@ -10,10 +17,14 @@ describe('where an export may write', () => {
   async function withDataset() {
     const h = createHarness({ onDisk: true });
     const ds = await h.importFile(GSM8K, 'gsm8k');
-    const exportTo = (path: string, overwrite?: boolean) =>
+    const exportTo = (
+      path: string,
+      overwrite?: boolean,
+      format: 'jsonl' | 'json' | 'csv' | 'parquet' = 'jsonl',
+    ) =>
       h.call('exportDataset', {
         dataset_id: ds.id,
-        format: 'jsonl',
+        format,
         path,
         ...(overwrite === undefined ? {} : { overwrite }),
       });
@@ -109,10 +120,34 @@ describe('where an export may write', () => {
       message: 'cannot export to /dev/null: it is not a regular file',
     });
     // A folder that is not there is named, not the file.
-    const nowhere = join(h.dir, 'no such folder', 'out.csv');
+    const nowhere = join(h.dir, 'no such folder', 'out.jsonl');
     await expect(exportTo(nowhere)).rejects.toMatchObject({
       code: 'invalid_request',
       message: `cannot export to ${nowhere}: the folder ${join(h.dir, 'no such folder')} does not exist`,
     });
+  });
+
+  it('refuses a name that says another format, and takes one no format claims', async () => {
+    const { h, exportTo } = await withDataset();
+    const csvNamed = join(h.dir, 'clean.csv');
+    await expect(exportTo(csvNamed, false, 'jsonl')).rejects.toMatchObject({
+      code: 'invalid_request',
+      param: '/path',
+      message: `cannot export JSON Lines to ${csvNamed}: its name says CSV; choose CSV, or name the file .jsonl`,
+    });
+    // Refused before anything is written, and an existing file is left as it was.
+    expect(existsSync(csvNamed)).toBe(false);
+    const existing = join(h.dir, 'keep.parquet');
+    writeFileSync(existing, 'not touched');
+    await expect(exportTo(existing, true, 'csv')).rejects.toMatchObject({
+      message: expect.stringContaining('its name says Parquet') as unknown,
+    });
+    expect(readFileSync(existing, 'utf8')).toBe('not touched');
+
+    // Case and the other JSON Lines extension are the same format; an unclaimed one is the caller's.
+    expect((await exportTo(join(h.dir, 'CLEAN.JSONL'))).rows).toBe(300);
+    expect((await exportTo(join(h.dir, 'clean.ndjson'))).rows).toBe(300);
+    expect((await exportTo(join(h.dir, 'clean.txt'), false, 'csv')).rows).toBe(300);
+    expect(readFileSync(join(h.dir, 'clean.txt'), 'utf8').split('\n')[0]).toBe('question,answer');
   });
 });
