@@ -237,6 +237,24 @@ describe('svc settings as a real process', () => {
     expect(stored(dir).upstream.audit?.api_key?.data).toBe(KEY);
   });
 
+  it('names a refused value by its key and the value given, and stores nothing', async () => {
+    const dir = tempDir();
+    const set = (key: string, value: string) =>
+      rejection(settingsCommand(['set', key, value, '--data-dir', dir], capture().io));
+    expect((await set('limits.cost_cap_usd_per_request', '-5')).message).toBe(
+      'limits.cost_cap_usd_per_request cannot be -5: Too small: expected number to be >0',
+    );
+    expect(await set('dedup.threshold', '2')).toMatchObject({
+      code: 'invalid_request',
+      param: 'dedup.threshold',
+      message: 'dedup.threshold cannot be 2: Too big: expected number to be <=1',
+    });
+    expect((await set('rates.svc-fix-1.output', '-1')).message).toMatch(
+      /^rates\.svc-fix-1\.output cannot be -1: /,
+    );
+    expect(stored(dir)).toEqual(DEFAULT_SETTINGS);
+  });
+
   it('exits 2 with a clear message for an unknown key', async () => {
     const { code, output } = await runSvc([
       'settings',

@@ -1,4 +1,4 @@
-import { AppError, validationError } from '../../src-shared/errors.ts';
+import { AppError, fieldErrorsFrom } from '../../src-shared/errors.ts';
 import {
   DEFAULT_SETTINGS,
   DEFAULT_UPSTREAM_CONCURRENCY,
@@ -11,6 +11,7 @@ import {
 import { describeEngines, resolveEngines } from '../service/runs/backend-select.ts';
 import { maskSecret, sealSecret, shownSecret } from '../service/owner/secret-box.ts';
 import { readSettings, writeSettingsSection } from '../store/settings.ts';
+import type { z } from 'zod';
 import { parseCommandArgs } from './args.ts';
 import { processIo, resolveDataDir, withDatabase, type CliIo } from './keys.ts';
 
@@ -328,7 +329,7 @@ async function runSettings(argv: string[], io: SettingsIo): Promise<void> {
       withDatabase(resolveDataDir(values['data-dir'], io.env), (db) => {
         const update = changed(readSettings(db), key, raw);
         const parsed = Settings.shape[update.section].safeParse(update.value);
-        if (!parsed.success) throw validationError(parsed.error, `value for ${key}`);
+        if (!parsed.success) throw settingRefused(parsed.error, key, update.section, shown);
         writeSettingsSection(db, update.section, parsed.data as never);
         io.stdout(`${key} = ${shown}`);
         if (update.note) io.stderr(`note: ${update.note}`);
@@ -342,4 +343,25 @@ async function runSettings(argv: string[], io: SettingsIo): Promise<void> {
           : `unknown settings subcommand ${JSON.stringify(sub)}\n\n${SETTINGS_USAGE}`,
       );
   }
+}
+
+/**
+ * A value the settings' schema refuses, said in the words of the command:
+ * the key as typed and the value given (`limits.cost_cap_usd_per_request
+ * -5: Too small...`), where the schema's own error named a JSON Pointer
+ * inside the section. A section the new value leaves invalid elsewhere names
+ * that other key.
+ */
+function settingRefused(error: z.ZodError, key: string, section: string, shown: string): AppError {
+  const errors = fieldErrorsFrom(error);
+  const first = errors[0];
+  const at = first ? [section, ...first.path.split('/').slice(1)].join('.') : key;
+  const reason = first?.message ?? 'not a valid value';
+  return new AppError(
+    'invalid_request',
+    at === key
+      ? `${key} cannot be ${shown}: ${reason}`
+      : `${key} cannot be ${shown}: ${at} would be invalid: ${reason}`,
+    { errors, param: key },
+  );
 }
