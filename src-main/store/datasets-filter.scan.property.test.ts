@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { leafText } from '../../src-shared/row-fields.ts';
+import { searchFold } from '../../src-shared/search-fold.ts';
 import { scannedFieldSearch, scannedSearch } from './datasets-filter.ts';
 
 /**
@@ -67,7 +68,7 @@ describe('the raw pre-check of a scanning search', () => {
           (v: unknown) => escapeSlash(JSON.stringify(v)),
         ),
         (value, at, length, write) => {
-          const derived = leafText(value).toLowerCase();
+          const derived = searchFold(leafText(value));
           const start = at % Math.max(1, derived.length);
           const search = derived.slice(start, start + 1 + (length % 12));
           const check = scannedSearch(search);

@@ -1,4 +1,5 @@
 import type { RowFilter, SORT_COLUMNS } from '../../src-shared/owner/datasets.ts';
+import { searchFold } from '../../src-shared/search-fold.ts';
 import { FIELD_TEXT_FN, SEARCH_TEXT_FN, type IndexedSearch } from './search-text.ts';
 
 /**
@@ -61,8 +62,8 @@ const FILTER_INDEXES = {
 type FilterState = keyof typeof FILTER_INDEXES;
 const BY_SELECTIVITY = Object.keys(FILTER_INDEXES) as FilterState[];
 
-/** The text a search compares against a row's text (which is lowercased). */
-export const searchKey = (text: string): string => text.toLowerCase();
+/** The text a search compares against a row's text (folded alike: src-shared/search-fold.ts). */
+export const searchKey = (text: string): string => searchFold(text);
 
 const codePoints = (text: string): number =>
   text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);

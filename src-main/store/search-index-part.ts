@@ -55,6 +55,14 @@ export const FTS_HASH_BYTES = 64 * 1024 * 1024;
 /** Segments of a level FTS5 merges at once (its default: 4). */
 export const FTS_AUTOMERGE = 16;
 
+/**
+ * The form of the texts the parts store (the service's LeanSearchText): 1,
+ * lowercased with typographic quotes folded (src-shared/search-fold.ts).
+ * Raised whenever that form changes, so that parts built before are built
+ * again (their texts would not match the searches any more).
+ */
+export const SEARCH_TEXT_FORM = 1;
+
 /** A part's file beside the app database `appFile`, opened and migrated. */
 function openPartFile(appFile: string, part: number): Db {
   const file = new Database(join(dirname(appFile), partFileName(part)));
@@ -87,19 +95,28 @@ export class SearchIndexPart {
     this.#keepLayout();
   }
 
-  /** A file of another layout (its index's file made again since) holds other chunks: emptied. */
+  /**
+   * A file of another layout (its index's file made again since) holds other
+   * chunks, and one of another text form other texts: emptied.
+   */
   #keepLayout(): void {
-    const kept = statement(this.#file, 'SELECT parts, chunk FROM part_layout').get() as
-      IndexLayout | undefined;
-    if (kept?.parts === this.#layout.parts && kept.chunk === this.#layout.chunk) return;
+    const kept = statement(this.#file, 'SELECT parts, chunk, text_form FROM part_layout').get() as
+      (IndexLayout & { text_form: number }) | undefined;
+    if (
+      kept?.parts === this.#layout.parts &&
+      kept.chunk === this.#layout.chunk &&
+      kept.text_form === SEARCH_TEXT_FORM
+    ) {
+      return;
+    }
     const ids = statement(this.#file, 'SELECT dataset_id FROM built').all() as {
       dataset_id: string;
     }[];
     for (const { dataset_id } of ids) this.#drop(dataset_id);
     statement(
       this.#file,
-      'INSERT OR REPLACE INTO part_layout (id, parts, chunk) VALUES (1, ?, ?)',
-    ).run(this.#layout.parts, this.#layout.chunk);
+      'INSERT OR REPLACE INTO part_layout (id, parts, chunk, text_form) VALUES (1, ?, ?, ?)',
+    ).run(this.#layout.parts, this.#layout.chunk, SEARCH_TEXT_FORM);
   }
 
   /** Whether a dataset is still importing (the part may have more to do soon). */

@@ -260,13 +260,44 @@ describe('the search index', () => {
 
     const file = new Database(join(dir, SEARCH_FILE), { readonly: true });
     expect(file.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([
-      1, 2, 3, 4,
+      1, 2, 3, 4, 5,
     ]);
     // The old layout's tables are gone from the file.
     expect(
       file.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'fts%'").pluck().all(),
     ).toEqual([]);
     file.close();
+  });
+
+  it('builds again every part whose texts are of an earlier form', () => {
+    const { dir, db } = database();
+    // Texts of another form than the searches': an index kept from them would find no ducks.
+    const earlier = (): LeanSearchText => ({
+      prepare: () => undefined,
+      text: (original) => leanText().text(original, null).replaceAll('ducks', 'geese'),
+    });
+    const first = new SearchIndexBuilder(db, earlier, LAYOUT);
+    build(first);
+    expect(first.completed()).toEqual(['ds_a']);
+    first.close();
+    // As the version before SEARCH_TEXT_FORM left the files: its form 0, migration 5 not applied.
+    for (let part = 0; part < LAYOUT.parts; part++) {
+      const file = new Database(join(dir, partFileName(part)));
+      file.exec('UPDATE part_layout SET text_form = 0');
+      file.close();
+    }
+    const meta = new Database(join(dir, SEARCH_FILE));
+    meta.exec('DELETE FROM schema_migrations WHERE version = 5');
+    meta.close();
+
+    const index = new SearchIndexBuilder(db, () => leanText(), LAYOUT);
+    expect(index.completed()).toEqual([]);
+    expect(indexedSearch(db, 'ds_a')).toBeUndefined();
+    build(index);
+    expect(index.completed()).toEqual(['ds_a']);
+    expectEggsAndDucks(db);
+    index.close();
+    db.close();
   });
 
   it('drops the index of a dataset deleted', () => {

@@ -1,6 +1,7 @@
 import { leafText } from '../../src-shared/row-fields.ts';
 import type { Db } from './db.ts';
 import { parseJsonExact } from '../../src-shared/exact-json.ts';
+import { searchFold } from '../../src-shared/search-fold.ts';
 
 /**
  * The search text of a row: derived from its original as read, by the
@@ -81,7 +82,7 @@ function registerSearchFunction(db: Db): void {
     },
   );
   db.function(FIELD_TEXT_FN, { deterministic: true }, (original: unknown, field: unknown) =>
-    leafText(parseJsonExact(original as string), field as string).toLowerCase(),
+    searchFold(leafText(parseJsonExact(original as string), field as string)),
   );
 }
 

@@ -4,11 +4,13 @@ import type { Db } from '../../store/db.ts';
 import type { IndexedSearch, LeanSearchText, RowSearch } from '../../store/search-text.ts';
 import { datasetMapping, sampleReader } from './row-sample.ts';
 import { parseJsonExact } from '../../../src-shared/exact-json.ts';
+import { searchFold } from '../../../src-shared/search-fold.ts';
 
 /**
  * The text a search looks in, per row: every field of the row as read (its
  * original: mapped and unmapped fields alike, every turn of a conversation),
- * one leaf a line, lowercased (src-shared/row-fields.ts). A row read from a
+ * one leaf a line, folded as searches are (src-shared/row-fields.ts,
+ * src-shared/search-fold.ts). A row read from a
  * tree (one path of an OpenAssistant tree) is searched in its own turns, not
  * in the whole tree it shares with its sibling paths, so the text of a
  * dataset stays linear in its size. The store's scans and the search index
@@ -39,10 +41,13 @@ export function leanSearchText(db: Db, datasetId: string): LeanSearchText {
     // The mapping is read (a query) before the search's own query runs.
     prepare: () => void isTree(),
     text: (original, sourcePath) =>
-      (isTree()
-        ? pathText(sampleOf({ sample_json: '', lean_original: original, source_path: sourcePath }))
-        : leafText(parseJsonExact(original))
-      ).toLowerCase(),
+      searchFold(
+        isTree()
+          ? pathText(
+              sampleOf({ sample_json: '', lean_original: original, source_path: sourcePath }),
+            )
+          : leafText(parseJsonExact(original)),
+      ),
   };
 }
 

@@ -1,4 +1,5 @@
 import { leafText } from '../../../src-shared/row-fields.ts';
+import { searchFold } from '../../../src-shared/search-fold.ts';
 import type { Db } from '../db.ts';
 import { finishImport, insertDataset } from '../datasets.ts';
 import { insertRows } from '../datasets-rows.ts';
@@ -30,6 +31,6 @@ export function importTextRows(db: Db, id: string, n: number): void {
 export const everyFieldSearch: RowSearch = {
   leanText: {
     prepare: () => undefined,
-    text: (original) => leafText(JSON.parse(original)).toLowerCase(),
+    text: (original) => searchFold(leafText(JSON.parse(original))),
   },
 };

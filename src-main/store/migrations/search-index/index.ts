@@ -3,6 +3,7 @@ import { indexed } from './001-indexed.ts';
 import { everyField } from './002-every-field.ts';
 import { narrowText } from './003-narrow-text.ts';
 import { parts } from './004-parts.ts';
+import { foldedQuotes } from './005-folded-quotes.ts';
 
 /**
  * Every schema change of the search index's file (a database of its own,
@@ -13,4 +14,5 @@ export const SEARCH_INDEX_MIGRATIONS: readonly Migration[] = [
   everyField,
   narrowText,
   parts,
+  foldedQuotes,
 ];
