@@ -25,6 +25,21 @@ describe('changesBetween', () => {
     ]);
   });
 
+  it('leaves both samples as they were, and its values are copies, not parts of them', () => {
+    const before = { task_type: 'text', text: 'a', meta: { tags: ['x', 'y'], by: { k: 1 } } };
+    const after = { task_type: 'text', text: 'b', meta: { tags: ['x'] }, extra: { k: [2] } };
+    const [beforeText, afterText] = [JSON.stringify(before), JSON.stringify(after)];
+    const changes = changesBetween(before, after);
+    expect(JSON.stringify(before)).toBe(beforeText);
+    expect(JSON.stringify(after)).toBe(afterText);
+    const removed = changes.find((change) => change.path === '/meta/by');
+    expect(removed?.old).toEqual({ k: 1 });
+    expect(removed?.old).not.toBe(before.meta.by);
+    const added = changes.find((change) => change.path === '/extra');
+    expect(added?.value).toEqual({ k: [2] });
+    expect(added?.value).not.toBe(after.extra);
+  });
+
   it('applied in order to the original gives the edit, old values read at each step (property)', () => {
     fc.assert(
       fc.property(sampleArb, sampleArb, (before, after) => {

@@ -11,17 +11,39 @@ import { getAt } from './json-pointer.ts';
  */
 export function changesBetween(original: unknown, edited: unknown, reason = 'edit'): Change[] {
   const operations = jsonPatch.compare(original as object, edited as object);
-  const working: unknown = structuredClone(original);
+  const working: unknown = cloneTree(original);
   const changes: Change[] = [];
   for (const operation of operations) {
     if (operation.op !== 'add' && operation.op !== 'remove' && operation.op !== 'replace') {
       throw new Error(`an edit is made of add, remove and replace, not ${operation.op}`);
     }
     const change: Change = { op: operation.op, path: operation.path, reason };
-    if (operation.op !== 'add') change.old = structuredClone(getAt(working, operation.path));
-    if (operation.op !== 'remove') change.value = structuredClone(operation.value);
+    if (operation.op !== 'add') change.old = cloneTree(getAt(working, operation.path));
+    if (operation.op !== 'remove') change.value = cloneTree(operation.value);
     jsonPatch.applyOperation(working as object, operation, false, true);
     changes.push(change);
   }
   return changes;
+}
+
+/**
+ * A copy of a JSON value's arrays and objects, its strings and numbers
+ * shared (immutable, so nothing can change them through the copy), where
+ * `structuredClone` copied every string: an edit of a 20 MB text took 63-147
+ * ms of the server's thread in three such copies.
+ */
+function cloneTree(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cloneTree);
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    // Defined, not assigned: a `__proto__` key of parsed JSON stays a key, as structuredClone keeps it.
+    Object.defineProperty(copy, key, {
+      value: cloneTree(inner),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return copy;
 }

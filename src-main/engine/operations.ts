@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SampleError } from './sample-error.ts';
 import { AppError } from '../../src-shared/errors.ts';
 import type { AuditBlock, FixBlock } from '../../src-shared/schemas/blocks.ts';
@@ -90,7 +91,7 @@ class Pacer {
   async tick(): Promise<void> {
     if (this.signal?.aborted) throw new AppError('cancelled', 'the run was cancelled');
     if (performance.now() - this.#last > YIELD_EVERY_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       this.#last = performance.now();
       if (this.signal?.aborted) throw new AppError('cancelled', 'the run was cancelled');
     }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTick } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { AuditBlock } from '../../../src-shared/schemas/blocks.ts';
 import type { DatasetFinding, DatasetStatistics } from '../../../src-shared/schemas/report.ts';
@@ -71,8 +72,6 @@ export interface StoredScan {
   statistics: DatasetStatistics;
   findings: DatasetFinding[];
 }
-
-const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A scan's findings, and its rows' checks asked for a block of positions at a time. */
 interface ScanSession {

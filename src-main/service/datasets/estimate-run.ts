@@ -1,3 +1,4 @@
+import { setImmediate as nextTick } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { RunEstimate } from '../../../src-shared/owner/runs.ts';
 import { samplesPage } from '../../store/datasets-rows.ts';
@@ -20,8 +21,6 @@ import { readyDataset } from './summary.ts';
 
 /** Samples read per step of an estimate; the event loop runs between steps. */
 export const ESTIMATE_BATCH_ROWS = 1000;
-
-const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The trial an estimate makes on the builtin engine: this share of the

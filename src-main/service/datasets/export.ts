@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { ExportRequest } from '../../../src-shared/owner/datasets.ts';
@@ -178,7 +179,7 @@ async function* exportedRows(
       yield exportedRow(record, write, options);
     }
     after = page[page.length - 1]?.row_index ?? after;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   const done = endTree();
   if (done) yield done;

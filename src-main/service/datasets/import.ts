@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
 import type { DatasetSummary, ImportSource, ShapeId } from '../../../src-shared/owner/datasets.ts';
@@ -47,8 +48,6 @@ export const FIRST_BATCH_ROWS = 500;
  * answers (checked after each chunk: a turn is this plus at most one).
  */
 const TURN_MS = 6;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Import progress events: at most one per this many milliseconds, then a final one. */
 export const IMPORT_EVENT_INTERVAL_MS = 100;

@@ -1,3 +1,4 @@
+import { setImmediate as nextTick } from 'node:timers/promises';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { OwnerEvent } from '../../../src-shared/owner-api.ts';
 import type { EngineBackend } from '../../engine/backend.ts';
@@ -34,8 +35,6 @@ export interface RunLoopDeps {
   backend: () => EngineBackend;
   emit: (event: OwnerEvent) => void;
 }
-
-const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * A batch's rows are written in transactions of at most this many

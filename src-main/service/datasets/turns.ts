@@ -1,3 +1,4 @@
+import { setImmediate as nextTick } from 'node:timers/promises';
 /**
  * Work over many rows on the main thread (a bulk decision, a dataset's
  * delete) in transactions sized to hold it about TURN_MS each, with the
@@ -32,8 +33,6 @@ export function nextTurnSize(size: number, tookMs: number, sizes = DEFAULT_SIZES
   const bounded = tookMs > TURN_MS ? Math.min(wanted, Math.floor(size / 2)) : wanted;
   return Math.max(sizes.min, Math.min(sizes.max, Math.min(bounded, size * 2)));
 }
-
-const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Calls `turn(size)` until it says nothing is left (false), each call one
