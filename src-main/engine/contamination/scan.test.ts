@@ -85,6 +85,10 @@ describe('ContaminationScan', () => {
         benchmark: 'my_eval.jsonl',
         benchmark_item: 0,
         severity: 'error',
+        // The message numbers the row from 1, as the grid does: the first row is row 1.
+        message: expect.stringContaining(
+          'holds row 1 of the evaluation set my_eval.jsonl',
+        ) as unknown,
       }),
     ]);
   });

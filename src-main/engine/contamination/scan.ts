@@ -176,7 +176,8 @@ export function issueOf(match: ItemMatch, itself = false): Issue {
     : `${percent(match.question)} of it`;
   const where = benchmark
     ? `${titleOf(match.set)} item ${match.item}`
-    : `row ${match.item} of the evaluation set ${match.set}`;
+    : // Numbered from 1, as the app's grid numbers its rows (`benchmark_item` stays 0-based).
+      `row ${match.item + 1} of the evaluation set ${match.set}`;
   const message =
     `${held ? 'holds' : 'overlaps'} ${where} (${what})` +
     (itself && held ? `; warns only: the run is ${titleOf(match.set)} itself` : '');
