@@ -228,18 +228,23 @@ describe('JSON', () => {
     ]);
   });
 
-  it('reports where a broken array stops', async () => {
-    const path = temp('cut.json', '[{"a": 1}, {"a": 2}, {"a": ');
-    const results = await collect(path);
-    expect(results.slice(0, 2)).toEqual([
-      { row: 1, value: { a: 1 } },
-      { row: 2, value: { a: 2 } },
-    ]);
-    expect(results[2]).toMatchObject({
-      row: 3,
-      error: expect.stringMatching(/^invalid JSON; the rest of the file cannot be read/) as unknown,
+  it('fails where a broken array stops, cut short or broken in the middle', async () => {
+    const cut = temp('cut.json', '[{"a": 1}, {"a": 2}, {"a": ');
+    await expect(collect(cut)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(
+        /^cannot read ".*cut\.json": its JSON breaks off after row 2 \(.+\); nothing after that can be read/,
+      ) as unknown,
     });
-    expect(results).toHaveLength(3);
+    // A comma missing after the third of 100 elements: 97 rows would have been lost unsaid.
+    const rows = Array.from({ length: 100 }, (_, i) => JSON.stringify({ a: i }));
+    const broken = temp(
+      'midbreak.json',
+      `[${rows.slice(0, 3).join(',')} ${rows.slice(3).join(',')}]`,
+    );
+    await expect(collect(broken)).rejects.toMatchObject({
+      message: expect.stringContaining('breaks off after row 3') as unknown,
+    });
   });
 
   it('reads JSON Lines saved as .json (as Hugging Face to_json writes them)', async () => {

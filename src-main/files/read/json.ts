@@ -11,8 +11,8 @@ import { sniffText } from './sniff.ts';
  * @streamparser/json (`keepStack: false`, so elements already read are not
  * kept). A file starting with `{` is read as JSON Lines instead: that is what
  * Hugging Face's `to_json` writes under a `.json` name. JSON that breaks off
- * mid-array cannot be resumed: after the rows before it, the break is one row
- * error and reading stops; a file that breaks before its first element throws.
+ * mid-array cannot be resumed, so a break anywhere fails the read (after the
+ * rows before it were yielded: a caller stops there and keeps none of them).
  */
 export async function* readJson(path: string, signal?: AbortSignal): AsyncGenerator<RowResult> {
   checkSignal(path, signal);
@@ -65,7 +65,14 @@ export async function* readJson(path: string, signal?: AbortSignal): AsyncGenera
   }
   if (failure === undefined) return;
   if (seen === 0) throw unreadable(path, `not a JSON array (${failure})`);
-  yield { row: seen + 1, error: `invalid JSON; the rest of the file cannot be read: ${failure}` };
+  // Not one row error: nothing after the break can be read, and a run or an import that went on
+  // said "1 row skipped" for a file whose rows after the break (97 of 100, say) were all lost.
+  throw unreadable(
+    path,
+    `its JSON breaks off after row ${seen} (${failure}); nothing after that can be read, so the ` +
+      'file is refused rather than taken in part: repair it (or write it as JSON Lines, where a ' +
+      'broken line is one row skipped)',
+  );
 }
 
 /** Numbers read as `parseJsonExact` reads them: an integer beyond 2^53 as a BigInt. */

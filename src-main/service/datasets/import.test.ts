@@ -188,6 +188,30 @@ describe('importDataset', () => {
     expect(row.source_row).toBe(5);
   });
 
+  it('refuses a JSON array that breaks off, in its preview or its import, and keeps nothing', async () => {
+    const h = createHarness();
+    const rows = lines(dataset('gsm8k_test_first300.jsonl')).slice(0, 200);
+    // A comma missing after the third element: the probe's file, whose 197 later rows were lost.
+    const early = join(h.dir, 'early.json');
+    writeFileSync(early, `[${rows.slice(0, 3).join(',\n')}\n${rows.slice(3).join(',\n')}]\n`);
+    await expect(h.call('importPreview', { source: { path: early } })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('its JSON breaks off after row 3') as unknown,
+    });
+    await expect(h.importFile(early, 'gsm8k')).rejects.toMatchObject({
+      message: expect.stringContaining('its JSON breaks off after row 3') as unknown,
+    });
+    // Past what the preview reads: the preview shows the first rows, the import is refused.
+    const late = join(h.dir, 'late.json');
+    writeFileSync(late, `[${rows.slice(0, 150).join(',\n')}\n${rows.slice(150).join(',\n')}]\n`);
+    const preview = await h.call('importPreview', { source: { path: late } });
+    expect(preview.rows.length).toBeGreaterThan(0);
+    await expect(h.importFile(late, 'gsm8k')).rejects.toMatchObject({
+      message: expect.stringContaining('its JSON breaks off after row 150') as unknown,
+    });
+    expect(await h.call('listDatasets', {})).toEqual([]);
+  });
+
   it('takes rows with task_type as samples, whatever the shape', async () => {
     const h = createHarness();
     const file = join(h.dir, 'mixed.jsonl');
