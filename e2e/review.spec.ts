@@ -143,4 +143,37 @@ test.describe('the review', () => {
     await page.screenshot({ path: join(screenshots, 'review-oasst-1440x900.png') });
     await expect(changed).toBeInViewport();
   });
+
+  test('at 1280x720: the edit form of a long row opens in view, and stays so as JSON', async ({
+    page,
+    svc,
+  }) => {
+    // A long first turn and a long answer: the review's sample fills the panel many times over.
+    const long = (what: string) =>
+      Array.from({ length: 40 }, (_, i) => `${what} paragraph ${i + 1} of a long message.`).join(
+        '\n\n',
+      );
+    const rows = [
+      {
+        task_type: 'conversation',
+        messages: [
+          { role: 'user', content: long('Question') },
+          { role: 'assistant', content: long('Answer') },
+        ],
+      },
+      { task_type: 'text', text: 'A short row.' },
+    ];
+    const path = await writeDataset(dir, 'long-edit', 'jsonl', rows);
+    await importThroughPicker(page, svc.baseUrl, path, rows.length);
+    await page.getByTestId('grid-row').first().click();
+    const review = page.getByTestId('review');
+    await expect(review.getByRole('heading', { name: 'Row 1' })).toBeVisible();
+    await page.keyboard.press('e');
+    const form = review.getByTestId('edit-form');
+    await expect(form.getByLabel('Edit turn 1')).toBeInViewport();
+    await form.getByText('as JSON').click();
+    await expect(form.getByLabel('Edit as JSON')).toBeInViewport();
+    await expect(form.getByRole('button', { name: 'Save and re-audit' })).toBeInViewport();
+    await page.screenshot({ path: join(screenshots, 'review-edit-long-1280x720.png') });
+  });
 });

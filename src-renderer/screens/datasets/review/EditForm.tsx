@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { choiceLetter } from '../../../../src-shared/letters.ts';
 import { parseJsonExact } from '../../../../src-shared/exact-json.ts';
 
@@ -31,6 +31,12 @@ export function EditForm({
   const [json, setJson] = useState(() => JSON.stringify(sample, null, 2));
   const [jsonError, setJsonError] = useState<string | null>(null);
   const set = (key: string, value: unknown) => setDraft({ ...draft, [key]: value });
+  const formRef = useRef<HTMLFormElement>(null);
+  // Opened (or switched to JSON) below a long review, the form was out of sight at 1280x720:
+  // `e` seemed to do nothing. Its top comes into view, and with it its fields and, mostly, Save.
+  useEffect(() => {
+    formRef.current?.scrollIntoView({ block: 'start' });
+  }, [asJson]);
 
   const save = () => {
     if (!asJson) return onSave(draft);
@@ -206,6 +212,7 @@ export function EditForm({
 
   return (
     <form
+      ref={formRef}
       className="edit-form"
       data-testid="edit-form"
       onSubmit={(e) => {
