@@ -15,8 +15,8 @@ import type { OperationResult, ResultSample } from '../runs/contract.ts';
  *
  * Audit and reaudit blocks get the dataset checks' verdicts (a failing one
  * fails the block); a fix result cannot drop a duplicate or an evaluation
- * item (one output per input), so such a row's fix block is flagged, made
- * for it when the fix changed nothing.
+ * item (one output per input), so such a row's fix block (fix and refine)
+ * is flagged, made for it when the fix changed nothing.
  */
 
 /** A sample's verdicts from the dataset checks, by check, in the order they are reported. */
@@ -102,7 +102,8 @@ export function withDatasetVerdicts(
   const out: ResultSample = { ...sample };
   if (out.audit) out.audit = withChecks(out.audit, verdicts);
   if (out.reaudit) out.reaudit = withChecks(out.reaudit, verdicts);
-  if (operation === 'fix' && anyFailed(verdicts)) {
+  // Refine as fix: its sample still fails a check after the fix stage, so a person should look.
+  if (operation !== 'audit' && anyFailed(verdicts)) {
     const fix: FixBlock = out.fix ?? { changes: [], flagged: true, attempts: 0 };
     out.fix = { ...fix, flagged: true };
   }
@@ -131,6 +132,7 @@ export function recountOf(
     case 'refine':
       return {
         failed_before: failedAudit(sample.audit) ? 1 : 0,
+        flagged: sample.fix?.flagged ? 1 : 0,
         failed_after: failedAudit(sample.reaudit ?? sample.audit) ? 1 : 0,
       };
   }

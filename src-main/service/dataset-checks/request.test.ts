@@ -58,4 +58,34 @@ describe('applyDatasetChecks', () => {
     expect(slicesRun()).toBe(before);
     expect(result).toContain('exact_duplicate');
   });
+
+  it('flags a refined duplicate as a fixed one: it still fails after the fix stage', async () => {
+    const samples: Sample[] = [
+      { task_type: 'text', text: 'The committee met on Tuesday to review the budget.' },
+      { task_type: 'text', text: 'The committee met on Tuesday to review the budget.' },
+      { task_type: 'text', text: 'A different sentence about the weather in spring.' },
+    ];
+    const requests = [
+      { operation: 'fix', samples, config: { max_attempts: 3 } },
+      {
+        operation: 'refine',
+        samples,
+        config: { audit: { votes: 1 }, fix: { max_attempts: 3 }, reaudit: { votes: 1 } },
+      },
+    ] as const;
+    for (const request of requests) {
+      const { operation } = request;
+      const result = await runOperationInThread(request, { backend: builtinBackend });
+      await applyDatasetChecks(result, samples, { threshold: 0.8, benchmarks: 'none' });
+      expect(
+        result.data.map((sample) => sample.fix?.flagged ?? false),
+        operation,
+      ).toEqual([false, true, false]);
+      expect(result.counts, operation).toMatchObject({ flagged: 1 });
+      if (operation === 'refine') {
+        expect(result.data[1]?.fix).toEqual({ changes: [], flagged: true, attempts: 0 });
+        expect(result.counts).toMatchObject({ failed_before: 1, failed_after: 1 });
+      }
+    }
+  });
 });
