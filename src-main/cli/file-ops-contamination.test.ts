@@ -107,6 +107,42 @@ describe('svc audit FILE: the contamination check', () => {
     expect(out.slice(0, 20).every((row) => contamination(row)?.passed === true)).toBe(true);
   });
 
+  it('says the input’s shape, not an eval file’s, and reads an eval file its flags do not fit', async () => {
+    const dir = tempDir();
+    const csqa = readJsonl(join(datasets, 'commonsenseqa_validation_first200.jsonl'));
+    const evalFile = writeJsonl(join(dir, 'heldout.jsonl'), csqa.slice(100, 130));
+    const gsm8k = readJsonl(join(datasets, 'gsm8k_test_first300.jsonl')).slice(0, 20);
+    const train = writeJsonl(join(dir, 'train.jsonl'), gsm8k);
+    const run = await svc(dir, 'audit', train, '--against', evalFile, '--benchmarks', 'none');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('rows read as gsm8k');
+    expect(run.stderr).not.toContain('rows read as commonsenseqa');
+
+    // Texts mapped by --map, which no CommonsenseQA row fits: the eval file is read as itself.
+    const texts = writeJsonl(join(dir, 'texts.jsonl'), [
+      ...gsm8k.map((row) => ({ body: row.question })),
+      { body: (csqa[117] as { question: string }).question },
+    ]);
+    const mapped = await svc(
+      dir,
+      'audit',
+      texts,
+      '--task-type',
+      'text',
+      '--map',
+      'text=body',
+      '--against',
+      evalFile,
+      '--benchmarks',
+      'none',
+    );
+    expect(mapped.code, mapped.stderr).toBe(0);
+    const out = outputOf(mapped.stdout);
+    expect(contamination(out[20]!)?.issues).toEqual([
+      expect.objectContaining({ code: 'split_overlap', benchmark_item: 17 }),
+    ]);
+  });
+
   it('warns on a benchmark audited as itself, with a benchmark_dataset finding', async () => {
     const dir = tempDir();
     const report = join(dir, 'report.json');
