@@ -182,6 +182,16 @@ describe('whitespace', () => {
     expect(fixWhitespace('two  spaces. Then  more.  End')).toBe('two spaces. Then more.  End');
   });
 
+  it('keeps the spaces of a string literal in unfenced code, and fixes a quotation in prose', () => {
+    const code = 'def add(a, b):\n    return a + b\n\nprint("a    b    sum")\nx = \'a  b\'';
+    expect(fixWhitespace(code)).toBe(code);
+    expect(whitespaceRule.detect(code)).toBeNull();
+    expect(fixWhitespace('print("a  b",  x)')).toBe('print("a  b", x)');
+    expect(fixWhitespace('He said  "hello   world"  loudly.')).toBe(
+      'He said "hello world" loudly.',
+    );
+  });
+
   it('never changes code, fenced or inline', () => {
     const fenced = 'Check it:\n```python\nprint(1 == 1))  # True   \n\n\n\n\nx  = 2\n```\nDone.';
     expect(whitespaceRule.detect(fenced)).toBeNull();

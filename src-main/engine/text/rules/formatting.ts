@@ -116,6 +116,23 @@ const LIST_MARKER_TAB = /^\s*(?:\d{1,3}[.)]|[-*+•]|[A-Za-z][.)])[ \t]*\t[ \t]*
  */
 const DISPLAY_MATH_START = /^(?:\\begin\{|\\\[|\$\$)/;
 
+/**
+ * A string literal of unfenced code: quoted right after a call's or a
+ * subscript's bracket or an assignment (`print("a    b    sum")`, `x = 'a  b'`),
+ * where its spaces are the program's output, not debris. A quotation in prose
+ * follows a word, a space or a comma (`He said, "hi"`): it stays prose.
+ */
+const CODE_STRING = /(?:\w[([]|[[{]|=\s*)(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/g;
+
+/** Where a line's code string literals lie, `[start, end)`, for the runs inside them to stay. */
+function codeStrings(line: string): [number, number][] {
+  const spans: [number, number][] = [];
+  if (!line.includes('"') && !line.includes("'")) return spans;
+  for (const match of line.matchAll(CODE_STRING))
+    spans.push([match.index, match.index + match[0].length]);
+  return spans;
+}
+
 /** A list item's marker before a run of spaces ("*  Introduce", "1.  Red"): the item's indent. */
 const LIST_MARKER_END = /^\s*(?:\d{1,3}[.)]|[-*+•])$/;
 const TRAILING = /[ \t]+$/;
@@ -222,9 +239,11 @@ function scanWhitespace(prose: string): WhitespaceScan {
     tables ??= prose.includes('\t') ? tableLines(lines) : new Set();
     const tabTable = tabbed && tables.has(i);
     if (line.includes('  ') && !tabTable && !PIPE_ROW.test(line.trimEnd()) && !headsTable(i)) {
+      const literals = codeStrings(line);
       next = line.replace(SPACE_RUN, (run: string, at: number) => {
         const end = at + run.length;
         if (aligned(i, end) || LIST_MARKER_END.test(line.slice(0, at))) return run;
+        if (literals.some(([from, to]) => at > from && end < to)) return run;
         if (DISPLAY_MATH_START.test(line.slice(end, end + 8))) return run;
         if (run.length === 2 && ENDS_SENTENCE.test(line.slice(0, at))) {
           return run;
