@@ -40,6 +40,13 @@ test('an export names the rows whose accepted edit does not fit the file', async
   );
   await json.fill(JSON.stringify(sample, null, 2));
   await saveEdit(editor);
+  // The candidate is the person's edit, and its column says so (folded checks' tables too).
+  await expect(
+    review.getByTestId('verdicts').locator('th', { hasText: 'After your edit' }),
+  ).toHaveCount(1);
+  await expect(
+    review.getByTestId('verdicts').locator('th', { hasText: 'After the fix' }),
+  ).toHaveCount(0);
   await page.keyboard.press('a');
   await page.keyboard.press('Escape');
   await expect(review).toHaveCount(0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
-import { dropFile } from './support/screens.ts';
+import { dropFile, exportAs } from './support/screens.ts';
 
 const screenshots = join(import.meta.dirname, 'screenshots');
 
@@ -150,6 +150,9 @@ test.describe('import', () => {
     const dialog = page.getByTestId('import-dialog');
     await expect(dialog).toContainText('3');
     await expect(dialog.locator('.error-text').first()).toBeVisible();
+    await expect(dialog).toContainText(
+      '1 of the first 6 rows does not fit this mapping or cannot be read',
+    );
     await page.screenshot({ path: join(screenshots, 'import-preview.png') });
     await dialog.getByRole('button', { name: 'Import' }).click();
     await expect(page.getByTestId('row-count')).toHaveText('5 rows');
@@ -162,6 +165,11 @@ test.describe('import', () => {
     await page.screenshot({ path: join(screenshots, 'import-report.png') });
     await report.getByRole('button', { name: 'Close' }).click();
     await expect(report).toHaveCount(0);
+    // The export's line says the file lacks it too.
+    await exportAs(page, 'jsonl');
+    await expect(page.getByTestId('export-result')).toHaveText(
+      /^JSONL exported: 5 rows, .+; 1 source row was skipped at import and is not in it$/,
+    );
   });
 
   test('says where a file holds bytes that are not UTF-8, and what became of them', async ({

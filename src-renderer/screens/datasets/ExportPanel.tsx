@@ -92,8 +92,14 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
       }
       // Named by its format: the line stays while another format is picked, and "63 rows, 13 KiB"
       // beside "CSV" read as the CSV's size when it was the JSON Lines export's.
+      // Rows the import skipped were never the dataset's: the file lacks them, and says so here
+      // too, where a person checks the export against the source.
+      const skipped =
+        dataset.errors > 0
+          ? `; ${dataset.errors.toLocaleString('en-US')} source ${dataset.errors === 1 ? 'row was' : 'rows were'} skipped at import and ${dataset.errors === 1 ? 'is' : 'are'} not in it`
+          : '';
       setResult(
-        `${FORMAT_LABELS[format]} exported: ${exported.rows.toLocaleString('en-US')} rows, ${fileSize(exported.bytes)}${exported.path ? ` to ${exported.path}` : ''}`,
+        `${FORMAT_LABELS[format]} exported: ${exported.rows.toLocaleString('en-US')} rows, ${fileSize(exported.bytes)}${exported.path ? ` to ${exported.path}` : ''}${skipped}`,
       );
       setKept(exported);
     } catch (e) {

@@ -151,8 +151,9 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
             )}
             {errors > 0 && preview.mapped > 0 && (
               <p className="muted">
-                {errors} of the first {preview.rows.length} rows do not fit this mapping; such rows
-                are reported with their row numbers and skipped.
+                {errors} of the first {preview.rows.length} rows {errors === 1 ? 'does' : 'do'} not
+                fit this mapping or cannot be read; such rows are reported with their row numbers
+                and skipped.
               </p>
             )}
           </>

@@ -283,7 +283,12 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
           onOpen={show}
         />
       )}
-      <Verdicts audit={detail.audit} reaudit={hasFix ? detail.reaudit : null} onRef={show} />
+      <Verdicts
+        audit={detail.audit}
+        reaudit={hasFix ? detail.reaudit : null}
+        edited={detail.fix?.edited === true}
+        onRef={show}
+      />
       <ContaminationEvidence audit={detail.audit} sample={detail.sample} />
       {/* A copy with no fix: the pair above shows its sample already. */}
       {editing ? (

@@ -54,7 +54,7 @@ export function ContaminationCard({ findings }: { findings: readonly DatasetFind
                 onClick={() => showRows({ benchmark: set.benchmark })}
               >
                 <span className="contamination-name">
-                  {title}
+                  <span className="contamination-title">{title}</span>
                   {set.kind === 'evaluation_set' && <span className="badge info">eval set</span>}
                 </span>
                 <span className="tally-track">

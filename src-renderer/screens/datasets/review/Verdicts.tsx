@@ -12,10 +12,13 @@ import { undecidedWhy } from './undecided.ts';
 export function Verdicts({
   audit,
   reaudit,
+  edited = false,
   onRef,
 }: {
   audit: AuditBlock | null;
   reaudit: AuditBlock | null;
+  /** The candidate is a person's edit, not the engine's fix: its column says so. */
+  edited?: boolean;
   /** Opens the row an issue names (a duplicate's first occurrence). */
   onRef: (index: number) => void;
 }) {
@@ -75,7 +78,7 @@ export function Verdicts({
       <tr>
         <th>Check</th>
         <th>{reaudit ? 'Audit' : 'Verdict'}</th>
-        {reaudit && <th>After the fix</th>}
+        {reaudit && <th>{edited ? 'After your edit' : 'After the fix'}</th>}
         {reaudit && <th>Δ score</th>}
       </tr>
     </thead>
