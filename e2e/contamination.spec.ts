@@ -174,6 +174,10 @@ test.describe('benchmark contamination', () => {
       .getByTestId('contamination')
       .getByRole('button', { name: 'GSM8K test: 60 rows, 60 distinct items' });
     await expect(bar).toBeVisible();
+    // Its rows warn, and no row is audited yet: the checks' card says why it shows no warning.
+    await expect(page.getByTestId('overview')).toContainText(
+      'No dataset check failed. No row is audited yet: an audit adds every other check, and the warnings.',
+    );
     await both(page, 'contamination-benchmark-dataset');
     await bar.click();
     await expect(page.getByTestId('row-count')).toHaveText('60 rows');

@@ -53,13 +53,18 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
   const stats = overview.scan?.statistics;
   const position = stats?.answer_position;
   const lengthFields = Object.entries(stats?.lengths ?? {});
-  // No scan yet and nothing audited: no check has run, which is not "nothing failed".
+  // No scan yet and nothing audited: no check has run, which is not "nothing failed". Scanned
+  // but not audited: rows count only the dataset checks' failures (a warning alone would mark a
+  // row audited and passing), so "nothing warned" beside the contamination card's warnings read
+  // as a contradiction.
   const unchecked =
-    overview.scan || dataset.audited > 0
+    dataset.audited > 0
       ? undefined
-      : overview.scanning
-        ? 'Not checked yet: the dataset checks are running.'
-        : 'Not checked yet: the dataset checks have not run.';
+      : overview.scan
+        ? 'No dataset check failed. No row is audited yet: an audit adds every other check, and the warnings.'
+        : overview.scanning
+          ? 'Not checked yet: the dataset checks are running.'
+          : 'Not checked yet: the dataset checks have not run.';
   const languages = stats?.languages.detected ?? [];
   const otherLanguages = languages.slice(LANGUAGES_SHOWN);
   return (
