@@ -102,7 +102,7 @@ export async function benchServerWait(rows: number): Promise<void> {
     await phase('delete', () => owner('deleteDataset', { dataset_id: id }));
     // A script's request of much text: 100 documents of ~10 KB (GSM8K's questions one after
     // another), sent to /audit three times. Its token count, audit and dataset checks run on the
-    // engine's workers (runs/pool/pooled.ts largeForThisThread).
+    // engine's workers (runs/pool/pooled.ts runWhereItFits).
     const { key } = await owner<{ key: string }>('createKey', { name: 'server-wait' });
     const questions = readJsonl<{ question: string }>('gsm8k_test_first300.jsonl').map(
       (row) => row.question,

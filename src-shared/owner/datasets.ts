@@ -3,10 +3,10 @@ import { rowIndices } from '../schemas/row-indices.ts';
 import { AuditBlock, FixBlock } from '../schemas/blocks.ts';
 import { FieldMapping, OasstPaths, SourceField } from '../schemas/mapping.ts';
 import { TaskType } from '../schemas/sample.ts';
+import { FILE_FORMATS } from '../file-formats.ts';
 
 /** Datasets in the app: imported files kept in SQLite with their original rows. */
 
-export const FILE_FORMATS = ['jsonl', 'json', 'csv', 'parquet'] as const;
 export const FileFormat = z.enum(FILE_FORMATS);
 
 export const SHAPE_IDS = [

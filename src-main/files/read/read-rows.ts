@@ -3,6 +3,7 @@ import { fsProblem, unreadable } from '../errors.ts';
 import { formatFromPath, type FileFormat } from '../format.ts';
 import { readJsonl } from './jsonl.ts';
 import type { RowResult } from './row-result.ts';
+import { KNOWN_EXTENSIONS } from '../../../src-shared/file-formats.ts';
 
 export interface ReadOptions {
   /** The file's format; by default the one its extension says. */
@@ -56,5 +57,5 @@ async function* unknownFormat(path: string): AsyncGenerator<RowResult> {
     throw unreadable(path, fsProblem(error), error);
   }
   if (!info.isFile()) throw unreadable(path, 'not a file');
-  throw unreadable(path, 'unknown format; use .jsonl, .ndjson, .json, .csv or .parquet');
+  throw unreadable(path, `unknown format; use ${KNOWN_EXTENSIONS}`);
 }

@@ -8,7 +8,7 @@ import { CONTEXT_LENGTH_TOKENS } from './catalog.ts';
 import { chargeMicro, tokenCostMicro } from './money.ts';
 import type { OperationRequest } from '../runs/contract.ts';
 import type { CountTokensTask } from '../file-pass/task-types.ts';
-import { largeForThisThread, runTaskOnPool } from '../runs/pool/pooled.ts';
+import { runWhereItFits } from '../runs/pool/pooled.ts';
 
 /**
  * The cost of a request before any work, as an upper bound: every pass the
@@ -41,9 +41,8 @@ export function requestTokens(
   samples: readonly Sample[],
   signal?: AbortSignal,
 ): Promise<number[]> | number[] {
-  if (!largeForThisThread(samples)) return sampleTokens(samples);
-  const task: CountTokensTask = { kind: 'count-tokens', samples: [...samples] };
-  return runTaskOnPool(task, signal, () => sampleTokens(samples), samples.length);
+  const task = (): CountTokensTask => ({ kind: 'count-tokens', samples: [...samples] });
+  return runWhereItFits(samples, task, () => sampleTokens(samples), signal);
 }
 
 /** Refuses any sample over the context length, naming the first one (422 native, 413 on /v1). */

@@ -2,7 +2,7 @@ import type { BenchmarkChoice } from '../../../src-shared/benchmarks.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { RequestChecksTask, SliceIssues } from '../file-pass/task-types.ts';
 import type { OperationResult } from '../runs/contract.ts';
-import { largeForThisThread, runTaskOnPool } from '../runs/pool/pooled.ts';
+import { runWhereItFits } from '../runs/pool/pooled.ts';
 import { checkRequest } from './check-request.ts';
 import { applyDatasetVerdicts } from './core.ts';
 
@@ -38,12 +38,11 @@ async function requestIssues(
   samples: readonly Sample[],
   checks: RequestChecks,
 ): Promise<SliceIssues> {
-  const task: RequestChecksTask = {
+  const task = (): RequestChecksTask => ({
     kind: 'request-checks',
     samples: [...samples],
     threshold: checks.threshold,
     benchmarks: checks.benchmarks,
-  };
-  if (!largeForThisThread(samples)) return checkRequest(task);
-  return runTaskOnPool(task, checks.signal, () => checkRequest(task), samples.length);
+  });
+  return runWhereItFits(samples, task, () => checkRequest(task()), checks.signal);
 }

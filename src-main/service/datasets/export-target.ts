@@ -2,6 +2,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { AppError } from '../../../src-shared/errors.ts';
 import { formatFromPath, type FileFormat } from '../../files/index.ts';
+import { FORMAT_EXTENSIONS, FORMAT_NAMES } from '../../../src-shared/file-formats.ts';
 
 /** The names of the app's files in its data folder (svc.sqlite, svc-search-part-0.sqlite-wal, ...). */
 const APP_FILE = /^svc[^/]*\.sqlite/;
@@ -88,13 +89,6 @@ async function realpathOrNull(path: string): Promise<string | null> {
   }
 }
 
-const FORMAT_NAMES: Readonly<Record<FileFormat, string>> = {
-  jsonl: 'JSON Lines',
-  json: 'JSON',
-  csv: 'CSV',
-  parquet: 'Parquet',
-};
-
 /**
  * Refuses a path whose extension names another format than the one asked
  * for (`out.csv` with JSON Lines): the file would hold one format under
@@ -108,14 +102,7 @@ export function checkTargetFormat(path: string, format: FileFormat): void {
   throw new AppError(
     'invalid_request',
     `cannot export ${FORMAT_NAMES[format]} to ${path}: its name says ${FORMAT_NAMES[named]}; ` +
-      `choose ${FORMAT_NAMES[named]}, or name the file ${FILE_EXTENSIONS[format]}`,
+      `choose ${FORMAT_NAMES[named]}, or name the file ${FORMAT_EXTENSIONS[format]}`,
     { param: '/path' },
   );
 }
-
-const FILE_EXTENSIONS: Readonly<Record<FileFormat, string>> = {
-  jsonl: '.jsonl',
-  json: '.json',
-  csv: '.csv',
-  parquet: '.parquet',
-};

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { ImportSource } from '../../../src-shared/owner/datasets.ts';
 import { formatFromPath, fsProblem, type FileFormat } from '../../files/index.ts';
+import { KNOWN_EXTENSIONS } from '../../../src-shared/file-formats.ts';
 
 /** Where uploaded files are (the browser transport); Electron passes paths instead. */
 export interface Uploads {
@@ -60,7 +61,7 @@ export async function resolveSource(
   if (!format) {
     throw new AppError(
       'invalid_request',
-      `cannot import ${JSON.stringify(fileName)}: unknown format; use .jsonl, .ndjson, .json, .csv or .parquet`,
+      `cannot import ${JSON.stringify(fileName)}: unknown format; use ${KNOWN_EXTENSIONS}`,
     );
   }
   return { path, fileName, format, bytes };

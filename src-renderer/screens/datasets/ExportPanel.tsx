@@ -9,18 +9,17 @@ import { api, chooseSavePath } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { fileSize } from '../../format.ts';
 import { KeptRows } from './KeptRows.tsx';
-
-type Format = 'jsonl' | 'csv' | 'parquet' | 'json';
+import type { FileFormat } from '../../../src-shared/file-formats.ts';
 
 /** Formats with one set of columns for every row: a key only some rows hold is added to the rest. */
-const COLUMNAR: Partial<Record<Format, string>> = { csv: 'CSV', parquet: 'Parquet' };
+const COLUMNAR: Partial<Record<FileFormat, string>> = { csv: 'CSV', parquet: 'Parquet' };
 
 /**
  * What a CSV or Parquet export adds: the keys only some rows hold, filled in
  * on the others (CSV empty, Parquet null), said before the export writes.
  * JSON and JSON Lines keep each row's own keys: nothing is said.
  */
-function AddedColumns({ dataset, format }: { dataset: DatasetSummary; format: Format }) {
+function AddedColumns({ dataset, format }: { dataset: DatasetSummary; format: FileFormat }) {
   const [columns, setColumns] = useState<ExportColumns | null>(null);
   const columnar = COLUMNAR[format];
   useEffect(() => {
@@ -50,17 +49,18 @@ function AddedColumns({ dataset, format }: { dataset: DatasetSummary; format: Fo
   );
 }
 
-const FORMAT_LABELS: Record<Format, string> = {
+/** Short names for the format buttons (FORMAT_NAMES says "JSON Lines" in sentences). */
+const FORMAT_LABELS: Record<FileFormat, string> = {
   jsonl: 'JSONL',
   csv: 'CSV',
   parquet: 'Parquet',
   json: 'JSON',
 };
-const FORMATS = Object.keys(FORMAT_LABELS) as Format[];
+const FORMATS = Object.keys(FORMAT_LABELS) as FileFormat[];
 
 /** Export in the original schema with accepted fixes applied; optionally with verdicts, without flagged rows. */
 export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
-  const [format, setFormat] = useState<Format>(dataset.format);
+  const [format, setFormat] = useState<FileFormat>(dataset.format);
   const [includeVerdicts, setIncludeVerdicts] = useState(false);
   const [dropFlagged, setDropFlagged] = useState(false);
   const [result, setResult] = useState<string | null>(null);
@@ -112,7 +112,7 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
       <select
         aria-label="Export format"
         value={format}
-        onChange={(e) => setFormat(e.target.value as Format)}
+        onChange={(e) => setFormat(e.target.value as FileFormat)}
       >
         {FORMATS.map((value) => (
           <option key={value} value={value}>

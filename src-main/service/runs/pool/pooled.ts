@@ -76,7 +76,7 @@ const MAX_SLICE = 128;
  * dataset checks, its token count) goes to an engine worker: from
  * POOLED_CHARS of text on, on the main thread, with workers to be had.
  */
-export function largeForThisThread(samples: readonly unknown[]): boolean {
+function largeForThisThread(samples: readonly unknown[]): boolean {
   return poolCanTake() && holdsChars(samples, POOLED_CHARS);
 }
 
@@ -89,7 +89,7 @@ function poolCanTake(): boolean {
  * One task on an engine worker; `inThread` runs it here instead when no
  * worker can start. A failing sample is named as `inThread` would name it.
  */
-export async function runTaskOnPool<R>(
+async function runTaskOnPool<R>(
   task: FileTask,
   signal: AbortSignal | undefined,
   inThread: () => Promise<R> | R,
@@ -103,6 +103,21 @@ export async function runTaskOnPool<R>(
     if (error instanceof PoolUnavailable) return inThread();
     throw error;
   }
+}
+
+/**
+ * Work over all of `samples`' text: on an engine worker as `task()` when they
+ * hold much text (`largeForThisThread`), else here as `inThread`, which also
+ * runs it when no worker can start.
+ */
+export function runWhereItFits<R>(
+  samples: readonly unknown[],
+  task: () => FileTask,
+  inThread: () => Promise<R> | R,
+  signal?: AbortSignal,
+): Promise<R> | R {
+  if (!largeForThisThread(samples)) return inThread();
+  return runTaskOnPool(task(), signal, inThread, samples.length);
 }
 
 export function shouldPool(request: OperationRequest, backend: EngineBackend): boolean {

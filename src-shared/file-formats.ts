@@ -1,0 +1,38 @@
+/**
+ * The file formats the app reads and writes, named once for every layer: the
+ * owner API's schema, the readers and writers, their messages and the
+ * renderer's export buttons.
+ */
+export const FILE_FORMATS = ['jsonl', 'json', 'csv', 'parquet'] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
+
+/** A format's name in a sentence ("cannot export JSON Lines to ..."). */
+export const FORMAT_NAMES: Readonly<Record<FileFormat, string>> = {
+  jsonl: 'JSON Lines',
+  json: 'JSON',
+  csv: 'CSV',
+  parquet: 'Parquet',
+};
+
+/** The extension a file of each format is written with. */
+export const FORMAT_EXTENSIONS: Readonly<Record<FileFormat, string>> = {
+  jsonl: '.jsonl',
+  json: '.json',
+  csv: '.csv',
+  parquet: '.parquet',
+};
+
+/** Every extension read as a format (lowercase): `.ndjson` is JSON Lines too. */
+export const FORMAT_BY_EXTENSION: Readonly<Record<string, FileFormat>> = {
+  '.jsonl': 'jsonl',
+  '.ndjson': 'jsonl',
+  '.json': 'json',
+  '.csv': 'csv',
+  '.parquet': 'parquet',
+};
+
+/** What a message about a file of no known format tells the person to use. */
+export const KNOWN_EXTENSIONS = (() => {
+  const all = Object.keys(FORMAT_BY_EXTENSION);
+  return `${all.slice(0, -1).join(', ')} or ${all.at(-1)}`;
+})();
