@@ -10,7 +10,9 @@ const OPTIONS = {
 
 const refusal = (argv: string[]): string => {
   try {
-    parseCommandArgs(argv, OPTIONS, true);
+    parseCommandArgs(argv, OPTIONS, true, {
+      benchmarks: 'several names as a comma list: gsm8k,math',
+    });
   } catch (error) {
     return (error as Error).message;
   }

@@ -5,12 +5,14 @@ import { AppError } from '../../src-shared/errors.ts';
  * `util.parseArgs` with its errors turned into the app's own (exit code 2,
  * clear message), and an option of one value given twice refused: parseArgs
  * keeps the last, so `--benchmarks gsm8k --benchmarks math` ran against MATH
- * alone without a word.
+ * alone without a word. `twiceHints` adds what to give instead, per option
+ * (`--benchmarks` takes several names as one comma list).
  */
 export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(
   argv: string[],
   options: O,
   allowPositionals = false,
+  twiceHints: Partial<Record<keyof O, string>> = {},
 ) {
   let parsed;
   try {
@@ -24,10 +26,10 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
     const option = options[token.name];
     if (option?.multiple === true || option?.type === 'boolean') continue;
     if (seen.has(token.name)) {
+      const hint = twiceHints[token.name];
       throw new AppError(
         'invalid_request',
-        `--${token.name} is given twice: give it once` +
-          (token.name === 'benchmarks' ? ' (several names as a comma list: gsm8k,math)' : ''),
+        `--${token.name} is given twice: give it once${hint === undefined ? '' : ` (${hint})`}`,
       );
     }
     seen.add(token.name);

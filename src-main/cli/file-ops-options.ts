@@ -19,6 +19,11 @@ export const FILE_OPS_OPTIONS = {
   against: { type: 'string', multiple: true },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
+/** What `svc audit|fix|refine` says of an option of one value given twice (args.ts). */
+export const FILE_OPS_TWICE_HINTS = {
+  benchmarks: 'several names as a comma list: gsm8k,math',
+} as const;
+
 /** The options of `svc merge OUT PART...` (merge.ts; pool-ahead.ts reads them first). */
 export const MERGE_OPTIONS = {
   input: { type: 'string' },

@@ -36,7 +36,7 @@ import { runProgressBar as progressBar, ScanProgress } from './progress-bars.ts'
 import type { TakenRunSlice } from '../service/file-pass/parallel-pass.ts';
 import type { ShardRunResult } from '../service/file-pass/task-types.ts';
 import { filePassPool, prestartFilePass } from '../service/runs/pool/pooled.ts';
-import { FILE_OPS_OPTIONS } from './file-ops-options.ts';
+import { FILE_OPS_OPTIONS, FILE_OPS_TWICE_HINTS } from './file-ops-options.ts';
 import { passRunsOnPool } from './pool-ahead.ts';
 import { meterOf } from '../service/runs/pool/wire.ts';
 import { JsonText } from '../service/runs/history.ts';
@@ -200,7 +200,12 @@ async function fileOperation(
   argv: string[],
   interruption: Interruption,
 ): Promise<void> {
-  const { values, positionals } = parseCommandArgs(argv, FILE_OPS_OPTIONS, true);
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    FILE_OPS_OPTIONS,
+    true,
+    FILE_OPS_TWICE_HINTS,
+  );
   const [input, ...extra] = positionals;
   if (input === undefined || extra.length > 0) {
     throw new AppError('invalid_request', `expected one input file\n\n${FILE_OPS_USAGE}`);
