@@ -167,7 +167,7 @@ describe('svc audit FILE: the contamination check', () => {
     });
   });
 
-  it('refuses an unknown benchmark and a missing eval file with a clear message', async () => {
+  it('refuses an unknown benchmark, a missing eval file and --benchmarks twice with a clear message', async () => {
     const dir = tempDir();
     const input = writeJsonl(join(dir, 'in.jsonl'), [{ task_type: 'text', text: 'Hello there.' }]);
     const unknown = await svc(dir, 'audit', input, '--benchmarks', 'gsm8k,mmlu');
@@ -176,5 +176,10 @@ describe('svc audit FILE: the contamination check', () => {
     const missing = await svc(dir, 'audit', input, '--against', join(dir, 'nope.jsonl'));
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/nope\.jsonl/);
+    const twice = await svc(dir, 'audit', input, '--benchmarks', 'gsm8k', '--benchmarks', 'math');
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain(
+      '--benchmarks is given twice: give it once (several names as a comma list: gsm8k,math)',
+    );
   });
 });
