@@ -3,18 +3,17 @@ import type { Sample } from '../../../src-shared/schemas/sample.ts';
 /**
  * What the grid shows of a sample, one line each: the main text (the text,
  * the stem, the question, the last user turn) and a secondary one (the
- * choices with the labelled one marked, the answer, the roles), plus the
- * lowercased text a search looks in.
+ * choices with the labelled one marked, the answer, the roles). A search
+ * looks in every field of the row instead (store/search-text.ts).
  */
 
 export const TITLE_MAX = 300;
 export const DETAIL_MAX = 300;
-export const SEARCH_MAX = 1000;
+const HEAD_MAX = 2000;
 
 export interface GridText {
   title: string;
   detail: string;
-  search_text: string;
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -51,10 +50,9 @@ function parts(sample: Sample): { main: string; secondary: string } {
 
 export function gridText(sample: Sample): GridText {
   const { main, secondary } = parts(sample);
-  // Only the head of a long text is ever shown or searched: never normalise the rest.
-  const head = oneLine(main.slice(0, 2 * SEARCH_MAX));
-  const title = clip(head, TITLE_MAX);
+  // Only the head of a long text is ever shown: never normalise the rest. (A head of
+  // whitespace runs still fills the title once they are folded.)
+  const title = clip(oneLine(main.slice(0, HEAD_MAX)), TITLE_MAX);
   const detail = clip(oneLine(secondary.slice(0, 2 * DETAIL_MAX)), DETAIL_MAX);
-  const search = `${head.slice(0, SEARCH_MAX - DETAIL_MAX)}\n${detail}`;
-  return { title, detail, search_text: search.toLowerCase() };
+  return { title, detail };
 }

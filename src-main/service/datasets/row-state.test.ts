@@ -211,7 +211,7 @@ describe('verdictInForce', () => {
 });
 
 describe('gridText', () => {
-  it('shows one line of each task type and searches lowercased text', () => {
+  it('shows one line of each task type', () => {
     expect(
       gridText({
         task_type: 'multiple_choice',
@@ -219,7 +219,7 @@ describe('gridText', () => {
         choices: ['A', 'B'],
         answer_index: 1,
       }),
-    ).toEqual({ title: 'Pick one', detail: 'A | ✓ B', search_text: 'pick one\na | ✓ b' });
+    ).toEqual({ title: 'Pick one', detail: 'A | ✓ B' });
     expect(
       gridText({
         task_type: 'conversation',
