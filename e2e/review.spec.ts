@@ -78,6 +78,20 @@ test.describe('the review', () => {
     await expect(question).toHaveValue(/ café /);
     await page.screenshot({ path: join(screenshots, 'review-edit-form-1280x720.png') });
     await question.fill('A hand-written question about a cafe?');
+    // Esc with the change unsaved asks first, whether the focus is in the form or not.
+    await page.keyboard.press('Escape');
+    await expect(form.getByTestId('edit-discard')).toContainText('Esc again discards them');
+    await expect(question).toHaveValue('A hand-written question about a cafe?');
+    await review.getByRole('heading', { name: 'Row 3' }).click();
+    await page.keyboard.press('Escape');
+    await expect(form).toBeHidden();
+    // Discarded: opened again, the form holds the suggested fix; Esc closes it unchanged at once.
+    await page.keyboard.press('e');
+    await expect(question).toHaveValue(/ café /);
+    await question.press('Escape');
+    await expect(form).toBeHidden();
+    await page.keyboard.press('e');
+    await question.fill('A hand-written question about a cafe?');
     await form.getByRole('button', { name: 'Save and re-audit' }).click();
     await expect(review.getByTestId('edited-banner')).toContainText('Your edit, re-audited');
     // Edited by hand, said in the review's header and in the grid's status (not "changed").

@@ -48,6 +48,8 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
   const [detail, setDetail] = useState<RowDetail | null>(null);
   const [error, setError] = useState<AppError | null>(null);
   const [editing, setEditing] = useState(false);
+  /** What Esc does in the open edit form (asks before unsaved changes go). */
+  const editEscape = useRef<(() => void) | null>(null);
   const [saving, setSaving] = useState(false);
   const [keysShown, setKeysShown] = useState(false);
   /** The row whose pair was just kept apart (until the rescan clears its verdict). */
@@ -115,7 +117,7 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.key === 'Escape') {
         if (keysShown) setKeysShown(false);
-        else if (editing) setEditing(false);
+        else if (editing) (editEscape.current ?? (() => setEditing(false)))();
         else show(null);
         event.preventDefault();
         return;
@@ -301,6 +303,7 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
           busy={saving}
           onSave={(sample) => void save(sample)}
           onCancel={() => setEditing(false)}
+          escapeRef={editEscape}
         />
       ) : copy && !hasFix ? null : (
         <SampleDiff

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { choiceLetter } from '../../../../src-shared/letters.ts';
 import { parseJsonExact } from '../../../../src-shared/exact-json.ts';
 
@@ -11,6 +11,8 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
  * the choices with the right one chosen, the style; the question and the
  * answer; the turns with their roles), or its JSON for anything else. Save
  * hands the whole sample back (metadata kept); the review re-audits it.
+ * Esc with unsaved changes asks first: a second Esc discards them (the
+ * Cancel button discards at once: it says so).
  */
 export function EditForm({
   sample,
@@ -18,6 +20,7 @@ export function EditForm({
   busy,
   onSave,
   onCancel,
+  escapeRef,
 }: {
   sample: Sample;
   /** What `sample` is, said above the form: the edit builds on it. */
@@ -25,18 +28,39 @@ export function EditForm({
   busy: boolean;
   onSave: (sample: Sample) => void;
   onCancel: () => void;
+  /** Set to what Esc does here, for an Esc the review gets with the focus outside the form. */
+  escapeRef?: RefObject<(() => void) | null>;
 }) {
   const [draft, setDraft] = useState<Sample>(() => structuredClone(sample));
   const [asJson, setAsJson] = useState(false);
   const [json, setJson] = useState(() => JSON.stringify(sample, null, 2));
   const [jsonError, setJsonError] = useState<string | null>(null);
-  const set = (key: string, value: unknown) => setDraft({ ...draft, [key]: value });
+  const [discardAsked, setDiscardAsked] = useState(false);
+  const set = (key: string, value: unknown) => {
+    setDraft({ ...draft, [key]: value });
+    setDiscardAsked(false);
+  };
   const formRef = useRef<HTMLFormElement>(null);
   // Opened (or switched to JSON) below a long review, the form was out of sight at 1280x720:
   // `e` seemed to do nothing. Its top comes into view, and with it its fields and, mostly, Save.
   useEffect(() => {
     formRef.current?.scrollIntoView({ block: 'start' });
   }, [asJson]);
+
+  // Compared only when Esc is pressed: a keystroke in a large row's form costs nothing more.
+  const unchanged = () =>
+    (asJson ? json : JSON.stringify(draft, null, 2)) === JSON.stringify(sample, null, 2);
+  const escape = () => {
+    if (discardAsked || unchanged()) onCancel();
+    else setDiscardAsked(true);
+  };
+  useEffect(() => {
+    if (!escapeRef) return;
+    escapeRef.current = escape;
+    return () => {
+      escapeRef.current = null;
+    };
+  });
 
   const save = () => {
     if (!asJson) return onSave(draft);
@@ -222,7 +246,7 @@ export function EditForm({
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.stopPropagation();
-          onCancel();
+          escape();
         }
       }}
     >
@@ -253,6 +277,7 @@ export function EditForm({
             onChange={(e) => {
               setJson(e.target.value);
               setJsonError(null);
+              setDiscardAsked(false);
             }}
           />
         </label>
@@ -260,6 +285,11 @@ export function EditForm({
         form
       )}
       {jsonError && <p className="error-text">{jsonError}</p>}
+      {discardAsked && (
+        <p className="warning-text" role="status" data-testid="edit-discard">
+          Your changes are not saved. Esc again discards them; Save keeps them.
+        </p>
+      )}
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onCancel} disabled={busy}>
           Cancel
