@@ -283,7 +283,11 @@ export const OwnerEvent = z.discriminatedUnion('type', [
     dataset_id: z.string().meta({
       description: 'The dataset being imported: its rows can be read while the rest arrives.',
     }),
-    name: z.string(),
+    name: z.string().meta({ description: 'The dataset’s name.' }),
+    asked_name: z.string().meta({
+      description:
+        'The name the import was asked for: the dataset’s, unless another dataset had it (then `NAME (2)`).',
+    }),
     rows: z.int(),
     errors: z.int(),
     bytes_read: z.int(),

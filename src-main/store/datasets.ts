@@ -54,6 +54,19 @@ export function insertDataset(
 }
 
 /**
+ * `name`, or else `name (2)`, `name (3)`, ... whichever no other dataset has
+ * (one being deleted aside): the list, the Overview and an evaluation set's
+ * evidence tell datasets apart by their names, so the same file imported
+ * twice was two rows of the list no one could tell apart.
+ */
+export function unusedDatasetName(db: Db, name: string): string {
+  const taken = statement(db, `SELECT 1 FROM datasets WHERE name = ? AND state != 'deleting'`);
+  let candidate = name;
+  for (let n = 2; taken.get(candidate) !== undefined; n++) candidate = `${name} (${n})`;
+  return candidate;
+}
+
+/**
  * What an import in progress has stored so far: the rows and errors written
  * and the task types seen, so a listing shows the dataset growing.
  */

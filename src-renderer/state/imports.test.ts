@@ -24,6 +24,7 @@ const firstRows: Extract<OwnerEvent, { type: 'import' }> = {
   type: 'import',
   dataset_id: 'ds_new',
   name: 'csqa',
+  asked_name: 'csqa',
   rows: 12,
   errors: 0,
   bytes_read: 100,
@@ -44,6 +45,19 @@ describe('the hand-over of an import to the grid', () => {
     releaseList();
     await settle();
     expect(useGrid.getState().datasetId).toBe('ds_new');
+  });
+
+  it('opens a dataset named "NAME (2)" as the import of NAME it is', async () => {
+    useImport.getState().imported({ ...firstRows, name: 'csqa (2)' });
+    releaseList();
+    await settle();
+    expect(useGrid.getState().datasetId).toBe('ds_new');
+    useImport.setState({ busy: true, committedName: 'csqa', datasetId: null });
+    useGrid.setState({ datasetId: null });
+    // Another import's events are not this one's.
+    useImport.getState().imported({ ...firstRows, dataset_id: 'ds_x', asked_name: 'other' });
+    await settle();
+    expect(useImport.getState().datasetId).toBeNull();
   });
 
   it('keeps the view of a person who opened and filtered it while the list was read', async () => {

@@ -160,7 +160,7 @@ export const useImport = create<ImportState>()((set, get) => ({
   },
   imported: (event) => {
     const { busy, committedName, datasetId } = get();
-    if (!busy || event.name !== committedName || event.done) return;
+    if (!busy || event.asked_name !== committedName || event.done) return;
     set({
       progress: {
         rows: event.rows,

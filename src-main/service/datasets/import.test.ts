@@ -311,6 +311,7 @@ describe('importDataset', () => {
       type: 'import',
       dataset_id: summary.id,
       name: 'trees',
+      asked_name: 'trees',
       rows: 100,
       errors: 0,
       bytes_read: bytes,
@@ -405,6 +406,25 @@ describe('importDataset', () => {
     expect(h.db.prepare('SELECT count(*) AS n FROM dataset_rows').get()).toEqual({ n: 0 });
     // The next import of the same file is whole.
     expect(await h.importFile(file, 'gsm8k', 'wanted')).toMatchObject({ rows: 12_000 });
+  });
+
+  it('names a second import of a name in use "name (2)", and a name freed by a delete is free', async () => {
+    const h = createHarness();
+    const file = dataset('gsm8k_test_first300.jsonl');
+    const first = await h.importFile(file, 'gsm8k', 'gsm8k');
+    const second = await h.importFile(file, 'gsm8k', 'gsm8k');
+    const third = await h.importFile(file, 'gsm8k', 'gsm8k');
+    expect([first.name, second.name, third.name]).toEqual(['gsm8k', 'gsm8k (2)', 'gsm8k (3)']);
+    // The import's progress names it so too.
+    const named = h.received.flatMap((e) => (e.type === 'import' && e.done ? [e.name] : []));
+    expect(named).toEqual(['gsm8k', 'gsm8k (2)', 'gsm8k (3)']);
+    expect((await h.call('listDatasets', {})).map((d) => d.name).sort()).toEqual([
+      'gsm8k',
+      'gsm8k (2)',
+      'gsm8k (3)',
+    ]);
+    await h.call('deleteDataset', { dataset_id: second.id });
+    expect((await h.importFile(file, 'gsm8k', 'gsm8k')).name).toBe('gsm8k (2)');
   });
 
   it('deletes a dataset with its rows and errors', async () => {

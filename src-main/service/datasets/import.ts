@@ -12,6 +12,7 @@ import {
   recordImportMapping,
   recordImportProgress,
   recordNotUtf8Line,
+  unusedDatasetName,
   type ImportErrorRecord,
 } from '../../store/datasets.ts';
 import { leanRowInserter, type LeanRowRecord } from '../../store/datasets-rows.ts';
@@ -93,9 +94,10 @@ export async function importDataset(
     throw 'upload_id' in request.source ? namingTheFile(error, file) : error;
   });
   const id = newId('ds');
+  const name = unusedDatasetName(ctx.db, request.name);
   insertDataset(ctx.db, {
     id,
-    name: request.name,
+    name,
     file_name: file.fileName,
     format: file.format,
     shape: request.mapping ? 'custom' : request.shape,
@@ -114,7 +116,7 @@ export async function importDataset(
     if (!controller.signal.aborted) return;
     throw new AppError(
       'cancelled',
-      `the import of ${request.name} was stopped: the dataset was deleted while it imported ` +
+      `the import of ${name} was stopped: the dataset was deleted while it imported ` +
         `(${counts.rows} rows read)`,
     );
   };
@@ -142,7 +144,8 @@ export async function importDataset(
     deps.emit({
       type: 'import',
       dataset_id: id,
-      name: request.name,
+      name,
+      asked_name: request.name,
       rows: counts.rows,
       errors: counts.errors,
       bytes_read: done ? file.bytes : Math.min(counts.bytes, Math.floor(file.bytes * 0.99)),
