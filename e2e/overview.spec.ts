@@ -92,9 +92,10 @@ test.describe('the Overview', () => {
       'option A is right in 200 of 200 items',
       { timeout: 60_000 },
     );
-    await expect(
-      overview.getByRole('img', { name: 'Items labelled at each position' }),
-    ).toBeVisible();
+    const positions = overview.getByRole('img', { name: 'Items labelled at each position' });
+    await expect(positions).toBeVisible();
+    // Each letter's count is written above its column: A holds all 200.
+    await expect(positions.locator('text.column-value').first()).toHaveText('200');
     await page.screenshot({ path: join(screenshots, 'overview-truthfulqa-1280x720.png') });
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: join(screenshots, 'overview-truthfulqa-1440x900.png') });

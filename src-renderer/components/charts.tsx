@@ -92,15 +92,19 @@ const LABEL_GAP = 6;
  * Columns with labels under them; an optional expected value drawn as a tick
  * on each. Labels that would touch are thinned (every second, third, ...
  * column keeps one), and `axis` names what the labels count, under them.
+ * `values` writes each column's count above it (for a few columns: the
+ * answer position's letters, where a reader compares counts, not shapes).
  */
 export function Columns({
   label,
   columns,
   axis,
+  values = false,
 }: {
   label: string;
   columns: { label: string; value: number; expected?: number; title: string }[];
   axis?: string;
+  values?: boolean;
 }) {
   const width = 320;
   const height = 120;
@@ -108,9 +112,10 @@ export function Columns({
   const slot = width / Math.max(1, columns.length);
   const widest = Math.max(0, ...columns.map((c) => c.label.length)) * LABEL_CHAR + LABEL_GAP;
   const every = Math.max(1, Math.ceil(widest / slot));
-  const bottom = height + 18 + (axis ? 16 : 0);
+  const top = values ? 14 : 0;
+  const bottom = top + height + 18 + (axis ? 16 : 0);
   return (
-    <svg className="chart" viewBox={`0 0 ${width} ${bottom}`} role="img" aria-label={label}>
+    <svg className="chart" viewBox={`0 ${-top} ${width} ${bottom}`} role="img" aria-label={label}>
       {columns.map((column, i) => {
         const h = (column.value / max) * height;
         const x = i * slot;
@@ -128,6 +133,16 @@ export function Columns({
                 className="expected"
               />
             )}
+            {values && (
+              <text
+                x={x + slot / 2}
+                y={height - Math.max(h, ((column.expected ?? 0) / max) * height) - 3}
+                className="axis column-value"
+                textAnchor="middle"
+              >
+                {column.value.toLocaleString('en-US')}
+              </text>
+            )}
             {i % every === 0 && (
               <text x={x + slot / 2} y={height + 14} className="axis" textAnchor="middle">
                 {column.label}
@@ -137,7 +152,7 @@ export function Columns({
         );
       })}
       {axis && (
-        <text x={width / 2} y={bottom - 2} className="axis axis-title" textAnchor="middle">
+        <text x={width / 2} y={bottom - top - 2} className="axis axis-title" textAnchor="middle">
           {axis}
         </text>
       )}

@@ -117,6 +117,7 @@ export function Overview({ dataset }: { dataset: DatasetSummary }) {
             <h3 id="ov-position">Position of the labelled answer</h3>
             <Columns
               label="Items labelled at each position"
+              values
               columns={position.counts.map((value, i) => ({
                 label: choiceLetter(i),
                 value,
