@@ -4,6 +4,7 @@ import type { GridRow } from '../../../src-shared/owner/datasets.ts';
 import { PAGE_SIZE, rowAt, useGrid, type SortState } from '../../state/grid.ts';
 import { useScaledRows } from './scaled-rows.ts';
 import { StatusBadges } from './StatusBadges.tsx';
+import { statusSummary } from './status-summary.ts';
 
 /**
  * The dataset grid: TanStack Table defines the columns and renders the cells;
@@ -86,9 +87,7 @@ function SelectBox({ index }: { index: number }) {
 function tooltip(row: GridRow, column: string): string | undefined {
   if (column === 'title') return row.title;
   if (column === 'detail') return row.detail;
-  if (column === 'status' && row.failed_checks.length > 0) {
-    return `failed: ${row.failed_checks.join(', ')}`;
-  }
+  if (column === 'status') return statusSummary(row);
   return undefined;
 }
 
