@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AppError } from '../../../src-shared/errors.ts';
 import type { RowDetail } from '../../../src-shared/owner/datasets.ts';
 import type { AuditBlock, Issue } from '../../../src-shared/schemas/blocks.ts';
@@ -109,8 +109,10 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
     }
   };
 
-  // The review's keys; a key typed into a field or a select is the field's.
-  useEffect(() => {
+  // The review's keys; a key typed into a field or a select is the field's. A layout effect:
+  // the listener is the one of the row shown before the browser can send the next key (a
+  // passive effect ran after the paint, and an `e` pressed as the row appeared was dropped).
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       if (target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) return;

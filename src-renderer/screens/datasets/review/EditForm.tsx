@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { choiceLetter } from '../../../../src-shared/letters.ts';
 import { parseJsonExact } from '../../../../src-shared/exact-json.ts';
 
@@ -54,7 +54,8 @@ export function EditForm({
     if (discardAsked || unchanged()) onCancel();
     else setDiscardAsked(true);
   };
-  useEffect(() => {
+  // Before the next key can come (see ReviewPanel's keys): never the Esc of an older draft.
+  useLayoutEffect(() => {
     if (!escapeRef) return;
     escapeRef.current = escape;
     return () => {
