@@ -1,5 +1,5 @@
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { GridRow } from '../../../src-shared/owner/datasets.ts';
 import { PAGE_SIZE, rowAt, useGrid, type SortState } from '../../state/grid.ts';
 import { useScaledRows } from './scaled-rows.ts';
@@ -150,8 +150,9 @@ export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: bool
     }
   }, [detailIndex, first, last, pages, rows]);
 
-  // Keyboard review: up and down move the open row.
-  useEffect(() => {
+  // Keyboard review: up and down move the open row. Bound before the paint, as the review's
+  // keys are (ReviewPanel): a key pressed as a row opens is that row's.
+  useLayoutEffect(() => {
     if (detailIndex === null) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) {
