@@ -14,6 +14,14 @@ export const FORMAT_NAMES: Readonly<Record<FileFormat, string>> = {
   parquet: 'Parquet',
 };
 
+/** A format's short name, on a button or beside a file's name ("JSONL · gsm8k"). */
+export const FORMAT_LABELS: Readonly<Record<FileFormat, string>> = {
+  jsonl: 'JSONL',
+  json: 'JSON',
+  csv: 'CSV',
+  parquet: 'Parquet',
+};
+
 /** The extension a file of each format is written with. */
 export const FORMAT_EXTENSIONS: Readonly<Record<FileFormat, string>> = {
   jsonl: '.jsonl',

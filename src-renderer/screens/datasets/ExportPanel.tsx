@@ -9,7 +9,7 @@ import { api, chooseSavePath } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { fileSize } from '../../format.ts';
 import { KeptRows } from './KeptRows.tsx';
-import type { FileFormat } from '../../../src-shared/file-formats.ts';
+import { FORMAT_LABELS, type FileFormat } from '../../../src-shared/file-formats.ts';
 
 /** Formats with one set of columns for every row: a key only some rows hold is added to the rest. */
 const COLUMNAR: Partial<Record<FileFormat, string>> = { csv: 'CSV', parquet: 'Parquet' };
@@ -49,14 +49,7 @@ function AddedColumns({ dataset, format }: { dataset: DatasetSummary; format: Fi
   );
 }
 
-/** Short names for the format buttons (FORMAT_NAMES says "JSON Lines" in sentences). */
-const FORMAT_LABELS: Record<FileFormat, string> = {
-  jsonl: 'JSONL',
-  csv: 'CSV',
-  parquet: 'Parquet',
-  json: 'JSON',
-};
-const FORMATS = Object.keys(FORMAT_LABELS) as FileFormat[];
+const FORMATS: readonly FileFormat[] = ['jsonl', 'csv', 'parquet', 'json'];
 
 /** Export in the original schema with accepted fixes applied; optionally with verdicts, without flagged rows. */
 export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {

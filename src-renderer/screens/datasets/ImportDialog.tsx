@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { FORMAT_LABELS } from '../../../src-shared/file-formats.ts';
 import type { ShapeId } from '../../../src-shared/owner/datasets.ts';
 import type { OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
@@ -109,7 +110,7 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
                   : 'no built-in shape detected: map the fields below'}
               </span>
               <span className="muted">
-                {preview.format.toUpperCase()}, {fileSize(preview.bytes)}
+                {FORMAT_LABELS[preview.format]}, {fileSize(preview.bytes)}
               </span>
             </div>
             {preview.paths !== null && (
