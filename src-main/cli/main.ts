@@ -1,3 +1,4 @@
+import { format } from 'node:util';
 import { AppError } from '../../src-shared/errors.ts';
 import { packageVersion } from './paths.ts';
 import { Interrupted } from './interruption.ts';
@@ -83,13 +84,28 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 // failure is nowhere else to be told.
 process.stderr.on('error', () => undefined);
 
+/**
+ * Says why the command failed, then exits once stderr has taken it. A pipe
+ * whose reader is slower than the run fills (64 KiB), and Node queues the
+ * writes after that: `process.exit()` at once dropped them, the last line,
+ * the reason, included. Workers may keep the process alive, so it still
+ * exits, when the queue is written or after a bound if stderr never takes it.
+ */
+function failWith(message: string, code: number): void {
+  process.exitCode = code;
+  const exit = () => process.exit(code);
+  process.stderr.write(`${message}\n`, exit);
+  setTimeout(exit, STDERR_DRAIN_MS).unref();
+}
+const STDERR_DRAIN_MS = 10_000;
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof AppError) {
-    console.error(`svc: ${error.message}`);
-    process.exit(
+    failWith(
+      `svc: ${error.message}`,
       error instanceof Interrupted ? error.exitCode : error.code === 'invalid_request' ? 2 : 1,
     );
+  } else {
+    failWith(format(error), 1);
   }
-  console.error(error);
-  process.exit(1);
 });
