@@ -103,19 +103,19 @@ export function datasetHandlers(
       promised(() => importErrorRecords(db, readyDataset(db, dataset_id).id, IMPORT_ERRORS_LISTED)),
     decide: async (input) => {
       const result = await decide(db, input);
-      if (result.updated > 0) scanner.request(input.dataset_id, DECISION_SCAN_DELAY_MS);
+      if (result.updated > 0) scanner.request(input.dataset_id, DECISION_SCAN_DELAY_MS, true);
       return result;
     },
     keepBoth: (input) =>
       promised(() => {
         const result = keepBoth(db, input);
         // At once: the reviewer waits to see the pair leave the duplicates.
-        scanner.request(input.dataset_id);
+        scanner.request(input.dataset_id, 0, true);
         return result;
       }),
     editRow: async (input) => {
       const detail = await editRow(ctx, deps.backend(), input);
-      scanner.request(input.dataset_id, DECISION_SCAN_DELAY_MS);
+      scanner.request(input.dataset_id, DECISION_SCAN_DELAY_MS, true);
       return detail;
     },
     datasetOverview: ({ dataset_id }) =>

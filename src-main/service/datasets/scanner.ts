@@ -25,24 +25,48 @@ import { scanDataset } from '../dataset-checks/sqlite.ts';
 const FOLLOW_IMPORT_MIN_CORES = 4;
 
 /**
- * Scans in the background, coalescing requests, one dataset at a time: each
- * scan spreads over every core already (dataset-checks/scan-slices.ts), and
- * marking an evaluation set asks every other dataset for a scan at once. Run
- * side by side, those scans shared the cores and a 2-row import waited 42 s
- * for its first scan; now they wait in line, and a dataset never scanned
- * (just imported) goes before the rescans.
+ * Datasets of at most this many rows scan in a lane of their own. Their scans
+ * take a second or so; behind a large dataset's (200,000 templated rows: tens
+ * of seconds on 2 cores) a reviewer who dropped a copy in a 60-row set waited
+ * for the large one to end before the copy left the duplicates.
+ */
+export const SMALL_SCAN_ROWS = 10_000;
+
+type Lane = 'small' | 'large';
+
+/**
+ * Who waits for a scan, first first: a person who just decided on a row of the
+ * dataset, a dataset never scanned (just imported), a rescan (an evaluation set
+ * marked, a run ended).
+ */
+const URGENT = 0;
+const FRESH = 1;
+const RESCAN = 2;
+
+/**
+ * Scans in the background, coalescing requests, one dataset at a time in each
+ * lane (small and large datasets): each scan spreads over every core already
+ * (dataset-checks/scan-slices.ts), and marking an evaluation set asks every
+ * other dataset for a scan at once. Run side by side, those scans shared the
+ * cores and a 2-row import waited 42 s for its first scan; now they wait in
+ * line, in the order of who waits for them.
  */
 export class DatasetScanner {
   /** Whether an import's scan starts with its first rows (see FOLLOW_IMPORT_MIN_CORES). */
   followImports = availableParallelism() >= FOLLOW_IMPORT_MIN_CORES;
+  /** The most rows of a dataset scanned in the small lane (tests lower it). */
+  smallRows = SMALL_SCAN_ROWS;
 
   readonly #state = new Map<
     string,
-    { running: Promise<void>; again: boolean; followsImport: boolean }
+    { running: Promise<void>; again: boolean; followsImport: boolean; lane: Lane }
   >();
-  /** Datasets whose scan waits for the one running, in the order they start. */
-  readonly #waiting: string[] = [];
-  readonly #timers = new Map<string, NodeJS.Timeout>();
+  /** Datasets whose scan waits for its lane, in the order they start, with their priority. */
+  readonly #waiting: Record<Lane, { datasetId: string; priority: number }[]> = {
+    small: [],
+    large: [],
+  };
+  readonly #timers = new Map<string, { timer: NodeJS.Timeout; urgent: boolean }>();
   /** Datasets importing whose scan was asked for with their first rows. */
   readonly #following = new Set<string>();
 
@@ -57,20 +81,27 @@ export class DatasetScanner {
   /** Whether a scan of the dataset is running or waiting. */
   busy(datasetId: string): boolean {
     return (
-      this.#state.has(datasetId) || this.#timers.has(datasetId) || this.#waiting.includes(datasetId)
+      this.#state.has(datasetId) ||
+      this.#timers.has(datasetId) ||
+      this.#waitingAt(datasetId) !== undefined
     );
   }
 
-  /** Asks for a scan, after `delayMs` of quiet (decisions come in bursts). */
-  request(datasetId: string, delayMs = 0): void {
-    clearTimeout(this.#timers.get(datasetId));
-    this.#timers.set(
-      datasetId,
-      setTimeout(() => {
-        this.#timers.delete(datasetId);
-        this.start(datasetId);
-      }, delayMs),
-    );
+  /**
+   * Asks for a scan, after `delayMs` of quiet (decisions come in bursts);
+   * `urgent`: a person waits for it (a decision on one of its rows), so it
+   * goes before the other scans waiting in its lane.
+   */
+  request(datasetId: string, delayMs = 0, urgent = false): void {
+    const pending = this.#timers.get(datasetId);
+    clearTimeout(pending?.timer);
+    // A request replacing an urgent one pending is urgent still: the person still waits.
+    const stillUrgent = urgent || pending?.urgent === true;
+    const timer = setTimeout(() => {
+      this.#timers.delete(datasetId);
+      this.start(datasetId, stillUrgent);
+    }, delayMs);
+    this.#timers.set(datasetId, { timer, urgent: stillUrgent });
   }
 
   /**
@@ -107,34 +138,56 @@ export class DatasetScanner {
     }
   }
 
-  /** Whether a scan runs that others wait for: any but one following an import (see start). */
-  #blockingScanRuns(): boolean {
-    return [...this.#state.values()].some((running) => !running.followsImport);
+  /** The lane a dataset's scan waits in and the place it holds there, if it waits. */
+  #waitingAt(datasetId: string): { lane: Lane; at: number } | undefined {
+    for (const lane of ['small', 'large'] as const) {
+      const at = this.#waiting[lane].findIndex((waiting) => waiting.datasetId === datasetId);
+      if (at >= 0) return { lane, at };
+    }
+    return undefined;
   }
 
-  private start(datasetId: string): void {
+  /** Whether a scan runs in the lane that others wait for: any but one following an import. */
+  #laneBusy(lane: Lane): boolean {
+    return [...this.#state.values()].some(
+      (running) => running.lane === lane && !running.followsImport,
+    );
+  }
+
+  /** Waits in `lane` behind every scan of the same priority or a more urgent one. */
+  #wait(lane: Lane, datasetId: string, priority: number): void {
+    const waiting = this.#waitingAt(datasetId);
+    if (waiting) {
+      const held = this.#waiting[waiting.lane][waiting.at];
+      if (held === undefined || held.priority <= priority) return;
+      // Asked for again by someone who waits for it more: it moves up.
+      this.#waiting[waiting.lane].splice(waiting.at, 1);
+    }
+    const line = this.#waiting[lane];
+    const after = line.findIndex((other) => other.priority > priority);
+    line.splice(after < 0 ? line.length : after, 0, { datasetId, priority });
+  }
+
+  private start(datasetId: string, urgent = false): void {
     const current = this.#state.get(datasetId);
     if (current) {
       current.again = true;
       return;
     }
+    const record = this.#ctx.db.open ? datasetRecord(this.#ctx.db, datasetId) : undefined;
+    const lane: Lane = (record?.row_count ?? 0) <= this.smallRows ? 'small' : 'large';
     // A scan that follows an import mostly waits for its rows, for as long as the import takes:
     // it holds up no other dataset's scan.
-    if (this.#blockingScanRuns()) {
-      if (!this.#waiting.includes(datasetId)) {
-        // Never scanned (an import's first scan): before the rescans already waiting.
-        const fresh =
-          this.#ctx.db.open && datasetRecord(this.#ctx.db, datasetId)?.scan_json === null;
-        if (fresh) this.#waiting.unshift(datasetId);
-        else this.#waiting.push(datasetId);
-      }
+    if (this.#laneBusy(lane)) {
+      const fresh = record?.scan_json === null;
+      this.#wait(lane, datasetId, urgent ? URGENT : fresh ? FRESH : RESCAN);
       return;
     }
     const state = {
       running: Promise.resolve(),
       again: false,
-      followsImport:
-        this.#ctx.db.open && datasetRecord(this.#ctx.db, datasetId)?.state === 'importing',
+      followsImport: record?.state === 'importing',
+      lane,
     };
     // Read through a function: set meanwhile by another request, which the compiler cannot see.
     const again = (): boolean => state.again;
@@ -163,9 +216,14 @@ export class DatasetScanner {
         state: error === null ? 'done' : 'failed',
         error,
       });
-      if (!this.#blockingScanRuns()) {
-        const next = this.#waiting.shift();
-        if (next !== undefined) this.start(next);
+      // A dataset that waited may start in the other lane now (an import grew it past
+      // smallRows): the lane goes on to its next until one runs.
+      for (const lane of ['small', 'large'] as const) {
+        while (!this.#laneBusy(lane)) {
+          const next = this.#waiting[lane].shift();
+          if (next === undefined) break;
+          this.start(next.datasetId, next.priority === URGENT);
+        }
       }
     })();
   }
