@@ -16,10 +16,8 @@ export const FORMAT_NAMES: Readonly<Record<FileFormat, string>> = {
 
 /** A format's short name, on a button or beside a file's name ("JSONL · gsm8k"). */
 export const FORMAT_LABELS: Readonly<Record<FileFormat, string>> = {
+  ...FORMAT_NAMES,
   jsonl: 'JSONL',
-  json: 'JSON',
-  csv: 'CSV',
-  parquet: 'Parquet',
 };
 
 /** The extension a file of each format is written with. */
