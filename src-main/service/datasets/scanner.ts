@@ -183,6 +183,9 @@ export class DatasetScanner {
       this.#wait(lane, datasetId, urgent ? URGENT : fresh ? FRESH : RESCAN);
       return;
     }
+    // It may have waited in the other lane (its rows counted before an import grew them).
+    const waited = this.#waitingAt(datasetId);
+    if (waited) this.#waiting[waited.lane].splice(waited.at, 1);
     const state = {
       running: Promise.resolve(),
       again: false,
