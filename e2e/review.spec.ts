@@ -92,6 +92,13 @@ test.describe('the review', () => {
     await expect(form).toBeHidden();
     await page.keyboard.press('e');
     await question.fill('A hand-written question about a cafe?');
+    // Another row opened with the change unsaved asks first too: the row and the change stay.
+    await page.getByTestId('grid-row').nth(3).click();
+    await expect(form.getByTestId('edit-discard')).toContainText(
+      'Leaving the row again discards them',
+    );
+    await expect(review.getByRole('heading', { name: 'Row 3' })).toBeVisible();
+    await expect(question).toHaveValue('A hand-written question about a cafe?');
     await form.getByRole('button', { name: 'Save and re-audit' }).click();
     await expect(review.getByTestId('edited-banner')).toContainText('Your edit, re-audited');
     // Edited by hand, said in the review's header and in the grid's status (not "changed").
@@ -115,6 +122,19 @@ test.describe('the review', () => {
     await expect(review.getByTestId('edited-banner')).toContainText(
       'Your edit, accepted: the export holds it',
     );
+    // Left twice with a change unsaved: the other row opens, its review not an edit form, and
+    // back on row 3 the change is gone and no form is open.
+    await page.keyboard.press('e');
+    await question.fill('A change to leave behind');
+    await page.getByTestId('grid-row').nth(3).click();
+    await expect(form.getByTestId('edit-discard')).toBeVisible();
+    await page.getByTestId('grid-row').nth(3).click();
+    await expect(review.getByRole('heading', { name: 'Row 4' })).toBeVisible();
+    await expect(form).toBeHidden();
+    await row3.click();
+    await expect(review.getByRole('heading', { name: 'Row 3' })).toBeVisible();
+    await expect(form).toBeHidden();
+    await expect(row3).toContainText('A hand-written question about a cafe?');
 
     // ? lists the keys; Esc closes the list, then the review.
     await page.keyboard.press('?');

@@ -71,6 +71,19 @@ const noPages = () => ({ pages: new Map<number, GridRow[]>() });
 let shown = { first: 0, last: 0 };
 /** Refreshes asked for so far: only the latest one reads again when another landed first. */
 let refreshes = 0;
+/** Asked before the review leaves its row: false keeps the row (an edit not saved). */
+let leaveGuard: (() => boolean) | null = null;
+
+/**
+ * While an edit is open in the review, `showDetail` asks `guard` before it
+ * opens another row or closes the review; returns what removes the guard.
+ */
+export function guardLeavingRow(guard: () => boolean): () => void {
+  leaveGuard = guard;
+  return () => {
+    if (leaveGuard === guard) leaveGuard = null;
+  };
+}
 
 /** The pages of the positions from `first` to `last` in one view, with the view's row count. */
 async function readPages(
@@ -256,7 +269,10 @@ export const useGrid = create<GridState>()((set, get) => ({
     set({ selection });
   },
   clearSelection: () => set({ selection: new Set() }),
-  showDetail: (index) => set({ detailIndex: index }),
+  showDetail: (index) => {
+    if (index !== get().detailIndex && leaveGuard && !leaveGuard()) return;
+    set({ detailIndex: index });
+  },
   setRun: (run) => set((s) => ({ run: newerRun(s.run, run) })),
 }));
 

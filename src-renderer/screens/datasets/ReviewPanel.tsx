@@ -5,10 +5,10 @@ import type { AuditBlock, Issue } from '../../../src-shared/schemas/blocks.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { count } from '../../format.ts';
-import { useGrid } from '../../state/grid.ts';
+import { guardLeavingRow, useGrid } from '../../state/grid.ts';
 import { ContaminationEvidence } from './contamination/ContaminationEvidence.tsx';
 import { copyIssue, DuplicatePair } from './review/DuplicatePair.tsx';
-import { EditForm } from './review/EditForm.tsx';
+import { EditForm, type EditGuard } from './review/EditForm.tsx';
 import { SampleDiff } from './review/SampleDiff.tsx';
 import { Verdicts } from './review/Verdicts.tsx';
 
@@ -47,9 +47,15 @@ function editedSays(decision: RowDetail['decision'], passes: boolean): string {
 export function ReviewPanel({ datasetId, index }: { datasetId: string; index: number }) {
   const [detail, setDetail] = useState<RowDetail | null>(null);
   const [error, setError] = useState<AppError | null>(null);
-  const [editing, setEditing] = useState(false);
-  /** What Esc does in the open edit form (asks before unsaved changes go). */
-  const editEscape = useRef<(() => void) | null>(null);
+  /**
+   * The row whose edit form is open. Held by row, not as a flag: the form of one row stayed open
+   * over the next one opened, its draft saved into that row.
+   */
+  const [editingIndex, setEditingIndex] = useState<number | null>(null);
+  const editing = editingIndex === index;
+  const setEditing = useCallback((open: boolean) => setEditingIndex(open ? index : null), [index]);
+  /** What Esc and leaving the row do to the open edit form (ask before unsaved changes go). */
+  const editGuard = useRef<EditGuard | null>(null);
   const [saving, setSaving] = useState(false);
   const [keysShown, setKeysShown] = useState(false);
   /** The row whose pair was just kept apart (until the rescan clears its verdict). */
@@ -119,7 +125,7 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.key === 'Escape') {
         if (keysShown) setKeysShown(false);
-        else if (editing) (editEscape.current ?? (() => setEditing(false)))();
+        else if (editing) (editGuard.current?.escape ?? (() => setEditing(false)))();
         else show(null);
         event.preventDefault();
         return;
@@ -149,7 +155,18 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [decide, detail, editing, hasFix, keysShown, show]);
+  }, [decide, detail, editing, hasFix, keysShown, setEditing, show]);
+
+  // Another row (a click in the grid, an arrow key, a link) or none: the form asks first.
+  useLayoutEffect(() => {
+    if (!editing) return;
+    return guardLeavingRow(() => {
+      const leaves = editGuard.current?.leave() ?? true;
+      // Back on this row later, the review opens as it was before the edit, not on a fresh form.
+      if (leaves) setEditingIndex(null);
+      return leaves;
+    });
+  }, [editing]);
 
   if (!detail) {
     return (
@@ -295,8 +312,10 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
       />
       <ContaminationEvidence audit={detail.audit} sample={detail.sample} />
       {/* A copy with no fix: the pair above shows its sample already. */}
-      {editing ? (
+      {/* Only over its own row's sample: the detail read before may still be the last row's. */}
+      {editing && detail.index === index ? (
         <EditForm
+          key={`${datasetId}:${detail.index}`}
           // An edit builds on the candidate the review shows (a fix or an earlier edit), unless
           // it was rejected: started from the row as imported, an edit after an accepted fix
           // threw the fix away.
@@ -305,7 +324,7 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
           busy={saving}
           onSave={(sample) => void save(sample)}
           onCancel={() => setEditing(false)}
-          escapeRef={editEscape}
+          guardRef={editGuard}
         />
       ) : copy && !hasFix ? null : (
         <SampleDiff

@@ -4,6 +4,14 @@ import { parseJsonExact } from '../../../../src-shared/exact-json.ts';
 
 type Sample = Record<string, unknown>;
 
+/** How the review leaves the form: by Esc, or for another row (or none), each asking first. */
+export interface EditGuard {
+  /** Esc: closes the form, unless it holds changes not yet asked about. */
+  escape: () => void;
+  /** The row is left: true if the form may go (no changes, or asked once already). */
+  leave: () => boolean;
+}
+
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
@@ -12,7 +20,8 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
  * answer; the turns with their roles), or its JSON for anything else. Save
  * hands the whole sample back (metadata kept); the review re-audits it.
  * Esc with unsaved changes asks first: a second Esc discards them (the
- * Cancel button discards at once: it says so).
+ * Cancel button discards at once: it says so). Going to another row asks
+ * the same way: the form was closed, and the changes lost, without a word.
  */
 export function EditForm({
   sample,
@@ -20,7 +29,7 @@ export function EditForm({
   busy,
   onSave,
   onCancel,
-  escapeRef,
+  guardRef,
 }: {
   sample: Sample;
   /** What `sample` is, said above the form: the edit builds on it. */
@@ -28,17 +37,18 @@ export function EditForm({
   busy: boolean;
   onSave: (sample: Sample) => void;
   onCancel: () => void;
-  /** Set to what Esc does here, for an Esc the review gets with the focus outside the form. */
-  escapeRef?: RefObject<(() => void) | null>;
+  /** Set to what Esc and leaving the row do here, for the review to ask (focus outside the form). */
+  guardRef?: RefObject<EditGuard | null>;
 }) {
   const [draft, setDraft] = useState<Sample>(() => structuredClone(sample));
   const [asJson, setAsJson] = useState(false);
   const [json, setJson] = useState(() => JSON.stringify(sample, null, 2));
   const [jsonError, setJsonError] = useState<string | null>(null);
-  const [discardAsked, setDiscardAsked] = useState(false);
+  /** Asked whether to discard unsaved changes: by Esc, or by leaving the row; null: not asked. */
+  const [discardAsked, setDiscardAsked] = useState<'escape' | 'leave' | null>(null);
   const set = (key: string, value: unknown) => {
     setDraft({ ...draft, [key]: value });
-    setDiscardAsked(false);
+    setDiscardAsked(null);
   };
   const formRef = useRef<HTMLFormElement>(null);
   // Opened (or switched to JSON) below a long review, the form was out of sight at 1280x720:
@@ -51,15 +61,20 @@ export function EditForm({
   const unchanged = () =>
     (asJson ? json : JSON.stringify(draft, null, 2)) === JSON.stringify(sample, null, 2);
   const escape = () => {
-    if (discardAsked || unchanged()) onCancel();
-    else setDiscardAsked(true);
+    if (discardAsked !== null || unchanged()) onCancel();
+    else setDiscardAsked('escape');
+  };
+  const leave = () => {
+    if (discardAsked !== null || unchanged()) return true;
+    setDiscardAsked('leave');
+    return false;
   };
   // Before the next key can come (see ReviewPanel's keys): never the Esc of an older draft.
   useLayoutEffect(() => {
-    if (!escapeRef) return;
-    escapeRef.current = escape;
+    if (!guardRef) return;
+    guardRef.current = { escape, leave };
     return () => {
-      escapeRef.current = null;
+      guardRef.current = null;
     };
   });
 
@@ -278,7 +293,7 @@ export function EditForm({
             onChange={(e) => {
               setJson(e.target.value);
               setJsonError(null);
-              setDiscardAsked(false);
+              setDiscardAsked(null);
             }}
           />
         </label>
@@ -286,9 +301,11 @@ export function EditForm({
         form
       )}
       {jsonError && <p className="error-text">{jsonError}</p>}
-      {discardAsked && (
+      {discardAsked !== null && (
         <p className="warning-text" role="status" data-testid="edit-discard">
-          Your changes are not saved. Esc again discards them; Save keeps them.
+          {discardAsked === 'escape'
+            ? 'Your changes are not saved. Esc again discards them; Save keeps them.'
+            : 'Your changes are not saved. Leaving the row again discards them; Save keeps them.'}
         </p>
       )}
       <div className="dialog-actions">
