@@ -157,6 +157,57 @@ test.describe('the review', () => {
     expect(exported[1]?.question).toBe('A hand-written question about a cafe?');
   });
 
+  test('an edit saved as another row opens lands in its own row; the other row stays shown', async ({
+    page,
+    svc,
+  }) => {
+    const rows = readRows('commonsenseqa_validation_first200.jsonl').slice(0, 4);
+    const path = await writeDataset(dir, 'csqa-save-leave', 'jsonl', rows);
+    await importThroughPicker(page, svc.baseUrl, path, rows.length);
+    const grid = page.getByTestId('grid-row');
+    await grid.first().click();
+    const review = page.getByTestId('review');
+    await expect(review.getByRole('heading', { name: 'Row 1' })).toBeVisible();
+    await page.keyboard.press('e');
+    const form = review.getByTestId('edit-form');
+    await form.getByLabel('Edit context').fill('Saved while leaving the row?');
+    // The re-audit takes a while (a large row): the edit's answer comes 1.5 s late.
+    await page.route('**/owner/editRow', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    const saved = page.waitForResponse('**/owner/editRow');
+    await form.getByRole('button', { name: 'Save and re-audit' }).click();
+    // Being saved, the draft is not lost by leaving: one click opens the other row.
+    await grid.nth(1).click();
+    await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
+    // Every heading the review shows from now on.
+    await page.evaluate(() => {
+      const headings: string[] = [];
+      (window as unknown as { headings: string[] }).headings = headings;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="review"] h2')?.textContent ?? '';
+        if (text !== headings.at(-1)) headings.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await saved;
+    await expect(grid.first().locator('.badge', { hasText: 'edited' })).toBeVisible();
+    // The saved row's detail never took the other row's place, not even until a refresh.
+    await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
+    expect(
+      await page.evaluate(() => (window as unknown as { headings: string[] }).headings),
+    ).not.toContain('Row 1');
+    await expect(review.getByTestId('edited-banner')).toHaveCount(0);
+    await expect(form).toBeHidden();
+    // The edit is row 1's.
+    await grid.first().click();
+    await expect(review.getByRole('heading', { name: 'Row 1' })).toBeVisible();
+    await expect(review.getByTestId('review-state')).toHaveText('edited · pending');
+    await page.keyboard.press('e');
+    await expect(form.getByTestId('edit-from')).toHaveText('Edits your earlier edit.');
+    await expect(form.getByLabel('Edit context')).toHaveValue('Saved while leaving the row?');
+  });
+
   test('at 1440x900: a long conversation opens on its change, the verdict in view', async ({
     page,
     svc,

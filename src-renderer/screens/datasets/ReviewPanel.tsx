@@ -103,11 +103,16 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
   const save = async (sample: Record<string, unknown>) => {
     setSaving(true);
     try {
-      setDetail(await api.editRow({ dataset_id: datasetId, index, sample }));
+      const saved = await api.editRow({ dataset_id: datasetId, index, sample });
+      refresh();
+      // Another row opened while the edit was re-audited: its detail stays. The saved row's
+      // showed under it until the refresh read the other row again, and a key pressed then
+      // decided on the row selected, not the one shown.
+      if (useGrid.getState().detailIndex !== index) return;
+      setDetail(saved);
       setEditing(false);
       // The form was long and scrolled: what the edit did is said at the top, under the header.
       panel.current?.scrollTo({ top: 0 });
-      refresh();
     } catch (e) {
       setError(e as AppError);
     } finally {

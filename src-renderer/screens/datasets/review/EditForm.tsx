@@ -65,7 +65,8 @@ export function EditForm({
     else setDiscardAsked('escape');
   };
   const leave = () => {
-    if (discardAsked !== null || unchanged()) return true;
+    // Being saved: nothing is lost by leaving (the save goes on and lands in its row).
+    if (busy || discardAsked !== null || unchanged()) return true;
     setDiscardAsked('leave');
     return false;
   };
