@@ -60,16 +60,17 @@ export function EditForm({
   // Compared only when Esc is pressed: a keystroke in a large row's form costs nothing more.
   const unchanged = () =>
     (asJson ? json : JSON.stringify(draft, null, 2)) === JSON.stringify(sample, null, 2);
-  const escape = () => {
-    if (discardAsked !== null || unchanged()) onCancel();
-    else setDiscardAsked('escape');
-  };
-  const leave = () => {
-    // Being saved: nothing is lost by leaving (the save goes on and lands in its row).
-    if (busy || discardAsked !== null || unchanged()) return true;
-    setDiscardAsked('leave');
+  /** Whether the form may go by `how`; if not, asks (the next try goes). */
+  const mayGo = (how: 'escape' | 'leave'): boolean => {
+    // Being saved: nothing is lost by leaving the row (the save goes on and lands in its row).
+    if ((how === 'leave' && busy) || discardAsked !== null || unchanged()) return true;
+    setDiscardAsked(how);
     return false;
   };
+  const escape = () => {
+    if (mayGo('escape')) onCancel();
+  };
+  const leave = () => mayGo('leave');
   // Before the next key can come (see ReviewPanel's keys): never the Esc of an older draft.
   useLayoutEffect(() => {
     if (!guardRef) return;
