@@ -208,6 +208,60 @@ test.describe('the review', () => {
     await expect(form.getByLabel('Edit context')).toHaveValue('Saved while leaving the row?');
   });
 
+  test('an edit left open as a search, the Overview or another screen closes the review comes back with its row', async ({
+    page,
+    svc,
+  }) => {
+    const rows = readRows('commonsenseqa_validation_first200.jsonl').slice(0, 4);
+    const path = await writeDataset(dir, 'csqa-kept-edit', 'jsonl', rows);
+    await importThroughPicker(page, svc.baseUrl, path, rows.length);
+    const grid = page.getByTestId('grid-row');
+    const review = page.getByTestId('review');
+    const form = review.getByTestId('edit-form');
+    await grid.nth(1).click();
+    await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
+    await page.keyboard.press('e');
+    await expect(form.getByTestId('edit-resumed')).toHaveCount(0);
+    await form.getByLabel('Edit context').fill('Typed before a search');
+    // A search closes the review without asking: the edit is kept, not lost.
+    await page.getByLabel('Search').fill('zzz no such text');
+    await expect(review).toBeHidden();
+    await page.getByLabel('Search').fill('');
+    await expect(grid).toHaveCount(4);
+    await grid.nth(1).click();
+    await expect(form.getByLabel('Edit context')).toHaveValue('Typed before a search');
+    await expect(form.getByTestId('edit-resumed')).toHaveText(
+      'Your edit, not saved yet, as you left it.',
+    );
+    // The Overview, and the keys screen, then back: the row opens on its edit again.
+    await form.getByLabel('Edit context').fill('Typed before the Overview');
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await expect(review).toBeHidden();
+    await page.getByRole('tab', { name: 'Rows' }).click();
+    await expect(form.getByLabel('Edit context')).toHaveValue('Typed before the Overview');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Keys' })
+      .click();
+    await expect(review).toBeHidden();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Datasets' })
+      .click();
+    await expect(form.getByLabel('Edit context')).toHaveValue('Typed before the Overview');
+    // Cancel discards it: the next edit of the row starts from the row.
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await expect(form).toBeHidden();
+    await grid.first().click();
+    await expect(review.getByRole('heading', { name: 'Row 1' })).toBeVisible();
+    await grid.nth(1).click();
+    await expect(review.getByRole('heading', { name: 'Row 2' })).toBeVisible();
+    await expect(form).toBeHidden();
+    await page.keyboard.press('e');
+    await expect(form.getByLabel('Edit context')).toHaveValue(String(rows[1]?.question));
+    await expect(form.getByTestId('edit-resumed')).toHaveCount(0);
+  });
+
   test('at 1440x900: a long conversation opens on its change, the verdict in view', async ({
     page,
     svc,

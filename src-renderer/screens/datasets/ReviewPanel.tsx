@@ -5,6 +5,13 @@ import type { AuditBlock, Issue } from '../../../src-shared/schemas/blocks.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { count } from '../../format.ts';
+import {
+  discardDraft,
+  draftChanged,
+  draftOf,
+  keepDraft,
+  type EditDraft,
+} from '../../state/edit-drafts.ts';
 import { guardLeavingRow, useGrid } from '../../state/grid.ts';
 import { ContaminationEvidence } from './contamination/ContaminationEvidence.tsx';
 import { copyIssue, DuplicatePair } from './review/DuplicatePair.tsx';
@@ -53,7 +60,29 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
    */
   const [editingIndex, setEditingIndex] = useState<number | null>(null);
   const editing = editingIndex === index;
-  const setEditing = useCallback((open: boolean) => setEditingIndex(open ? index : null), [index]);
+  /** An edit of this row left open when the review closed unasked: the row opens on it again. */
+  const [resume, setResume] = useState<EditDraft | null>(null);
+  const [rowOpened, setRowOpened] = useState<string | null>(null);
+  const row = `${datasetId}:${index}`;
+  if (rowOpened !== row) {
+    // Set while rendering, as the row changes: the first paint of the row shows its form.
+    setRowOpened(row);
+    const kept = draftOf(datasetId, index);
+    const changed = kept !== null && draftChanged(kept);
+    setResume(changed ? kept : null);
+    setEditingIndex(changed ? index : null);
+  }
+  /** Opens the form, or closes it and forgets its draft (Cancel, Esc, saved). */
+  const setEditing = useCallback(
+    (open: boolean) => {
+      if (!open) discardDraft(datasetId, index);
+      setResume(null);
+      setEditingIndex(open ? index : null);
+    },
+    [datasetId, index],
+  );
+  /** Whether an edit is being saved, for the leave guard (a closure of the row it guards). */
+  const savingNow = useRef(false);
   /** What Esc and leaving the row do to the open edit form (ask before unsaved changes go). */
   const editGuard = useRef<EditGuard | null>(null);
   const [saving, setSaving] = useState(false);
@@ -102,8 +131,11 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
 
   const save = async (sample: Record<string, unknown>) => {
     setSaving(true);
+    savingNow.current = true;
     try {
       const saved = await api.editRow({ dataset_id: datasetId, index, sample });
+      // Saved: the draft is gone even if the row was left meanwhile (it was kept for a failure).
+      discardDraft(datasetId, index);
       refresh();
       // Another row opened while the edit was re-audited: its detail stays. The saved row's
       // showed under it until the refresh read the other row again, and a key pressed then
@@ -116,6 +148,7 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
     } catch (e) {
       setError(e as AppError);
     } finally {
+      savingNow.current = false;
       setSaving(false);
     }
   };
@@ -168,10 +201,13 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
     return guardLeavingRow(() => {
       const leaves = editGuard.current?.leave() ?? true;
       // Back on this row later, the review opens as it was before the edit, not on a fresh form.
-      if (leaves) setEditingIndex(null);
+      if (leaves) {
+        if (!savingNow.current) discardDraft(datasetId, index);
+        setEditingIndex(null);
+      }
       return leaves;
     });
-  }, [editing]);
+  }, [datasetId, editing, index]);
 
   if (!detail) {
     return (
@@ -330,6 +366,8 @@ export function ReviewPanel({ datasetId, index }: { datasetId: string; index: nu
           onSave={(sample) => void save(sample)}
           onCancel={() => setEditing(false)}
           guardRef={editGuard}
+          kept={resume}
+          onDraft={(draft) => keepDraft(datasetId, detail.index, draft)}
         />
       ) : copy && !hasFix ? null : (
         <SampleDiff

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { choiceLetter } from '../../../../src-shared/letters.ts';
 import { parseJsonExact } from '../../../../src-shared/exact-json.ts';
+import type { EditDraft } from '../../../state/edit-drafts.ts';
 
 type Sample = Record<string, unknown>;
 
@@ -30,6 +31,8 @@ export function EditForm({
   onSave,
   onCancel,
   guardRef,
+  kept = null,
+  onDraft,
 }: {
   sample: Sample;
   /** What `sample` is, said above the form: the edit builds on it. */
@@ -39,10 +42,23 @@ export function EditForm({
   onCancel: () => void;
   /** Set to what Esc and leaving the row do here, for the review to ask (focus outside the form). */
   guardRef?: RefObject<EditGuard | null>;
+  /** An edit of this row left unsaved earlier: the form resumes it if it builds on `sample`. */
+  kept?: EditDraft | null;
+  /** Told the form's state at each change, for the review to keep it if it closes unasked. */
+  onDraft?: (draft: EditDraft) => void;
 }) {
-  const [draft, setDraft] = useState<Sample>(() => structuredClone(sample));
-  const [asJson, setAsJson] = useState(false);
-  const [json, setJson] = useState(() => JSON.stringify(sample, null, 2));
+  // Read once, as the form opens: compared by value, since the row is read again since.
+  const [keptAtOpen] = useState(kept);
+  const [resumed] = useState(() =>
+    kept !== null && JSON.stringify(kept.base) === JSON.stringify(sample) ? kept : null,
+  );
+  const [draft, setDraft] = useState<Sample>(() => resumed?.draft ?? structuredClone(sample));
+  const [asJson, setAsJson] = useState(() => resumed?.asJson ?? false);
+  const [json, setJson] = useState(() => resumed?.json ?? JSON.stringify(sample, null, 2));
+  useEffect(() => {
+    onDraft?.({ base: sample, asJson, draft, json });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the form's own state: a row read again or a new callback is no change
+  }, [asJson, draft, json]);
   const [jsonError, setJsonError] = useState<string | null>(null);
   /** Asked whether to discard unsaved changes: by Esc, or by leaving the row; null: not asked. */
   const [discardAsked, setDiscardAsked] = useState<'escape' | 'leave' | null>(null);
@@ -285,6 +301,13 @@ export function EditForm({
           as JSON
         </label>
       </div>
+      {keptAtOpen !== null && (
+        <p className="muted" role="status" data-testid="edit-resumed">
+          {resumed
+            ? 'Your edit, not saved yet, as you left it.'
+            : 'Your unsaved edit was of this row as it was before: the row has changed since, so it is gone.'}
+        </p>
+      )}
       {asJson || form === null ? (
         <label className="edit-field">
           JSON
