@@ -169,7 +169,8 @@ export function Grid({ hideDetail, narrow }: { hideDetail: boolean; narrow: bool
       if (!row) return;
       event.preventDefault();
       showDetail(row.index);
-      rows.scrollToIndex(next);
+      // An edit not saved may keep the review on its row (it asks): the grid stays with it.
+      if (useGrid.getState().detailIndex === row.index) rows.scrollToIndex(next);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
