@@ -468,7 +468,7 @@ export const truncatedRule: TextRule = {
   severity: 'warning',
   freeTextOnly: true,
   describe: (f) => `the text seems cut off: "${f.example ?? ''}"`,
-  detect: (text) => {
+  detect: (text, context) => {
     // Read as a person reads it: markup debris (`<div>...the</div>`) is not words, and
     // stripping it (the markup fix) must reveal no cut-off that was not there.
     const trimmed = (text.includes('<') ? stripTags(text) : text).trimEnd();
@@ -504,6 +504,11 @@ export const truncatedRule: TextRule = {
     const open = openAtEnd(paragraph);
     if (open && /\p{L}$/u.test(body)) return cut(`an open ${open}`);
     if (question || LIST_ITEM.test(lastLine)) return null;
+    // A prompt (a user turn) ends where its writer stopped, often with no end mark, and its last
+    // paragraph is mostly the material the instruction gives ("Correct the following sentence:
+    // ..."): 5 of Alpaca's first 300 prompts were called cut off for that alone. Its cut-offs still
+    // show by a dangling word, a comma, an open quote or bracket, a list or a code fence (above).
+    if (context?.role === 'user') return null;
     // Only prose that punctuates its lines: most earlier prose lines end with a mark.
     const earlier = lines
       .slice(0, -1)

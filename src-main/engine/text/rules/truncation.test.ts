@@ -48,6 +48,24 @@ describe('truncated', () => {
     }
   });
 
+  it("reads a prompt's missing end mark as where its writer stopped, not as a cut", () => {
+    const user = { freeText: true, path: '/messages/0/content', role: 'user' };
+    const assistant = { ...user, path: '/messages/1/content', role: 'assistant' };
+    // Alpaca's prompts: an instruction, then the material it gives, unpunctuated
+    const prompt = `Identify the parts of speech in each word of the following sentence and explain how you found them:\n\nThe fluffy cat jumped through the open window of the old house on the hill`;
+    expect(truncatedRule.detect(prompt, user)).toBeNull();
+    expect(truncatedRule.detect(prompt, assistant)).not.toBeNull();
+    expect(truncatedRule.detect(prompt)).not.toBeNull();
+    // the other signs of a cut still count in a prompt
+    for (const text of [
+      `${long} They agreed to postpone the final vote until the`,
+      `${long} The chair said "we will decide next week`,
+      'Steps:\n- Open the box.\n- Take out the parts.\n- Read the manual carefully before you',
+    ]) {
+      expect(truncatedRule.detect(text, user), text).not.toBeNull();
+    }
+  });
+
   it('stays rare on real clean data', () => {
     const texts = [
       ...gsm8k().map((s) => s.answer),
