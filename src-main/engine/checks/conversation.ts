@@ -3,6 +3,7 @@ import { CHAT_ROLES } from '../../../src-shared/schemas/sample-kinds.ts';
 import type { ConversationSample } from '../../../src-shared/schemas/sample.ts';
 import type { Conventions } from '../conventions.ts';
 import { CheckSet } from './check-set.ts';
+import { standDownNote } from '../text/instruction.ts';
 import { restatesPrompt } from '../text/rules/placeholders.ts';
 import { inspectText } from './text-fields.ts';
 import type { SampleVerdicts } from './types.ts';
@@ -102,11 +103,13 @@ export function checkConversation(
       !conventions.off.has('restates_prompt') &&
       restatesPrompt(prompt.content, content)
     ) {
+      const message = 'the answer only restates the user turn before it';
+      const note = standDownNote('restates_prompt', prompt.content, content);
       checks.add('coherence', {
         code: 'restates_prompt',
-        message: 'the answer only restates the user turn before it',
+        message: note === null ? message : `${message}; ${note}`,
         path: `/messages/${i}/content`,
-        severity: 'error',
+        severity: note === null ? 'error' : 'warning',
       });
     }
   }

@@ -82,6 +82,26 @@ describe('checks that read the instruction', () => {
     expect(outcomes[0]?.output).toEqual(sample);
   });
 
+  it('leave an answer that says its prompt again as a warning where the prompt asks for that', async () => {
+    for (const [prompt, reply, asked] of [
+      ['Echo: good morning everyone here', 'Good morning everyone here', 'the repetition'],
+      ['Repeat after me', 'Repeat after me', 'the repetition'],
+      ['Say "I am ready to start now"', 'I am ready to start now', 'its words said back'],
+    ] as const) {
+      const [issue] = await issuesOf(chat(prompt, reply), 'restates_prompt');
+      expect(issue?.severity, prompt).toBe('warning');
+      expect(issue?.message, prompt).toContain(`the instruction asks for ${asked}`);
+    }
+    // an echo nobody asked for stays an error
+    const [echo] = await issuesOf(
+      chat('Name three primary colours.', 'Name three primary colours'),
+      'restates_prompt',
+    );
+    expect(echo?.severity).toBe('error');
+    expect(echo?.message).toBe('the answer only restates the user turn before it');
+    expect(standDownNote('restates_prompt', 'Say why the sky is blue.', 'x')).toBeNull();
+  });
+
   it('read the instruction, not the input it works on, nor a word problem', () => {
     // the input paragraph of an Alpaca prompt asks for nothing
     expect(

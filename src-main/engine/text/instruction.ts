@@ -9,7 +9,7 @@
  * instruction, and the fix leaves it as it is.
  */
 
-export type Request = 'template' | 'repetition' | 'markup' | 'list';
+export type Request = 'template' | 'repetition' | 'markup' | 'list' | 'recital';
 
 /** A request: a verb of making, then within a few words what is to be made. */
 const MAKE = String.raw`\b(?:write|draft|compose|create|generate|make|give|prepare|design|produce|provide|build|construct|code|format|convert|turn|rewrite|fill(?: in| out)?|outline|plan|suggest|come up with)\b[^.?!\n]{0,30}?`;
@@ -30,6 +30,8 @@ const ASKS: Record<Request, RegExp> = {
     `${MAKE}\\b(?:html|xhtml|xml|markup|tags?|web ?pages?|svg|jsx)\\b|\\b(?:in|using|as|with) (?:html|xml|markup|svg)\\b`,
     'i',
   ),
+  // "Say \"I am ready\"", "Type exactly this sentence: ...": the reply is to be the prompt's words.
+  recital: /^\s*(?:please\s+)?(?:say|type|recite)\b[^.?!\n]{0,30}?(?:["“‘:]|\bexactly\b)/i,
   list: new RegExp(
     `^\\s*(?:list|enumerate|name|outline|tabulate)\\b|${MAKE}\\b(?:lists?|bullet(?:ed)? points?|bullets|steps|schedules?|plans?|programs?|outlines?|tables?|truth tables?)\\b`,
     'i',
@@ -45,6 +47,8 @@ const STANDS_DOWN: Record<string, readonly Request[]> = {
   repeated_ngrams: ['repetition', 'list'],
   repeated_words: ['repetition'],
   markup_debris: ['markup'],
+  // "Repeat after me: ...", "Echo: ...", "Say \"...\"": an answer that says the prompt again is the task.
+  restates_prompt: ['repetition', 'recital'],
 };
 
 const WHAT: Record<Request, string> = {
@@ -52,6 +56,7 @@ const WHAT: Record<Request, string> = {
   repetition: 'the repetition',
   markup: 'markup',
   list: 'a list',
+  recital: 'its words said back',
 };
 
 /**
