@@ -208,6 +208,28 @@ describe('boilerplate', () => {
       expect(boilerplateRule.detect(text), text).toBeNull();
     }
   });
+
+  it('reads a table as cells, not as lines of prose without an end mark', () => {
+    const rows = [
+      'Ada Lovelace | mathematician and writer | London, England | the first published algorithm',
+      'Alan Turing | mathematician and computer scientist | London, England | the Turing machine',
+      'Grace Hopper | computer scientist and admiral | New York City | the first compiler there was',
+      'John von Neumann | mathematician and physicist | Budapest, Hungary | the stored program computer',
+      'Claude Shannon | mathematician and engineer | Petoskey, Michigan | the theory of communication',
+      'Edsger Dijkstra | computer scientist and teacher | Rotterdam | the shortest path algorithm',
+      'Donald Knuth | computer scientist and author | Milwaukee | The Art of Computer Programming',
+      'Barbara Liskov | computer scientist and professor | Los Angeles | the substitution principle',
+    ];
+    const head =
+      'Here is a table of pioneers:\n\nName | Field | Born | Known for\n--- | --- | --- | ---\n';
+    // Markdown without outer pipes, and with them
+    expect(boilerplateRule.detect(head + rows.join('\n'))).toBeNull();
+    expect(boilerplateRule.detect(head + rows.map((r) => `| ${r} |`).join('\n'))).toBeNull();
+    // the same words as lines of prose without an end mark are still scraped debris
+    expect(
+      boilerplateRule.detect(head + rows.map((r) => r.replaceAll(' |', ',')).join('\n')),
+    ).not.toBeNull();
+  });
 });
 
 describe('whitespace: runs of spaces and trailing whitespace, repaired exactly', () => {

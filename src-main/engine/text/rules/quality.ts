@@ -329,6 +329,8 @@ const BOILERPLATE_WORDS =
   /javascript|cookies|policy|terms|reserved|click here|newsletter|facebook|twitter|instagram|comment/i;
 const LIST_OR_HEADING = /^\s*(?:[-*+•#>|]|\d+[.)]|[a-z][.)]\s|\p{Extended_Pictographic})/iu;
 const END_MARK = /[.!?…:;"'”’)\]]$/;
+/** A row of a table (Markdown's without outer pipes too: `Name | Field | Born`): cells, not prose. */
+const TABLE_ROW = /\|[^|]*\|/;
 /** A brace block of statements (`{ color: red; }`, `{ x = 1; }`), bounded so that the search stays linear. */
 const BRACE_BLOCK = /\{([^{}]{1,300})\}/g;
 const STATEMENTS = /[:=][^;]*;\s*$/;
@@ -367,12 +369,15 @@ export const boilerplateRule: TextRule = {
     if (at >= 0) {
       return { count: 1, example: `code braces in prose: ${excerpt(text, at)}` };
     }
-    // FineWeb: under 12% of lines ending in punctuation. Lists, headings and code lines do not count.
+    // FineWeb: under 12% of lines ending in punctuation. Lists, headings, table rows and code lines
+    // do not count.
     if (!hasLineBreaks(prose, 7)) return null;
     const lines = prose
       .split('\n')
       .map((l) => l.trim())
-      .filter((l) => l !== '' && !LIST_OR_HEADING.test(l) && !isIndentedCode(l));
+      .filter(
+        (l) => l !== '' && !LIST_OR_HEADING.test(l) && !TABLE_ROW.test(l) && !isIndentedCode(l),
+      );
     if (lines.length < 8) return null;
     const ended = lines.filter((l) => END_MARK.test(l)).length;
     if (ended / lines.length >= 0.12) return null;
