@@ -310,6 +310,9 @@ test.describe('the review', () => {
     await page.keyboard.press('e');
     const form = review.getByTestId('edit-form');
     await expect(form.getByLabel('Edit turn 1')).toBeInViewport();
+    // the turns grow with their text; Save stays in reach below them
+    await expect(form.getByRole('button', { name: 'Save and re-audit' })).toBeInViewport();
+    await page.screenshot({ path: join(screenshots, 'review-edit-turns-1280x720.png') });
     await form.getByText('as JSON').click();
     await expect(form.getByLabel('Edit as JSON')).toBeInViewport();
     await expect(form.getByRole('button', { name: 'Save and re-audit' })).toBeInViewport();
