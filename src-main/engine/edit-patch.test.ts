@@ -25,6 +25,27 @@ describe('changesBetween', () => {
     ]);
   });
 
+  it('edits a sample holding a key named __proto__ as data, and touches no prototype', () => {
+    const before = JSON.parse(
+      '{"task_type":"text","text":"a","meta":{"__proto__":{"src":"crawl"}}}',
+    ) as Record<string, unknown>;
+    const after = JSON.parse(
+      '{"task_type":"text","text":"a","meta":{"__proto__":{"src":"checked"}},"__proto__":{"polluted":true}}',
+    ) as Record<string, unknown>;
+    expect(changesBetween(before, after)).toEqual([
+      {
+        op: 'replace',
+        path: '/meta/__proto__/src',
+        value: 'checked',
+        old: 'crawl',
+        reason: 'edit',
+      },
+      { op: 'add', path: '/__proto__', value: { polluted: true }, reason: 'edit' },
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(before)).toBe(Object.prototype);
+  });
+
   it('leaves both samples as they were, and its values are copies, not parts of them', () => {
     const before = { task_type: 'text', text: 'a', meta: { tags: ['x', 'y'], by: { k: 1 } } };
     const after = { task_type: 'text', text: 'b', meta: { tags: ['x'] }, extra: { k: [2] } };

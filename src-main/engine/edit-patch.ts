@@ -1,6 +1,6 @@
 import jsonPatch from 'fast-json-patch';
 import type { Change } from '../../src-shared/schemas/blocks.ts';
-import { getAt } from './json-pointer.ts';
+import { addAt, getAt, removeAt, setAt } from './json-pointer.ts';
 
 /**
  * A person's edit of a sample as the `changes` of a fix block: the JSON Patch
@@ -20,7 +20,11 @@ export function changesBetween(original: unknown, edited: unknown, reason = 'edi
     const change: Change = { op: operation.op, path: operation.path, reason };
     if (operation.op !== 'add') change.old = cloneTree(getAt(working, operation.path));
     if (operation.op !== 'remove') change.value = cloneTree(operation.value);
-    jsonPatch.applyOperation(working as object, operation, false, true);
+    // Applied by our pointer (own keys only): fast-json-patch refuses any path through a key
+    // named `__proto__`, so a sample holding one could not be edited at all.
+    if (operation.op === 'add') addAt(working, operation.path, cloneTree(operation.value));
+    else if (operation.op === 'remove') removeAt(working, operation.path);
+    else setAt(working, operation.path, cloneTree(operation.value));
     changes.push(change);
   }
   return changes;
