@@ -54,6 +54,25 @@ describe('editRow', () => {
     expect(exported.map((r) => r.question)).toEqual(rows.map((r) => r.question));
   });
 
+  it('edits a row holding a key named __proto__, which stays a key of the exported row', async () => {
+    const h = createHarness();
+    const path = join(h.dir, 'proto.jsonl');
+    const line = (text: string) =>
+      `{"task_type":"text","text":"${text}","__proto__":{"src":"crawl"}}\n`;
+    writeFileSync(path, line('A  double space.') + line('Fine.'));
+    const ds = await h.importFile(path, 'sample');
+    const row = await h.call('datasetRow', { dataset_id: ds.id, index: 0 });
+    await h.call('editRow', {
+      dataset_id: ds.id,
+      index: 0,
+      sample: { ...row.sample, text: 'A single space.' },
+    });
+    await h.call('decide', { dataset_id: ds.id, indices: [0], decision: 'accepted' });
+    const out = join(h.dir, 'proto-out.jsonl');
+    await h.call('exportDataset', { dataset_id: ds.id, format: 'jsonl', path: out });
+    expect(readFileSync(out, 'utf8')).toBe(line('A single space.') + line('Fine.'));
+  });
+
   it('refuses an edit that changes the task type or breaks the sample, changing nothing', async () => {
     const h = createHarness();
     const ds = await h.importFile(dataset('gsm8k_test_first300.jsonl'), 'gsm8k');
