@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { exportAs, importThroughPicker } from './support/screens.ts';
+import { dropFile, exportAs, importThroughPicker } from './support/screens.ts';
 import { readRows, workDir, writeDataset } from './support/datasets.ts';
 
 /**
@@ -208,7 +208,7 @@ test.describe('the review', () => {
     await expect(form.getByLabel('Edit context')).toHaveValue('Saved while leaving the row?');
   });
 
-  test('an edit left open as a search, the Overview or another screen closes the review comes back with its row', async ({
+  test('an edit left open as a search, the Overview, another screen or an import closes the review comes back with its row', async ({
     page,
     svc,
   }) => {
@@ -248,6 +248,19 @@ test.describe('the review', () => {
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Datasets' })
       .click();
+    await expect(form.getByLabel('Edit context')).toHaveValue('Typed before the Overview');
+    // An import begun, and the dataset it opens; back on this dataset, the row opens on its edit.
+    const other = readRows('commonsenseqa_validation_first200.jsonl').slice(10, 12);
+    await dropFile(page, await writeDataset(dir, 'csqa-kept-other', 'jsonl', other));
+    await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
+    await expect(page.getByTestId('row-count')).toHaveText('2 rows');
+    await expect(review).toBeHidden();
+    await page
+      .getByRole('navigation', { name: 'Datasets' })
+      .getByRole('button', { name: /csqa-kept-edit/ })
+      .click();
+    await expect(page.getByTestId('row-count')).toHaveText('4 rows');
+    await grid.nth(1).click();
     await expect(form.getByLabel('Edit context')).toHaveValue('Typed before the Overview');
     // Cancel discards it: the next edit of the row starts from the row.
     await form.getByRole('button', { name: 'Cancel' }).click();
