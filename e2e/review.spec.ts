@@ -224,9 +224,9 @@ test.describe('the review', () => {
     await expect(form.getByTestId('edit-resumed')).toHaveCount(0);
     await form.getByLabel('Edit context').fill('Typed before a search');
     // A search closes the review without asking: the edit is kept, not lost.
-    await page.getByLabel('Search').fill('zzz no such text');
+    await page.getByLabel('Search', { exact: true }).fill('zzz no such text');
     await expect(review).toBeHidden();
-    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Search', { exact: true }).fill('');
     await expect(grid).toHaveCount(4);
     await grid.nth(1).click();
     await expect(form.getByLabel('Edit context')).toHaveValue('Typed before a search');
