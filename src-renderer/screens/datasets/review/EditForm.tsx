@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { choiceLetter } from '../../../../src-shared/letters.ts';
 import { parseJsonExact } from '../../../../src-shared/exact-json.ts';
-import type { EditDraft } from '../../../state/edit-drafts.ts';
+import { draftChanged, type EditDraft } from '../../../state/edit-drafts.ts';
 
 type Sample = Record<string, unknown>;
 
@@ -74,8 +74,7 @@ export function EditForm({
   }, [asJson]);
 
   // Compared only when Esc is pressed: a keystroke in a large row's form costs nothing more.
-  const unchanged = () =>
-    (asJson ? json : JSON.stringify(draft, null, 2)) === JSON.stringify(sample, null, 2);
+  const unchanged = () => !draftChanged({ base: sample, asJson, draft, json });
   /** Whether the form may go by `how`; if not, asks (the next try goes). */
   const mayGo = (how: 'escape' | 'leave'): boolean => {
     // Being saved: nothing is lost by leaving the row (the save goes on and lands in its row).
