@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
-import { Lengths, StatisticsAccumulator } from './statistics.ts';
+import { labelLanguages } from './languages-count.ts';
+import {
+  LANGUAGE_CHARS,
+  Lengths,
+  sampleLanguageText,
+  StatisticsAccumulator,
+} from './statistics.ts';
 
 const conversation = (turns: number): Sample => ({
   task_type: 'conversation',
@@ -47,5 +53,65 @@ describe('length statistics', () => {
     expect(field.p50).toBeGreaterThanOrEqual(1024);
     expect(field.p50).toBeLessThanOrEqual(2047);
     expect(field.p90).toBeLessThanOrEqual(5000);
+  });
+});
+
+describe('the text a sample is identified on', () => {
+  const pun: Sample = {
+    task_type: 'conversation',
+    messages: [
+      { role: 'system', content: 'You are a witty assistant.' },
+      { role: 'user', content: 'Invent a random pun.' },
+      { role: 'assistant', content: 'I tried to catch some fog yesterday, but I mist.' },
+    ],
+  };
+  const litres: Sample = {
+    task_type: 'question_answer',
+    question: 'Convert 3 litres to millilitres',
+    answer: 'Three litres are 3,000 millilitres, since a litre holds one thousand of them.',
+  };
+
+  it('reads the prompt first, then the rest in order, a line apart', () => {
+    expect(sampleLanguageText(pun)).toBe(
+      'Invent a random pun.\nYou are a witty assistant.\nI tried to catch some fog yesterday, but I mist.',
+    );
+    expect(sampleLanguageText(litres)).toBe(`${litres.question}\n${litres.answer}`);
+    expect(
+      sampleLanguageText({
+        task_type: 'multiple_choice',
+        context: 'Pick one.',
+        choices: ['a', '', 'c'],
+        answer_index: 0,
+      }),
+    ).toBe('Pick one.\na\nc');
+    expect(sampleLanguageText({ task_type: 'conversation', messages: [] })).toBeUndefined();
+  });
+
+  it('reads the rest only while the text is short, and at most LANGUAGE_CHARS', () => {
+    const talk = (first: string): Sample => ({
+      task_type: 'conversation',
+      messages: [
+        { role: 'user', content: first },
+        ...Array.from({ length: 400 }, (_, i) => ({
+          role: i % 2 === 0 ? ('assistant' as const) : ('user' as const),
+          content: `Turn ${i} of a long talk.`,
+        })),
+      ],
+    });
+    const short = sampleLanguageText(talk('Hi.')) ?? '';
+    // Turns are added until a couple of hundred characters are read, not through all 400.
+    expect(short.startsWith('Hi.\nTurn 0 of a long talk.\nTurn 1 of')).toBe(true);
+    expect(short.length).toBeGreaterThan(150);
+    expect(short.length).toBeLessThan(300);
+    const long = 'A prompt long enough by itself. '.repeat(40);
+    expect(sampleLanguageText(talk(long))).toBe(long.slice(0, LANGUAGE_CHARS));
+  });
+
+  it('identifies a five-word English prompt as English with its answer, not alone', async () => {
+    // eld, reliably by its own measure, calls these prompts alone Romanian and Tagalog.
+    const alone = await labelLanguages(['Invent a random pun.', litres.question]);
+    expect(alone).not.toContain('en');
+    const whole = await labelLanguages([pun, litres].map((s) => sampleLanguageText(s) ?? ''));
+    expect(whole).toEqual(['en', 'en']);
   });
 });

@@ -116,20 +116,72 @@ function chiSquareP(statistic: number, degrees: number): number {
 
 export type { StatisticsRecord } from './packed-records.ts';
 
-/** The text a sample's language is identified on, clipped; undefined: it has none. */
+/**
+ * The text a sample's language is identified on: its prompt (the first user
+ * turn, the question, the context; at most LANGUAGE_CHARS) and, while that
+ * is short of LANGUAGE_ENOUGH characters, the rest of the sample in order
+ * (the other turns, the answer, the choices) a line apart, up to that many;
+ * undefined: it has no field to read (a conversation of no turns). The
+ * prompt alone was too little text: of Alpaca's first 300 rows, "Generate a
+ * random pun." was identified (reliably, said eld) as Romanian and "Convert
+ * 20 inches to centimetres" as French; with their answers, English.
+ * Rejecting close scores instead would have rejected short Norwegian,
+ * Danish, Russian and Italian prompts identified right (their runner-up
+ * scores as close).
+ */
 export function sampleLanguageText(sample: Sample): string | undefined {
   switch (sample.task_type) {
     case 'text':
       return sample.text.slice(0, LANGUAGE_CHARS);
-    case 'multiple_choice':
-      return sample.context.slice(0, LANGUAGE_CHARS);
+    case 'multiple_choice': {
+      const { context, choices } = sample;
+      return toppedUp(1 + choices.length, (i) => (i === 0 ? context : (choices[i - 1] as string)));
+    }
     case 'question_answer':
-      return sample.question.slice(0, LANGUAGE_CHARS);
+      return toppedUp(2, (i) => (i === 0 ? sample.question : sample.answer));
     case 'conversation': {
-      const first = sample.messages.find((m) => m.role === 'user') ?? sample.messages[0];
-      return first?.content.slice(0, LANGUAGE_CHARS);
+      const { messages } = sample;
+      if (messages.length === 0) return undefined;
+      const first = Math.max(
+        0,
+        messages.findIndex((m) => m.role === 'user'),
+      );
+      // The prompt, then every other turn in order.
+      const turn = (i: number): string =>
+        (messages[i === 0 ? first : i <= first ? i - 1 : i] as { content: string }).content;
+      return toppedUp(messages.length, turn);
     }
   }
+}
+
+/**
+ * Characters enough to tell a text's language, which a short prompt is
+ * topped up to. No more: every row's text crosses to the scan's ordering
+ * thread (packed-records.ts), so each character read costs every row, not
+ * only the rows the language sample keeps.
+ */
+const LANGUAGE_ENOUGH = 200;
+
+/**
+ * The first non-empty of a sample's `count` parts (at most LANGUAGE_CHARS),
+ * then the next ones a line apart up to LANGUAGE_ENOUGH. Parts are read by
+ * position and only as far as needed: a long conversation makes no arrays.
+ */
+function toppedUp(count: number, partAt: (i: number) => string): string {
+  const taken: string[] = [];
+  let length = -1; // no line break before the first part
+  for (let i = 0; i < count; i++) {
+    const part = partAt(i);
+    if (part === '') continue;
+    const room = (taken.length === 0 ? LANGUAGE_CHARS : LANGUAGE_ENOUGH) - length - 1;
+    if (room <= 0) break;
+    const piece = part.slice(0, room);
+    taken.push(piece);
+    length += piece.length + 1;
+  }
+  // Joined, not concatenated: `+` makes a rope, which the packer then read a character at a
+  // time about 15 times as slowly (17 ns a character) as the flat string `join` makes.
+  return taken.join('\n');
 }
 
 /** What the statistics read of a sample (see StatisticsRecord). */
