@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { setMostRecent } from '../../src-shared/recent-map.ts';
 
 export type Statement = Database.Statement;
 /** A connection (db.ts's Db, named here so that migrate.ts, which db.ts imports, can use this). */
@@ -70,18 +71,8 @@ const composedCaches = new WeakMap<Db, Map<string, Statement>>();
 
 function cachedComposed(db: Db, key: string, prepare: () => Statement): Statement {
   const cache = cacheOf(db, composedCaches);
-  let prepared = cache.get(key);
-  if (prepared) {
-    // The most recently used last: a Map iterates in insertion order.
-    cache.delete(key);
-  } else {
-    prepared = prepare();
-    if (cache.size >= COMPOSED_KEPT) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
-  }
-  cache.set(key, prepared);
+  const prepared = cache.get(key) ?? prepare();
+  setMostRecent(cache, key, prepared, COMPOSED_KEPT);
   return prepared;
 }
 

@@ -1,3 +1,5 @@
+import { setMostRecent } from '../../src-shared/recent-map.ts';
+
 type Sample = Record<string, unknown>;
 
 /** An edit not saved, as its form held it. */
@@ -24,14 +26,7 @@ const key = (datasetId: string, index: number): string => `${datasetId}:${index}
 
 /** Holds the form's state as it is now (the latest goes last). */
 export function keepDraft(datasetId: string, index: number, draft: EditDraft): void {
-  const at = key(datasetId, index);
-  drafts.delete(at);
-  drafts.set(at, draft);
-  while (drafts.size > MAX_DRAFTS) {
-    const oldest = drafts.keys().next().value;
-    if (oldest === undefined) break;
-    drafts.delete(oldest);
-  }
+  setMostRecent(drafts, key(datasetId, index), draft, MAX_DRAFTS);
 }
 
 export function draftOf(datasetId: string, index: number): EditDraft | null {

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { DatasetSummary, GridRow, RowFilter } from '../../src-shared/owner/datasets.ts';
 import type { RunStatus } from '../../src-shared/owner/runs.ts';
+import { setMostRecent } from '../../src-shared/recent-map.ts';
 import { api } from '../api/client.ts';
 import { sameFilter } from './same-filter.ts';
 import { newerRun } from './run-merge.ts';
@@ -249,13 +250,7 @@ export const useGrid = create<GridState>()((set, get) => ({
         });
         if (get().generation !== generation || get().datasetId !== datasetId) continue;
         const next = new Map(get().pages);
-        next.delete(page); // re-inserted: the most recently used page goes last
-        next.set(page, result.rows);
-        while (next.size > MAX_PAGES) {
-          const oldest = next.keys().next().value;
-          if (oldest === undefined) break;
-          next.delete(oldest);
-        }
+        setMostRecent(next, page, result.rows, MAX_PAGES);
         set({ pages: next, total: result.total });
       } finally {
         inFlight.delete(key);
