@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 import { plucked, statement } from './statements.ts';
+import { unsynced } from './commit.ts';
 
 /** The `datasets` and `dataset_errors` tables (migration 3). Rows live in datasets-rows.ts. */
 
@@ -193,26 +194,26 @@ export function datasetStats(db: Db, id: string): DatasetStats {
  * slices so no single statement blocks for long.
  */
 export function deleteRowSlice(db: Db, id: string, limit: number): number {
-  // Immediate: another connection (a CLI command on the same data folder) committing between the
-  // read of the slice's end and the deletes would otherwise make them fail as busy, unretried.
-  return db
-    .transaction(() => {
-      // Row indices are below 2^31: past every one.
-      const end = plucked(
-        db,
-        `SELECT coalesce((SELECT row_index FROM dataset_rows WHERE dataset_id = @id
-         ORDER BY row_index LIMIT 1 OFFSET @limit), ${Number.MAX_SAFE_INTEGER})`,
-      ).get({ id, limit }) as number;
-      statement(db, 'DELETE FROM dataset_row_checks WHERE dataset_id = ? AND row_index < ?').run(
-        id,
-        end,
-      );
-      return statement(db, 'DELETE FROM dataset_rows WHERE dataset_id = ? AND row_index < ?').run(
-        id,
-        end,
-      ).changes;
-    })
-    .immediate();
+  // Immediate (`unsynced` begins so): another connection (a CLI command on the same data folder)
+  // committing between the read of the slice's end and the deletes would otherwise make them fail
+  // as busy, unretried. Unsynced: a slice's fsync on the server's thread waited up to 80 ms while
+  // other threads wrote (store/commit.ts says what a power cut may then undo).
+  return unsynced(db, () => {
+    // Row indices are below 2^31: past every one.
+    const end = plucked(
+      db,
+      `SELECT coalesce((SELECT row_index FROM dataset_rows WHERE dataset_id = @id
+       ORDER BY row_index LIMIT 1 OFFSET @limit), ${Number.MAX_SAFE_INTEGER})`,
+    ).get({ id, limit }) as number;
+    statement(db, 'DELETE FROM dataset_row_checks WHERE dataset_id = ? AND row_index < ?').run(
+      id,
+      end,
+    );
+    return statement(db, 'DELETE FROM dataset_rows WHERE dataset_id = ? AND row_index < ?').run(
+      id,
+      end,
+    ).changes;
+  });
 }
 
 /** Deletes the dataset with whatever rows, errors and runs it still has. */

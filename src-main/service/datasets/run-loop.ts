@@ -12,6 +12,7 @@ import { unsynced } from '../../store/commit.ts';
 import type { Sample } from '../../../src-shared/schemas/sample.ts';
 import type { OperationResult } from '../runs/contract.ts';
 import { finishRun, runRecord, updateRunProgress } from '../../store/datasets-runs.ts';
+import { syncWalOffThread } from './wal-sync.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { microToUsd } from '../billing/money.ts';
 import { runOperation } from '../runs/operation.ts';
@@ -173,15 +174,15 @@ export async function executeRun(
     }
     // Cancelled while a batch was written, before the next one started.
     if (written < indices.length) throw new AppError('cancelled', 'the run was cancelled');
-    end(ctx, run, 'done', null);
+    await end(ctx, run, 'done', null);
   } catch (error) {
     failing.abort();
     await next?.catch(() => undefined);
-    if (run.controller.signal.aborted) end(ctx, run, 'cancelled', null);
-    else if (error instanceof AppError) end(ctx, run, 'failed', error.message);
+    if (run.controller.signal.aborted) await end(ctx, run, 'cancelled', null);
+    else if (error instanceof AppError) await end(ctx, run, 'failed', error.message);
     else {
       console.error(`run ${run.id} failed:`, error);
-      end(ctx, run, 'failed', `internal error: ${(error as Error).message}`);
+      await end(ctx, run, 'failed', `internal error: ${(error as Error).message}`);
     }
   }
   deps.emit({ type: 'run', run: run.status });
@@ -192,12 +193,21 @@ const WRITE_CHUNK_ROWS = 8;
 /** And at most this many a transaction, however fast the clock says they go. */
 const WRITE_MAX_ROWS = 64;
 
-function end(
+/**
+ * Records the run's end: an fsync'd commit. Its batches were not fsync'd, so
+ * the WAL they grew since the last checkpoint is flushed off the thread first;
+ * the commit then writes out only its own frames on the server's thread. A
+ * flush that fails is reported and left to the commit (which flushes as well).
+ */
+async function end(
   ctx: ServiceContext,
   run: ActiveRun,
   status: 'done' | 'cancelled' | 'failed',
   error: string | null,
-): void {
+): Promise<void> {
+  await syncWalOffThread(ctx.db).catch((failure: unknown) => {
+    console.error(`run ${run.id}: the WAL could not be flushed off the thread:`, failure);
+  });
   finishRun(ctx.db, run.id, { status, error, finished_at: new Date().toISOString() });
   const record = runRecord(ctx.db, run.id);
   if (record) run.status = statusOfRecord(record);
