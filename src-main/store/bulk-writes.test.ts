@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkpointOffThread } from '../service/datasets/wal-checkpoint.ts';
-import { beginBulk, bulkTransaction, endBulk } from './bulk-writes.ts';
+import { beginBulk, endBulk } from './bulk-writes.ts';
+import { unsynced } from './commit.ts';
 import { openDatabase, type Db } from './db.ts';
 
 /**
@@ -24,7 +25,7 @@ function grownDatabase(): Db {
 }
 
 const fill = (db: Db): void =>
-  bulkTransaction(db, () => {
+  unsynced(db, () => {
     const insert = db.prepare('INSERT INTO t VALUES (?)');
     for (let i = 0; i < 2000; i++) insert.run('x'.repeat(500));
   });

@@ -7,8 +7,9 @@ import type { Db } from './db.ts';
  * per batch, and the WAL checkpointed into the database every 1000 pages
  * (each page then written twice, interleaved with the inserts). While any
  * import runs, automatic checkpoints are off and its batches commit with
- * NORMAL sync; when the last one ends, the WAL is checkpointed once, off
- * the main thread where a worker can (service/datasets/wal-checkpoint.ts).
+ * NORMAL sync (`unsynced`, store/commit.ts); when the last one ends, the WAL
+ * is checkpointed once, off the main thread where a worker can
+ * (service/datasets/wal-checkpoint.ts).
  *
  * Nothing durable is weakened: every other commit of the connection still
  * fsyncs the WAL (FULL is restored before the batch's transaction returns,
@@ -53,17 +54,6 @@ export function beginBulk(db: Db): void {
   running.set(db, { imports: 1, autocheckpoint, begun: 1 });
   db.pragma('wal_autocheckpoint = 0');
   listeners.get(db)?.begin();
-}
-
-/** Runs `write` in one transaction committed without an fsync. */
-export function bulkTransaction(db: Db, write: () => void): void {
-  const sync = db.pragma('synchronous', { simple: true }) as number;
-  db.pragma('synchronous = NORMAL');
-  try {
-    db.transaction(write)();
-  } finally {
-    db.pragma(`synchronous = ${sync}`);
-  }
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 import type { VerdictRecord } from '../../store/datasets-rows.ts';
 import { datasetRecord, datasetsIn } from '../../store/datasets.ts';
 import type { Db } from '../../store/db.ts';
-import { bulkTransaction } from '../../store/bulk-writes.ts';
+import { unsynced } from '../../store/commit.ts';
 import {
   closeSignatureCache,
   openSignatureCache,
@@ -224,7 +224,7 @@ export async function scanDataset(
   const { rowIndex } = found;
   const toRow = (p: number): number => rowIndex[p] as number;
   // Without an fsync too: a scan lost in a power cut is asked for again by the Overview.
-  bulkTransaction(db, () => {
+  unsynced(db, () => {
     // Deleted while it was scanned: nothing of it is kept.
     if (datasetRecord(db, datasetId)?.state !== 'ready') return;
     replaceDuplicateGroups(
@@ -381,7 +381,7 @@ async function writeVerdicts(db: Db, datasetId: string, session: ScanSession): P
     tried.missed = 0;
     for (let start = 0; start < rows.length;) {
       const deadline = performance.now() + WRITE_SLICE_MS;
-      bulkTransaction(db, () => {
+      unsynced(db, () => {
         do {
           const chunk = rows.slice(start, start + WRITE_CHUNK);
           start += chunk.length;

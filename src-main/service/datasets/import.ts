@@ -16,7 +16,8 @@ import {
   type ImportErrorRecord,
 } from '../../store/datasets.ts';
 import { leanRowInserter, type LeanRowRecord } from '../../store/datasets-rows.ts';
-import { beginBulk, bulkTransaction, endBulk } from '../../store/bulk-writes.ts';
+import { beginBulk, endBulk } from '../../store/bulk-writes.ts';
+import { unsynced } from '../../store/commit.ts';
 import type { ServiceContext } from '../context/service-context.ts';
 import { firstNonUtf8Line, readLayout } from '../../files/index.ts';
 import { checkpointOffThread } from './wal-checkpoint.ts';
@@ -127,7 +128,7 @@ export async function importDataset(
   let flushed = false;
   const flush = (): void => {
     const [pendingRows, pendingErrors] = [rows, errors];
-    bulkTransaction(ctx.db, () => {
+    unsynced(ctx.db, () => {
       for (const row of pendingRows) insert(row);
       insertImportErrors(ctx.db, id, pendingErrors);
       recordImportProgress(ctx.db, id, {

@@ -195,9 +195,9 @@ const WRITE_MAX_ROWS = 64;
 
 /**
  * Records the run's end: an fsync'd commit. Its batches were not fsync'd, so
- * the WAL they grew since the last checkpoint is flushed off the thread first;
- * the commit then writes out only its own frames on the server's thread. A
- * flush that fails is reported and left to the commit (which flushes as well).
+ * the WAL they grew since the last checkpoint is flushed off the thread first
+ * (wal-sync.ts says what happens if that fails); the commit then writes out
+ * only its own frames on the server's thread.
  */
 async function end(
   ctx: ServiceContext,
@@ -205,9 +205,7 @@ async function end(
   status: 'done' | 'cancelled' | 'failed',
   error: string | null,
 ): Promise<void> {
-  await syncWalOffThread(ctx.db).catch((failure: unknown) => {
-    console.error(`run ${run.id}: the WAL could not be flushed off the thread:`, failure);
-  });
+  await syncWalOffThread(ctx.db);
   finishRun(ctx.db, run.id, { status, error, finished_at: new Date().toISOString() });
   const record = runRecord(ctx.db, run.id);
   if (record) run.status = statusOfRecord(record);

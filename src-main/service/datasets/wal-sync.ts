@@ -1,3 +1,4 @@
+import { closeSync, fdatasyncSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Db } from '../../store/db.ts';
 
@@ -9,12 +10,33 @@ import type { Db } from '../../store/db.ts';
  * thread, wrote them all out while the server waited (0.4 s measured, and
  * ~36 ms of the thread's CPU in the kernel at 200k rows). fsync applies to
  * the file, whichever descriptor asks.
+ *
+ * One rule for every caller (an import's end, a decision, a delete, a run's
+ * end): what they wrote must be on the disk when they answer. So a flush
+ * that fails off the thread is reported and done again here, on the thread
+ * (the wait is the price of the guarantee); only if that fails too, the disk
+ * itself is failing, and the error goes to the caller.
  */
-export async function syncWalOffThread(db: Db): Promise<void> {
+export async function syncWalOffThread(
+  db: Db,
+  offThread: (path: string) => Promise<void> = datasyncInPool,
+): Promise<void> {
   if (db.memory || !db.open) return;
-  const wal = await open(`${db.name}-wal`, 'r').catch((error: unknown) => {
-    // No WAL file (nothing written yet): nothing to flush.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+  const path = `${db.name}-wal`;
+  try {
+    await offThread(path);
+  } catch (error) {
+    console.error(`${path}: flushing off the thread failed, flushing on it:`, error);
+    datasyncHere(path);
+  }
+}
+
+/** No WAL file (nothing written yet) has nothing to flush. */
+const absent = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+async function datasyncInPool(path: string): Promise<void> {
+  const wal = await open(path, 'r').catch((error: unknown) => {
+    if (absent(error)) return null;
     throw error;
   });
   if (!wal) return;
@@ -22,5 +44,20 @@ export async function syncWalOffThread(db: Db): Promise<void> {
     await wal.datasync();
   } finally {
     await wal.close();
+  }
+}
+
+function datasyncHere(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if (absent(error)) return;
+    throw error;
+  }
+  try {
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
