@@ -28,12 +28,14 @@ export const FORMAT_EXTENSIONS: Readonly<Record<FileFormat, string>> = {
   parquet: '.parquet',
 };
 
-/** Every extension read as a format (lowercase): `.ndjson` is JSON Lines too. */
+/** Every extension read as a format (lowercase): `.ndjson` is JSON Lines too, `.tsv` CSV. */
 export const FORMAT_BY_EXTENSION: Readonly<Record<string, FileFormat>> = {
   '.jsonl': 'jsonl',
   '.ndjson': 'jsonl',
   '.json': 'json',
   '.csv': 'csv',
+  // Tab-separated values: CSV with tabs (files/read/csv-delimiter.ts).
+  '.tsv': 'csv',
   '.parquet': 'parquet',
 };
 

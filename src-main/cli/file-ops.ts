@@ -79,7 +79,7 @@ ${MAP_FLAGS_USAGE}
                     with the same shape and mapping flags): a row holding one fails split_overlap
   --write-back      fix/refine: write the source's own rows instead, in its schema, with each
                     repair in the field it came from (needs --out; its extension picks the
-                    format: .jsonl, .json, .csv, .parquet; unchanged rows stay byte for byte)
+                    format: .jsonl, .json, .csv, .tsv, .parquet; unchanged rows stay byte for byte)
   --shard I/N       run shard I (0-based) of N: the source rows r with (r - 1) mod N = I, written
                     as a part (each row with its output position and source row) for svc merge,
                     which runs the dataset checks on the whole and writes the single run's output

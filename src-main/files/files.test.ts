@@ -387,7 +387,7 @@ describe('files that cannot be read at all', () => {
     expect((await failure(collect(dir))).message).toMatch(/: not a file$/);
     expect((await failure(collect(join(dir, 'missing')))).message).toMatch(/: no such file$/);
     expect((await failure(collect(temp('x.txt', 'hello')))).message).toMatch(
-      /x\.txt": unknown format; use \.jsonl, \.ndjson, \.json, \.csv or \.parquet$/,
+      /x\.txt": unknown format; use \.jsonl, \.ndjson, \.json, \.csv, \.tsv or \.parquet$/,
     );
   });
 

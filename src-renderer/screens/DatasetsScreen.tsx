@@ -80,7 +80,7 @@ export function DatasetsScreen() {
             type="file"
             hidden
             data-testid="file-picker"
-            accept=".jsonl,.ndjson,.json,.csv,.parquet"
+            accept=".jsonl,.ndjson,.json,.csv,.tsv,.parquet"
             onChange={(e) => {
               const file = e.target.files?.[0];
               if (file) void begin(file);

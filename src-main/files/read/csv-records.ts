@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { parse, type Parser } from 'csv-parse';
 import { checkSignal, readFailure, unreadable } from '../errors.ts';
-import { sniffText } from './sniff.ts';
+import { csvDelimiterOf } from './csv-delimiter.ts';
 
 /** One CSV record as it is in the file. */
 export interface CsvRecord {
@@ -26,9 +26,9 @@ const UNCLOSED = 'a quoted cell is never closed (the file ends inside it)';
 
 /**
  * The records of a CSV file, streamed through csv-parse's Node stream (which
- * pauses the file while records wait to be taken). Comma-separated, RFC 4180
- * quoting; a quote inside an unquoted cell is text (`relax_quotes`, as
- * papaparse read it before). The newline style is the first terminator
+ * pauses the file while records wait to be taken). Separated by commas, tabs
+ * or semicolons as the header is (`csvDelimiter`); RFC 4180 quoting; a quote
+ * inside an unquoted cell is text (`relax_quotes`, as papaparse read it before). The newline style is the first terminator
  * outside quotes (`\r\n`, `\n` or `\r`), for the whole file, so in a CRLF file
  * a lone `\n` is cell text. A UTF-8 byte order mark is dropped (and is not in
  * `raw`). Empty lines are records of one empty cell. A record whose quote is
@@ -39,12 +39,13 @@ export async function* readCsvRecords(
   signal?: AbortSignal,
 ): AsyncGenerator<CsvRecord | { error: string; raw: string }> {
   checkSignal(path, signal);
-  await sniffText(path, 'CSV');
+  const delimiter = await csvDelimiterOf(path);
   // With these options the only record csv-parse can skip is one whose quote
   // is still open at the end of the file; anything else is a cell's text.
   let unclosed: string | undefined; // its raw text, to the end of the file
   const parser = parse({
     bom: true,
+    delimiter,
     raw: true,
     relax_column_count: true, // the reader reports a wrong count as a row error
     relax_quotes: true,

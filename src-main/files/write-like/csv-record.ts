@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { decodeCell, encodeCell } from '../csv-cells.ts';
+import type { CsvDelimiter } from '../read/csv-delimiter.ts';
 
 /**
  * One CSV record written back the way its source record was written: an
@@ -30,10 +31,17 @@ interface SourceCell {
  * its source cell was, or if it needs to be. Without `like`, or if `like` does
  * not have as many cells as `values`, cells are quoted only where needed.
  */
-export function encodeCsvRecordLike(values: readonly unknown[], like: string | undefined): string {
-  const source = like === undefined ? undefined : sourceCells(like);
+export function encodeCsvRecordLike(
+  values: readonly unknown[],
+  like: string | undefined,
+  delimiter: CsvDelimiter = ',',
+): string {
+  const source = like === undefined ? undefined : sourceCells(like, delimiter);
   if (like === undefined || source?.cells.length !== values.length) {
-    return joinRecord(values.map((value) => quoteCell(encodeCell(value), false)));
+    return joinRecord(
+      values.map((value) => quoteCell(encodeCell(value), false, delimiter)),
+      delimiter,
+    );
   }
   const unchanged = values.map((value, i) => sameCell(value, source.cells[i]?.text ?? ''));
   if (unchanged.every(Boolean)) return like;
@@ -42,8 +50,9 @@ export function encodeCsvRecordLike(values: readonly unknown[], like: string | u
       const cell = source.cells[i] ?? { text: '', quoted: false };
       return unchanged[i] && source.exact
         ? cellSource(cell)
-        : quoteCell(encodeCell(value), cell.quoted);
+        : quoteCell(encodeCell(value), cell.quoted, delimiter);
     }),
+    delimiter,
   );
 }
 
@@ -63,7 +72,10 @@ function sameCell(value: unknown, text: string): boolean {
  * again, as they do for any RFC 4180 record (and for a quote inside an
  * unquoted cell); text after a closing quote (`"a"b`, read as is) does not.
  */
-function sourceCells(like: string): { cells: SourceCell[]; exact: boolean } | undefined {
+function sourceCells(
+  like: string,
+  delimiter: CsvDelimiter,
+): { cells: SourceCell[]; exact: boolean } | undefined {
   // An empty line (a one-column file's empty value) holds no record for csv-parse.
   if (like === '') return { cells: [{ text: '', quoted: false }], exact: true };
   const quoted: boolean[] = [];
@@ -71,6 +83,7 @@ function sourceCells(like: string): { cells: SourceCell[]; exact: boolean } | un
   try {
     records = parse(like, {
       bom: false,
+      delimiter,
       relax_quotes: true,
       // `like` has no terminator, but a lone \r or \n can be cell text (a CRLF
       // file's \n), so the record is split only at a NUL, which text has not.
@@ -86,7 +99,7 @@ function sourceCells(like: string): { cells: SourceCell[]; exact: boolean } | un
   const [fields, ...more] = records;
   if (!fields || more.length > 0) return undefined;
   const cells = fields.map((text, i) => ({ text, quoted: quoted[i] ?? false }));
-  return { cells, exact: joinRecord(cells.map(cellSource)) === like };
+  return { cells, exact: joinRecord(cells.map(cellSource), delimiter) === like };
 }
 
 /** A source cell's text as it was written. */
@@ -95,12 +108,16 @@ function cellSource({ text, quoted }: SourceCell): string {
 }
 
 /**
- * A cell's text, quoted when asked to or when it must be: a comma, quote or
- * line break in it, or a leading or trailing space (which other readers trim;
- * papaparse, which `writeCsv` uses, quotes those too).
+ * A cell's text, quoted when asked to or when it must be: the separator, a
+ * quote or a line break in it, or a leading or trailing space (which other
+ * readers trim; papaparse, which `writeCsv` uses, quotes those too).
  */
-function quoteCell(text: string, quoted: boolean): string {
-  return quoted || /[",\r\n]/.test(text) || text.startsWith(' ') || text.endsWith(' ')
+function quoteCell(text: string, quoted: boolean, delimiter: CsvDelimiter): string {
+  return quoted ||
+    /["\r\n]/.test(text) ||
+    text.includes(delimiter) ||
+    text.startsWith(' ') ||
+    text.endsWith(' ')
     ? quote(text)
     : text;
 }
@@ -110,6 +127,6 @@ function quote(text: string): string {
 }
 
 /** Cells as a record; a one-column empty value is `""`, not a blank line, which readers skip. */
-function joinRecord(cells: readonly string[]): string {
-  return cells.length === 1 && cells[0] === '' ? '""' : cells.join(',');
+function joinRecord(cells: readonly string[], delimiter: CsvDelimiter): string {
+  return cells.length === 1 && cells[0] === '' ? '""' : cells.join(delimiter);
 }

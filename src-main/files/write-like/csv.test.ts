@@ -22,8 +22,10 @@ async function collect(path: string, signal?: AbortSignal): Promise<RowResult[]>
 }
 
 /** A cell as a writer with its own quoting habits writes it: quoted when asked, or when it must be. */
-function writeCell(text: string, quoted: boolean): string {
-  return quoted || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+function writeCell(text: string, quoted: boolean, delimiter = ','): string {
+  return quoted || /["\r\n]/.test(text) || text.includes(delimiter)
+    ? `"${text.replaceAll('"', '""')}"`
+    : text;
 }
 
 /** The cells of one record and whether each was quoted, as csv-parse reads them. */
@@ -127,7 +129,20 @@ describe('encodeCsvRecordLike', () => {
 // Random rows of cells that CSV makes tricky, written by a writer with random
 // quoting habits, in either newline style: what the reader reads back must
 // be written back byte for byte.
-const tricky = fc.constantFrom(',', '"', '\r', '\n', '\r\n', ' ', '5', 'true', '[1, 2]', '{"a":1}');
+const tricky = fc.constantFrom(
+  ',',
+  ';',
+  '\t',
+  '"',
+  '\r',
+  '\n',
+  '\r\n',
+  ' ',
+  '5',
+  'true',
+  '[1, 2]',
+  '{"a":1}',
+);
 const text = fc
   .array(fc.oneof(tricky, fc.string({ unit: 'grapheme', maxLength: 6 })), { maxLength: 4 })
   .map((parts) => parts.join(''))
@@ -151,6 +166,8 @@ const file = fc.integer({ min: 1, max: 4 }).chain((width) =>
     newline: fc.constantFrom('\n', '\r\n'),
     endsWithNewline: fc.boolean(),
     bom: fc.boolean(),
+    // A one-column header has no separator to tell: such a file is read as comma-separated.
+    delimiter: width === 1 ? fc.constant(',' as const) : fc.constantFrom(',', ';', '\t'),
   }),
 );
 
@@ -159,22 +176,26 @@ describe('round trips of random files', () => {
     await fc.assert(
       fc.asyncProperty(file, async (spec) => {
         const header = Array.from({ length: spec.width }, (_, i) => `c${i}`);
+        const { delimiter } = spec;
         const headerRaw = header.map((name, i) => writeCell(name, spec.headerQuoting[i] ?? false));
         const records = spec.rows.map((cells) =>
-          cells.map(([cell, quoted]) => writeCell(encodeCell(cell), quoted)).join(','),
+          cells
+            .map(([cell, quoted]) => writeCell(encodeCell(cell), quoted, delimiter))
+            .join(delimiter),
         );
         // an unquoted empty last line without a newline after it is no line at all
         if (records.at(-1) === '') records[records.length - 1] = '""';
         const content =
           (spec.bom ? '\ufeff' : '') +
-          [headerRaw.join(','), ...records].join(spec.newline) +
+          [headerRaw.join(delimiter), ...records].join(spec.newline) +
           (spec.endsWithNewline ? spec.newline : '');
         const path = temp(content);
 
         expect(await readCsvLayout(path)).toEqual({
           header,
-          header_raw: headerRaw.join(','),
+          header_raw: headerRaw.join(delimiter),
           newline: spec.newline,
+          ...(delimiter === ',' ? {} : { delimiter }),
         });
         const results = await collect(path);
         expect(results.map((result) => result.raw)).toEqual(records);
@@ -186,13 +207,13 @@ describe('round trips of random files', () => {
             cells.map(([cell]) => decodeCell(encodeCell(cell))),
           );
           // unchanged, from the values as read or from every cell as text (mapRow's retry)
-          expect(encodeCsvRecordLike(csvRecordFor(header, result.value), result.raw)).toBe(
-            records[i],
-          );
+          expect(
+            encodeCsvRecordLike(csvRecordFor(header, result.value), result.raw, delimiter),
+          ).toBe(records[i]);
           if (result.text) {
-            expect(encodeCsvRecordLike(csvRecordFor(header, result.text), result.raw)).toBe(
-              records[i],
-            );
+            expect(
+              encodeCsvRecordLike(csvRecordFor(header, result.text), result.raw, delimiter),
+            ).toBe(records[i]);
           }
         });
       }),

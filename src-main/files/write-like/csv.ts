@@ -1,4 +1,5 @@
 import { AppError } from '../../../src-shared/errors.ts';
+import { delimiterOf } from './csv-layout.ts';
 import { csvRecordFor, encodeCsvRecordLike } from './csv-record.ts';
 import type { SourceLayout } from './layout.ts';
 import type { SourcedRow } from './sourced-row.ts';
@@ -8,7 +9,7 @@ const BATCH_CHARS = 1 << 16;
 
 /**
  * CSV written like its source: the header record as it was, the source's
- * newline, and each record as `encodeCsvRecordLike` writes it back (an
+ * newline and separator, and each record as `encodeCsvRecordLike` writes it back (an
  * unchanged record is its source text). Columns the rows have beyond the
  * source's header (the verdict columns) are appended, quoted only where needed.
  */
@@ -21,6 +22,7 @@ export async function* csvLinesLike(
   if (!csv) throw new AppError('internal_error', 'a CSV layout without its header');
   const newline = layout.newline ?? csv.newline;
   const header = csv.header;
+  const delimiter = delimiterOf(csv);
   const known = new Set(header);
   // Extra columns (verdicts) are found on the first row: every exported row has the same ones.
   let extras: string[] | undefined;
@@ -30,18 +32,19 @@ export async function* csvLinesLike(
       extras = Object.keys(value).filter((key) => !known.has(key));
       batch +=
         csv.header_raw +
-        (extras.length ? ',' + encodeCsvRecordLike(extras, undefined) : '') +
+        (extras.length ? delimiter + encodeCsvRecordLike(extras, undefined, delimiter) : '') +
         newline;
     }
     const record =
       !changed && raw !== undefined && raw !== null
         ? raw
-        : encodeCsvRecordLike(csvRecordFor(header, value), raw ?? undefined);
+        : encodeCsvRecordLike(csvRecordFor(header, value), raw ?? undefined, delimiter);
     const tail = extras.length
-      ? ',' +
+      ? delimiter +
         encodeCsvRecordLike(
           extras.map((key) => value[key] ?? null),
           undefined,
+          delimiter,
         )
       : '';
     batch += record + tail + newline;

@@ -1,4 +1,4 @@
-import type { FileFormat } from '../format.ts';
+import { csvDelimiterForPath, type FileFormat } from '../format.ts';
 import { writeText } from '../write/text.ts';
 import { writeRowsWhole, type WriteOptions } from '../write/temp-file.ts';
 import { writeRows } from '../write/write-rows.ts';
@@ -22,7 +22,9 @@ type WriteLike = (
  * around the values that changed (`spliceJsonLine`); a changed CSV record
  * keeps its other cells and their quoting (`encodeCsvRecordLike`); Parquet is
  * written with the source's schema. In another format (or a JSON array) the
- * rows are written as `writeRows` writes any rows. Columns a row has beyond
+ * rows are written as `writeRows` writes any rows; so is a CSV whose name asks
+ * for other separators than its source's (a TSV source to `.csv`, a CSV source
+ * to `.tsv`). Columns a row has beyond
  * the source's (the verdict columns) are appended. The file appears whole
  * or not at all.
  */
@@ -33,9 +35,17 @@ export async function writeRowsLike(
   layout: SourceLayout | null,
   options: WriteOptions = {},
 ): Promise<{ rows: number; bytes: number }> {
-  const writeLike = layout?.format === format ? writerLike(layout) : undefined;
+  const writeLike =
+    layout?.format === format && separatorFits(layout, path) ? writerLike(layout) : undefined;
   if (!writeLike) return writeRows(path, format, values(rows), options);
   return writeRowsWhole(path, (partial, counter) => writeLike(partial, rows, counter), options);
+}
+
+/** Whether a CSV written like its source keeps what the target's name says: tabs in `.tsv` only. */
+function separatorFits(layout: SourceLayout, path: string): boolean {
+  if (layout.format !== 'csv') return true;
+  const source = layout.csv?.delimiter ?? ',';
+  return (source === '\t') === (csvDelimiterForPath(path) === '\t');
 }
 
 /** How to write rows like a source with this layout; undefined when only plain writing can. */

@@ -8,20 +8,25 @@ const CSV_BATCH = 1000;
 
 /**
  * CSV: a header of every key in first-seen order, then one line per row
- * (cells as in `csv-cells.ts`; a key a row lacks is an empty cell). A one-column
+ * (cells as in `csv-cells.ts`; a key a row lacks is an empty cell), separated
+ * by `delimiter` (a comma, or a tab for TSV). A one-column
  * file quotes every cell, so an empty value is not read back as a blank line.
  */
 export async function writeCsv(
   path: string,
   spooled: Spooled,
   counter: { rows: number },
+  delimiter: ',' | '\t' = ',',
 ): Promise<void> {
   const { keys } = spooled;
-  const config = { newline: '\n', quotes: keys.length === 1 };
+  const config = { newline: '\n', quotes: keys.length === 1, delimiter };
   await writeText(
     path,
     (async function* () {
-      yield Papa.unparse([keys], config) + '\n';
+      // A header without a comma (one column) holding a tab or semicolon would be read back as
+      // separated by it (read/csv-delimiter.ts): such a name is quoted.
+      const headerQuotes = keys.map((key) => config.quotes || /[\t;]/.test(key));
+      yield Papa.unparse([keys], { ...config, quotes: headerQuotes }) + '\n';
       let batch: string[][] = [];
       for await (const row of spooled.rows()) {
         batch.push(keys.map((key) => encodeCell(row[key])));

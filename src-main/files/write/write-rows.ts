@@ -1,5 +1,5 @@
 import { AppError } from '../../../src-shared/errors.ts';
-import { FILE_FORMATS, type FileFormat } from '../format.ts';
+import { csvDelimiterForPath, FILE_FORMATS, type FileFormat } from '../format.ts';
 import { JSON_ARRAY_FRAME, JSONL_FRAME, writeJsonRows } from './json.ts';
 import { spool } from './spool.ts';
 import { writeRowsWhole, type WriteOptions } from './temp-file.ts';
@@ -36,9 +36,10 @@ export async function writeRows(
         const spooled = await spool(rows);
         try {
           // Their writers (papaparse, hyparquet-writer) are loaded when one is asked for.
-          if (format === 'csv')
-            await (await import('./csv.ts')).writeCsv(partial, spooled, counter);
-          else await (await import('./parquet.ts')).writeParquet(partial, spooled, counter);
+          if (format === 'csv') {
+            const { writeCsv } = await import('./csv.ts');
+            await writeCsv(partial, spooled, counter, csvDelimiterForPath(path));
+          } else await (await import('./parquet.ts')).writeParquet(partial, spooled, counter);
         } finally {
           await spooled.dispose();
         }

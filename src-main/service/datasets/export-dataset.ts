@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import type { z } from 'zod';
 import type { ExportRequest, ExportResult } from '../../../src-shared/owner/datasets.ts';
 import type { Db } from '../../store/db.ts';
@@ -27,7 +27,9 @@ export async function exportDataset(
       overwrite: request.overwrite,
     });
   }
-  const fileName = `${safeName(dataset.name)}.clean.${request.format}`;
+  // A TSV source's download is named .tsv: it is written like its source, with tabs.
+  const tsv = request.format === 'csv' && extname(dataset.file_name).toLowerCase() === '.tsv';
+  const fileName = `${safeName(dataset.name)}.clean.${tsv ? 'tsv' : request.format}`;
   const path =
     request.path ?? join(deps.tempDir, `${dataset.id}-${Date.now().toString(36)}-${fileName}`);
   const written = await exportOffThread(db, {
