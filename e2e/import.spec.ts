@@ -61,6 +61,34 @@ test.describe('import', () => {
     await page.screenshot({ path: join(screenshots, 'datasets.png'), fullPage: true });
   });
 
+  test("reads a TSV and a spreadsheet's semicolon CSV as their columns", async ({ page, svc }) => {
+    // A semicolon-separated export, as a spreadsheet writes it where the comma is the decimal mark.
+    const cell = (text: string): string =>
+      /[;"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+    const semicolons = join(dir, 'gsm-semicolons.csv');
+    writeFileSync(
+      semicolons,
+      [
+        'question;answer',
+        ...gsm.map((row) => `${cell(String(row.question))};${cell(String(row.answer))}`),
+      ].join('\r\n') + '\r\n',
+    );
+    await page.goto(`${svc.baseUrl}/`);
+    await page.getByRole('link', { name: 'Datasets' }).click();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const tabs = await writeDataset(dir, 'csqa-tabs', 'tsv', csqa);
+    await dropFile(page, tabs);
+    const dialog = page.getByTestId('import-dialog');
+    await expect(dialog.getByTestId('detected')).toContainText('detected: commonsenseqa');
+    await page.screenshot({ path: join(screenshots, 'import-tsv-1280x720.png') });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(dialog).toBeHidden({ timeout: 30_000 });
+    await expect(page.getByTestId('row-count')).toHaveText('30 rows');
+    await importVia(page, 'picker', semicolons, 'gsm8k');
+    await expect(page.getByTestId('row-count')).toHaveText('40 rows');
+    await expect(page.getByTestId('grid-row').first()).toContainText('Q & A');
+  });
+
   test('imports files dropped together one after another', async ({ page, svc }) => {
     const first = await writeDataset(dir, 'pair-one', 'jsonl', gsm.slice(0, 5));
     const second = await writeDataset(dir, 'pair-two', 'csv', csqa.slice(0, 7));

@@ -19,10 +19,11 @@ export const workDir = (): string => mkdtempSync(join(tmpdir(), 'svc-e2e-files-'
 export async function writeDataset(
   dir: string,
   name: string,
-  format: 'jsonl' | 'json' | 'csv' | 'parquet',
+  format: 'jsonl' | 'json' | 'csv' | 'tsv' | 'parquet',
   rows: Record<string, unknown>[],
 ): Promise<string> {
   const path = join(dir, `${name}.${format}`);
-  await writeRows(path, format, rows);
+  // A .tsv is written as CSV with tabs (the writer goes by the name).
+  await writeRows(path, format === 'tsv' ? 'csv' : format, rows);
   return path;
 }
