@@ -24,9 +24,8 @@ type WriteLike = (
  * written with the source's schema. In another format (or a JSON array) the
  * rows are written as `writeRows` writes any rows; so is a CSV whose name asks
  * for other separators than its source's (a TSV source to `.csv`, a CSV source
- * to `.tsv`). Columns a row has beyond
- * the source's (the verdict columns) are appended. The file appears whole
- * or not at all.
+ * to `.tsv`). Columns a row has beyond the source's (the verdict columns) are
+ * appended. The file appears whole or not at all.
  */
 export async function writeRowsLike(
   path: string,
