@@ -4,7 +4,10 @@ import { FORMAT_BY_EXTENSION, type FileFormat } from '../../src-shared/file-form
 
 export { FILE_FORMATS, type FileFormat } from '../../src-shared/file-formats.ts';
 
-/** The format a file name says (`.jsonl`, `.ndjson`, `.json`, `.csv`/`.tsv`, `.parquet`; any case). */
+/**
+ * The format a file's name says, in any case: `.jsonl`, `.ndjson`, `.json`,
+ * `.csv`, `.tsv` (CSV with tabs), `.parquet`.
+ */
 export function formatFromPath(path: string): FileFormat | undefined {
   const extension = extname(path).toLowerCase();
   return Object.hasOwn(FORMAT_BY_EXTENSION, extension) ? FORMAT_BY_EXTENSION[extension] : undefined;
