@@ -80,10 +80,12 @@ test.describe('import', () => {
     await dropFile(page, tabs);
     const dialog = page.getByTestId('import-dialog');
     await expect(dialog.getByTestId('detected')).toContainText('detected: commonsenseqa');
+    await expect(dialog).toContainText('TSV, 7 KiB');
     await page.screenshot({ path: join(screenshots, 'import-tsv-1280x720.png') });
     await dialog.getByRole('button', { name: 'Import' }).click();
     await expect(dialog).toBeHidden({ timeout: 30_000 });
     await expect(page.getByTestId('row-count')).toHaveText('30 rows');
+    await expect(page.getByText('csqa-tabs.tsv · TSV · commonsenseqa')).toBeVisible();
     await importVia(page, 'picker', semicolons, 'gsm8k');
     await expect(page.getByTestId('row-count')).toHaveText('40 rows');
     await expect(page.getByTestId('grid-row').first()).toContainText('Q & A');

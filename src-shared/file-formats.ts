@@ -20,6 +20,11 @@ export const FORMAT_LABELS: Readonly<Record<FileFormat, string>> = {
   jsonl: 'JSONL',
 };
 
+/** A file's format as shown beside its name: "TSV" for a `.tsv`, which is read as CSV with tabs. */
+export function formatLabelOf(format: FileFormat, fileName: string): string {
+  return format === 'csv' && /\.tsv$/i.test(fileName) ? 'TSV' : FORMAT_LABELS[format];
+}
+
 /** The extension a file of each format is written with. */
 export const FORMAT_EXTENSIONS: Readonly<Record<FileFormat, string>> = {
   jsonl: '.jsonl',

@@ -17,7 +17,7 @@ import { RunPanel } from './datasets/RunPanel.tsx';
 import { Toolbar } from './datasets/Toolbar.tsx';
 import { count } from '../format.ts';
 import { describeMapping } from '../../src-shared/describe-mapping.ts';
-import { FORMAT_LABELS } from '../../src-shared/file-formats.ts';
+import { formatLabelOf } from '../../src-shared/file-formats.ts';
 
 /** The rows of a dataset still importing, and how far its file has been read. */
 function ImportingStrip({ datasetId, rows }: { datasetId: string; rows: number }) {
@@ -109,7 +109,8 @@ export function DatasetsScreen() {
                 <BreakableName text={dataset.name} />
               </h2>
               <span className="muted">
-                {dataset.file_name} · {FORMAT_LABELS[dataset.format]} · {dataset.shape}
+                {dataset.file_name} · {formatLabelOf(dataset.format, dataset.file_name)} ·{' '}
+                {dataset.shape}
                 {dataset.paths === 'all' && ' · a row per path of each tree'}
               </span>
               {dataset.mapping && (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { FORMAT_LABELS } from '../../../src-shared/file-formats.ts';
+import { formatLabelOf } from '../../../src-shared/file-formats.ts';
 import type { AppError } from '../../../src-shared/errors.ts';
 import type { DatasetSummary } from '../../../src-shared/owner/datasets.ts';
 import { api } from '../../api/client.ts';
@@ -48,7 +48,7 @@ export function DatasetList({ datasets }: { datasets: DatasetSummary[] }) {
               <span className="muted">
                 {count(rowsOf(d), 'row')}
                 {d.state === 'importing' ? ' so far, importing…' : ''} · {d.shape} ·{' '}
-                {FORMAT_LABELS[d.format]}
+                {formatLabelOf(d.format, d.file_name)}
               </span>
               {d.audited > 0 && (
                 <span className="muted">

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { FORMAT_LABELS } from '../../../src-shared/file-formats.ts';
+import { formatLabelOf } from '../../../src-shared/file-formats.ts';
 import type { ShapeId } from '../../../src-shared/owner/datasets.ts';
 import type { OasstPaths } from '../../../src-shared/schemas/mapping.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
@@ -110,7 +110,7 @@ function ImportDialogFor({ fileName }: { fileName: string }) {
                   : 'no built-in shape detected: map the fields below'}
               </span>
               <span className="muted">
-                {FORMAT_LABELS[preview.format]}, {fileSize(preview.bytes)}
+                {formatLabelOf(preview.format, fileName)}, {fileSize(preview.bytes)}
               </span>
             </div>
             {preview.paths !== null && (
