@@ -25,6 +25,14 @@ export function formatLabelOf(format: FileFormat, fileName: string): string {
   return format === 'csv' && /\.tsv$/i.test(fileName) ? 'TSV' : FORMAT_LABELS[format];
 }
 
+/**
+ * The extension of an export of a dataset read from `sourceFileName`: a TSV
+ * source's CSV export is a `.tsv`, written like its source, with tabs.
+ */
+export function exportExtensionOf(format: FileFormat, sourceFileName: string): string {
+  return format === 'csv' && /\.tsv$/i.test(sourceFileName) ? 'tsv' : format;
+}
+
 /** The extension a file of each format is written with. */
 export const FORMAT_EXTENSIONS: Readonly<Record<FileFormat, string>> = {
   jsonl: '.jsonl',

@@ -130,8 +130,8 @@ function configFrom(
   return parsed.data;
 }
 
-/** Files whose lines count their rows (JSON Lines and CSV): the progress bars' totals. */
-const LINE_FILES = /\.(jsonl|ndjson|csv)$/i;
+/** Files whose lines count their rows (JSON Lines, CSV and TSV): the progress bars' totals. */
+const LINE_FILES = /\.(jsonl|ndjson|csv|tsv)$/i;
 
 /** Whether the run counts the input's lines (`countLines`): not for a tree's every path. */
 const linesMeasured = (path: string, paths: string | undefined): boolean =>
@@ -159,7 +159,8 @@ async function countLines(
     return undefined; // the reader reports an unreadable file, with its own clear message
   }
   return {
-    lines: path.toLowerCase().endsWith('.csv') ? Math.max(0, lines - 1) : lines,
+    // A CSV's (or TSV's) header is a line but no row.
+    lines: /\.(csv|tsv)$/i.test(path) ? Math.max(0, lines - 1) : lines,
     notUtf8Line: utf8.firstBadLine,
   };
 }

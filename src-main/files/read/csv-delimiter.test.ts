@@ -41,9 +41,27 @@ describe('the separator of a CSV file', () => {
     expect(csvDelimiter('a.csv', head('"multi\nline, name";x\n'))).toBe(';');
   });
 
+  it('takes a tab or semicolon only if the rows after the header hold as many', () => {
+    // One column whose name holds a semicolon or ends with a tab: as before, one column.
+    expect(csvDelimiter('a.csv', head('text; notes\nhello world\nbye\n'))).toBe(',');
+    expect(csvDelimiter('a.csv', head('prompt\t\nhello\n'))).toBe(',');
+    // A bad row among good ones does not make it another separator.
+    expect(csvDelimiter('a.csv', head('q;a\n1;2\nbroken\n3;4\n'))).toBe(';');
+    expect(csvDelimiter('a.csv', head('q\ta\nwhat?\t"x\ny"\n'))).toBe('\t');
+  });
+
+  it('opens a quote only at the start of a cell, as the reader does', () => {
+    expect(csvDelimiter('a.csv', head('size 5",name\n1,"a;b"\n2,c\n'))).toBe(',');
+    expect(csvDelimiter('a.csv', head('Größe 5";Name\n1;"x\ty"\n'))).toBe(';');
+    expect(csvDelimiter('a.csv', head('"say ""hi"", ok";b\n1;2\n'))).toBe(';');
+  });
+
   it('looks for a tab first in a .tsv file, whose column names may hold commas', () => {
     expect(csvDelimiter('a.TSV', head('question, asked\tanswer\n'))).toBe('\t');
     expect(csvDelimiter('a.csv', head('question, asked\tanswer\n'))).toBe(',');
+    // One column: still a TSV, so it is written back as one.
+    expect(csvDelimiter('a.tsv', head('text\nhello, world\nfine\n'))).toBe('\t');
+    expect(csvDelimiter('a.tsv', head('q,a\n1,2\n'))).toBe(',');
   });
 });
 
@@ -118,6 +136,13 @@ describe('semicolon and tab separated files', () => {
       'question,answer\nWhat is 2 + 2?,4\na\ttab,no; or 7\n',
     ],
     [
+      'a TSV to a name of no format: tabs, as its source',
+      tabs,
+      tsv,
+      'out.txt',
+      'question\tanswer\nWhat is 2 + 2?\t4\n"a\ttab"\tno; or 7\n',
+    ],
+    [
       'a semicolon CSV to .tsv: tabs',
       semicolons,
       csv,
@@ -127,6 +152,22 @@ describe('semicolon and tab separated files', () => {
   ])('are written back: %s', async (_case, content, temp, name, expected) => {
     const source = temp(content);
     expect(await writtenLike(source, join(source, '..', name))).toBe(expected);
+  });
+});
+
+describe('a one-column TSV', () => {
+  it('is written back byte for byte, commas and all', async () => {
+    const content = 'text\nhello, world\n"quoted; cell"\n';
+    const source = tsv(content);
+    const layout = await readLayout(source, 'csv');
+    const rows: SourcedRow[] = [];
+    for (const row of await rowsOf(source)) {
+      if ('error' in row) throw new Error(row.error);
+      rows.push({ value: row.value, raw: row.raw, changed: false });
+    }
+    const target = join(source, '..', 'one-column-out.tsv');
+    await writeRowsLike(target, 'csv', asyncRows(rows), layout);
+    expect(readFileSync(target, 'utf8')).toBe(content);
   });
 });
 

@@ -28,9 +28,10 @@ const UNCLOSED = 'a quoted cell is never closed (the file ends inside it)';
  * The records of a CSV file, streamed through csv-parse's Node stream (which
  * pauses the file while records wait to be taken). Separated by commas, tabs
  * or semicolons as the header is (`csvDelimiter`); RFC 4180 quoting; a quote
- * inside an unquoted cell is text (`relax_quotes`, as papaparse read it before). The newline style is the first terminator
- * outside quotes (`\r\n`, `\n` or `\r`), for the whole file, so in a CRLF file
- * a lone `\n` is cell text. A UTF-8 byte order mark is dropped (and is not in
+ * inside an unquoted cell is text (`relax_quotes`, as papaparse read it
+ * before). The newline style is the first terminator outside quotes (`\r\n`,
+ * `\n` or `\r`), for the whole file, so in a CRLF file a lone `\n` is cell
+ * text. A UTF-8 byte order mark is dropped (and is not in
  * `raw`). Empty lines are records of one empty cell. A record whose quote is
  * never closed (it can only be the last) comes as `{ error, raw }`.
  */

@@ -1,4 +1,4 @@
-import { csvDelimiterForPath, type FileFormat } from '../format.ts';
+import { csvDelimiterForPath, formatFromPath, type FileFormat } from '../format.ts';
 import { writeText } from '../write/text.ts';
 import { writeRowsWhole, type WriteOptions } from '../write/temp-file.ts';
 import { writeRows } from '../write/write-rows.ts';
@@ -40,9 +40,13 @@ export async function writeRowsLike(
   return writeRowsWhole(path, (partial, counter) => writeLike(partial, rows, counter), options);
 }
 
-/** Whether a CSV written like its source keeps what the target's name says: tabs in `.tsv` only. */
+/**
+ * Whether a CSV written like its source keeps what the target's name says:
+ * tabs in `.tsv` only, none in `.csv`; another name (`clean.txt`) keeps the
+ * source's separator.
+ */
 function separatorFits(layout: SourceLayout, path: string): boolean {
-  if (layout.format !== 'csv') return true;
+  if (layout.format !== 'csv' || formatFromPath(path) !== 'csv') return true;
   const source = layout.csv?.delimiter ?? ',';
   return (source === '\t') === (csvDelimiterForPath(path) === '\t');
 }

@@ -1,6 +1,7 @@
-import { dirname, extname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { ExportRequest, ExportResult } from '../../../src-shared/owner/datasets.ts';
+import { exportExtensionOf } from '../../../src-shared/file-formats.ts';
 import type { Db } from '../../store/db.ts';
 import { safeName, type ExportDeps } from './export.ts';
 import { exportOffThread } from './export-thread.ts';
@@ -27,9 +28,8 @@ export async function exportDataset(
       overwrite: request.overwrite,
     });
   }
-  // A TSV source's download is named .tsv: it is written like its source, with tabs.
-  const tsv = request.format === 'csv' && extname(dataset.file_name).toLowerCase() === '.tsv';
-  const fileName = `${safeName(dataset.name)}.clean.${tsv ? 'tsv' : request.format}`;
+  const extension = exportExtensionOf(request.format, dataset.file_name);
+  const fileName = `${safeName(dataset.name)}.clean.${extension}`;
   const path =
     request.path ?? join(deps.tempDir, `${dataset.id}-${Date.now().toString(36)}-${fileName}`);
   const written = await exportOffThread(db, {

@@ -187,7 +187,8 @@ async function* exportedRows(
 
 /** A dataset's name as a file name. */
 export const safeName = (name: string): string =>
-  name.replace(/\.(jsonl|ndjson|json|csv|parquet)$/i, '').replace(/[^\w.-]+/g, '_') || 'dataset';
+  name.replace(/\.(jsonl|ndjson|json|csv|tsv|parquet)$/i, '').replace(/[^\w.-]+/g, '_') ||
+  'dataset';
 
 /** What an export wrote: its rows, its bytes, the rows kept as they were (listed up to KEPT_LISTED). */
 export interface WrittenExport {

@@ -195,9 +195,10 @@ const WRITE_MAX_ROWS = 64;
 
 /**
  * Records the run's end: an fsync'd commit. Its batches were not fsync'd, so
- * the WAL they grew since the last checkpoint is flushed off the thread first
- * (wal-sync.ts says what happens if that fails); the commit then writes out
- * only its own frames on the server's thread.
+ * the WAL they grew since the last checkpoint is flushed off the thread first;
+ * the commit then writes out only its own frames on the server's thread. If
+ * that flush fails, the run's results may not be on the disk: the run is
+ * recorded failed, with why (and the commit still tries its own fsync).
  */
 async function end(
   ctx: ServiceContext,
@@ -205,8 +206,18 @@ async function end(
   status: 'done' | 'cancelled' | 'failed',
   error: string | null,
 ): Promise<void> {
-  await syncWalOffThread(ctx.db);
-  finishRun(ctx.db, run.id, { status, error, finished_at: new Date().toISOString() });
+  const flushed = await syncWalOffThread(ctx.db).then(
+    () => null,
+    (failure: unknown) => (failure as Error).message,
+  );
+  const ended =
+    flushed === null
+      ? { status, error }
+      : {
+          status: 'failed' as const,
+          error: `its results could not be written to the disk: ${flushed}`,
+        };
+  finishRun(ctx.db, run.id, { ...ended, finished_at: new Date().toISOString() });
   const record = runRecord(ctx.db, run.id);
   if (record) run.status = statusOfRecord(record);
 }

@@ -1,4 +1,3 @@
-import { closeSync, fdatasyncSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Db } from '../../store/db.ts';
 
@@ -12,23 +11,17 @@ import type { Db } from '../../store/db.ts';
  * the file, whichever descriptor asks.
  *
  * One rule for every caller (an import's end, a decision, a delete, a run's
- * end): what they wrote must be on the disk when they answer. So a flush
- * that fails off the thread is reported and done again here, on the thread
- * (the wait is the price of the guarantee); only if that fails too, the disk
- * itself is failing, and the error goes to the caller.
+ * end): what they wrote must be on the disk when they say it is done, so a
+ * flush that fails is the caller's error. It is not tried again on another
+ * descriptor: after a failed fsync, Linux may report the next one fine with
+ * the pages lost ("fsyncgate"), which would hide the failure.
  */
 export async function syncWalOffThread(
   db: Db,
   offThread: (path: string) => Promise<void> = datasyncInPool,
 ): Promise<void> {
   if (db.memory || !db.open) return;
-  const path = `${db.name}-wal`;
-  try {
-    await offThread(path);
-  } catch (error) {
-    console.error(`${path}: flushing off the thread failed, flushing on it:`, error);
-    datasyncHere(path);
-  }
+  await offThread(`${db.name}-wal`);
 }
 
 /** No WAL file (nothing written yet) has nothing to flush. */
@@ -44,20 +37,5 @@ async function datasyncInPool(path: string): Promise<void> {
     await wal.datasync();
   } finally {
     await wal.close();
-  }
-}
-
-function datasyncHere(path: string): void {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    if (absent(error)) return;
-    throw error;
-  }
-  try {
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }

@@ -9,7 +9,12 @@ import { api, chooseSavePath } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { fileSize } from '../../format.ts';
 import { KeptRows } from './KeptRows.tsx';
-import { FORMAT_LABELS, type FileFormat } from '../../../src-shared/file-formats.ts';
+import {
+  exportExtensionOf,
+  formatLabelOf,
+  FORMAT_LABELS,
+  type FileFormat,
+} from '../../../src-shared/file-formats.ts';
 
 /** Formats with one set of columns for every row: a key only some rows hold is added to the rest. */
 const COLUMNAR: Partial<Record<FileFormat, string>> = { csv: 'CSV', parquet: 'Parquet' };
@@ -59,7 +64,7 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
   const [result, setResult] = useState<string | null>(null);
   const [kept, setKept] = useState<Pick<ExportResult, 'kept' | 'kept_rows'> | null>(null);
   const [error, setError] = useState<AppError | null>(null);
-  const fileName = `${dataset.name}.clean.${format}`;
+  const fileName = `${dataset.name}.clean.${exportExtensionOf(format, dataset.file_name)}`;
 
   const run = async () => {
     setError(null);
@@ -92,7 +97,7 @@ export function ExportPanel({ dataset }: { dataset: DatasetSummary }) {
           ? `; ${dataset.errors.toLocaleString('en-US')} source ${dataset.errors === 1 ? 'row was' : 'rows were'} skipped at import and ${dataset.errors === 1 ? 'is' : 'are'} not in it`
           : '';
       setResult(
-        `${FORMAT_LABELS[format]} exported: ${exported.rows.toLocaleString('en-US')} rows, ${fileSize(exported.bytes)}${exported.path ? ` to ${exported.path}` : ''}${skipped}`,
+        `${formatLabelOf(format, dataset.file_name)} exported: ${exported.rows.toLocaleString('en-US')} rows, ${fileSize(exported.bytes)}${exported.path ? ` to ${exported.path}` : ''}${skipped}`,
       );
       setKept(exported);
     } catch (e) {
