@@ -30,15 +30,15 @@ async function rowsOf(path: string): Promise<RowResult[]> {
 describe('the separator of a CSV file', () => {
   it('is what its header separates with: a comma, else a tab, else a semicolon', () => {
     expect(csvDelimiter('a.csv', head('question,answer\n1;2\t3'))).toBe(',');
-    expect(csvDelimiter('a.csv', head('question\tanswer\n1,2'))).toBe('\t');
-    expect(csvDelimiter('a.csv', head('question;answer\n"1,5";2'))).toBe(';');
+    expect(csvDelimiter('a.csv', head('question\tanswer\n1,2\t3\n'))).toBe('\t');
+    expect(csvDelimiter('a.csv', head('question;answer\n"1,5";2\n'))).toBe(';');
     expect(csvDelimiter('a.csv', head('text\nhello, world; again'))).toBe(',');
   });
 
   it('counts only what is outside quotes, after blank lines and a byte order mark', () => {
-    expect(csvDelimiter('a.csv', head('"q, a";"b"\n'))).toBe(';');
-    expect(csvDelimiter('a.csv', head('\ufeff\r\n\r\nq;a\r\n'))).toBe(';');
-    expect(csvDelimiter('a.csv', head('"multi\nline, name";x\n'))).toBe(';');
+    expect(csvDelimiter('a.csv', head('"q, a";"b"\n1;2\n'))).toBe(';');
+    expect(csvDelimiter('a.csv', head('\ufeff\r\n\r\nq;a\r\n1;2\r\n'))).toBe(';');
+    expect(csvDelimiter('a.csv', head('"multi\nline, name";x\ny;z\n'))).toBe(';');
   });
 
   it('takes a tab or semicolon only if the rows after the header hold as many', () => {
@@ -54,6 +54,21 @@ describe('the separator of a CSV file', () => {
     expect(csvDelimiter('a.csv', head('size 5",name\n1,"a;b"\n2,c\n'))).toBe(',');
     expect(csvDelimiter('a.csv', head('Größe 5";Name\n1;"x\ty"\n'))).toBe(';');
     expect(csvDelimiter('a.csv', head('"say ""hi"", ok";b\n1;2\n'))).toBe(';');
+  });
+
+  it('takes no separator from a header with no record after it to tell', () => {
+    expect(csvDelimiter('a.csv', head('text; notes\n'), true)).toBe(',');
+    // The head ends inside the first row (longer than the head): no record to tell.
+    expect(csvDelimiter('a.csv', head(`text; notes\n${'x'.repeat(100)}`))).toBe(',');
+    // The head is the whole file: its last row counts, with or without a line break.
+    expect(csvDelimiter('a.csv', head('text; notes\nhello'), true)).toBe(',');
+    expect(csvDelimiter('a.csv', head('q;a\n1;2'), true)).toBe(';');
+    expect(csvDelimiter('a.tsv', head('question, asked\nhello, world, again'), true)).toBe('\t');
+  });
+
+  it('counts each separator as the reader would cut cells with it', () => {
+    // Read with commas, the quote after the semicolon is text: the header has a comma.
+    expect(csvDelimiter('a.csv', head('q;"x,y"\n1;"2,3"\n'))).toBe(',');
   });
 
   it('looks for a tab first in a .tsv file, whose column names may hold commas', () => {

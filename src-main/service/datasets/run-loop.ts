@@ -160,6 +160,7 @@ export async function executeRun(
 
   let next: Promise<Batch> | undefined;
   let written = 0;
+  let outcome: { status: 'done' | 'cancelled' | 'failed'; error: string | null };
   try {
     next = indices.length > 0 ? launch(0) : undefined;
     while (next) {
@@ -174,18 +175,23 @@ export async function executeRun(
     }
     // Cancelled while a batch was written, before the next one started.
     if (written < indices.length) throw new AppError('cancelled', 'the run was cancelled');
-    await end(ctx, run, 'done', null);
+    outcome = { status: 'done', error: null };
   } catch (error) {
     failing.abort();
     await next?.catch(() => undefined);
-    if (run.controller.signal.aborted) await end(ctx, run, 'cancelled', null);
-    else if (error instanceof AppError) await end(ctx, run, 'failed', error.message);
+    if (run.controller.signal.aborted) outcome = { status: 'cancelled', error: null };
+    else if (error instanceof AppError) outcome = { status: 'failed', error: error.message };
     else {
       console.error(`run ${run.id} failed:`, error);
-      await end(ctx, run, 'failed', `internal error: ${(error as Error).message}`);
+      outcome = { status: 'failed', error: `internal error: ${(error as Error).message}` };
     }
   }
-  deps.emit({ type: 'run', run: run.status });
+  // Recorded once: an end that cannot be recorded (the disk failing) is not tried again.
+  try {
+    await end(ctx, run, outcome.status, outcome.error);
+  } finally {
+    deps.emit({ type: 'run', run: run.status });
+  }
 }
 
 /** Rows updated between two looks at the clock (a row's update takes 0.1-0.5 ms). */
@@ -217,7 +223,19 @@ async function end(
           status: 'failed' as const,
           error: `its results could not be written to the disk: ${flushed}`,
         };
-  finishRun(ctx.db, run.id, { ...ended, finished_at: new Date().toISOString() });
+  const finished_at = new Date().toISOString();
+  try {
+    finishRun(ctx.db, run.id, { ...ended, finished_at });
+  } catch (failure) {
+    // Not recorded (the start-up pass ends it): those watching are told it failed, and why.
+    run.status = {
+      ...run.status,
+      status: 'failed',
+      error: `its end could not be recorded: ${(failure as Error).message}`,
+      finished_at,
+    };
+    throw failure;
+  }
   const record = runRecord(ctx.db, run.id);
   if (record) run.status = statusOfRecord(record);
 }
