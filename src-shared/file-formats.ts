@@ -20,9 +20,15 @@ export const FORMAT_LABELS: Readonly<Record<FileFormat, string>> = {
   jsonl: 'JSONL',
 };
 
+/**
+ * Whether a file's name says tab-separated values (`.tsv`, any case): read as
+ * CSV with tabs, and written with tabs. The one place that decides it.
+ */
+export const isTsvName = (fileName: string): boolean => /\.tsv$/i.test(fileName);
+
 /** A file's format as shown beside its name: "TSV" for a `.tsv`, which is read as CSV with tabs. */
 export function formatLabelOf(format: FileFormat, fileName: string): string {
-  return format === 'csv' && /\.tsv$/i.test(fileName) ? 'TSV' : FORMAT_LABELS[format];
+  return format === 'csv' && isTsvName(fileName) ? 'TSV' : FORMAT_LABELS[format];
 }
 
 /**
@@ -30,7 +36,7 @@ export function formatLabelOf(format: FileFormat, fileName: string): string {
  * source's CSV export is a `.tsv`, written like its source, with tabs.
  */
 export function exportExtensionOf(format: FileFormat, sourceFileName: string): string {
-  return format === 'csv' && /\.tsv$/i.test(sourceFileName) ? 'tsv' : format;
+  return format === 'csv' && isTsvName(sourceFileName) ? 'tsv' : format;
 }
 
 /** The extension a file of each format is written with. */
@@ -51,6 +57,9 @@ export const FORMAT_BY_EXTENSION: Readonly<Record<string, FileFormat>> = {
   '.tsv': 'csv',
   '.parquet': 'parquet',
 };
+
+/** A file picker's `accept`: every extension read. */
+export const ACCEPTED_EXTENSIONS = Object.keys(FORMAT_BY_EXTENSION).join(',');
 
 /** What a message about a file of no known format tells the person to use. */
 export const KNOWN_EXTENSIONS = (() => {

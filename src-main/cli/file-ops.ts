@@ -131,11 +131,14 @@ function configFrom(
 }
 
 /** Files whose lines count their rows (JSON Lines, CSV and TSV): the progress bars' totals. */
-const LINE_FILES = /\.(jsonl|ndjson|csv|tsv)$/i;
+const countsLines = (path: string): boolean => {
+  const format = formatFromPath(path);
+  return format === 'jsonl' || format === 'csv';
+};
 
 /** Whether the run counts the input's lines (`countLines`): not for a tree's every path. */
 const linesMeasured = (path: string, paths: string | undefined): boolean =>
-  paths !== 'all' && LINE_FILES.test(path);
+  paths !== 'all' && countsLines(path);
 
 /**
  * Lines in a text file, for the progress bar's total (JSONL and CSV), and
@@ -145,7 +148,7 @@ const linesMeasured = (path: string, paths: string | undefined): boolean =>
 async function countLines(
   path: string,
 ): Promise<{ lines: number; notUtf8Line: number | undefined } | undefined> {
-  if (!LINE_FILES.test(path)) return undefined;
+  if (!countsLines(path)) return undefined;
   let lines = 0;
   const utf8 = new Utf8Watch();
   try {
@@ -160,7 +163,7 @@ async function countLines(
   }
   return {
     // A CSV's (or TSV's) header is a line but no row.
-    lines: /\.(csv|tsv)$/i.test(path) ? Math.max(0, lines - 1) : lines,
+    lines: formatFromPath(path) === 'csv' ? Math.max(0, lines - 1) : lines,
     notUtf8Line: utf8.firstBadLine,
   };
 }

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 
-import { FORMAT_BY_EXTENSION, type FileFormat } from '../../src-shared/file-formats.ts';
+import { FORMAT_BY_EXTENSION, isTsvName, type FileFormat } from '../../src-shared/file-formats.ts';
 
 export { FILE_FORMATS, type FileFormat } from '../../src-shared/file-formats.ts';
 
@@ -18,5 +18,5 @@ export function formatFromPath(path: string): FileFormat | undefined {
  * file (TSV is read as CSV with tabs), else commas.
  */
 export function csvDelimiterForPath(path: string): ',' | '\t' {
-  return extname(path).toLowerCase() === '.tsv' ? '\t' : ',';
+  return isTsvName(path) ? '\t' : ',';
 }

@@ -17,7 +17,7 @@ import { RunPanel } from './datasets/RunPanel.tsx';
 import { Toolbar } from './datasets/Toolbar.tsx';
 import { count } from '../format.ts';
 import { describeMapping } from '../../src-shared/describe-mapping.ts';
-import { formatLabelOf } from '../../src-shared/file-formats.ts';
+import { ACCEPTED_EXTENSIONS, formatLabelOf } from '../../src-shared/file-formats.ts';
 
 /** The rows of a dataset still importing, and how far its file has been read. */
 function ImportingStrip({ datasetId, rows }: { datasetId: string; rows: number }) {
@@ -80,7 +80,7 @@ export function DatasetsScreen() {
             type="file"
             hidden
             data-testid="file-picker"
-            accept=".jsonl,.ndjson,.json,.csv,.tsv,.parquet"
+            accept={ACCEPTED_EXTENSIONS}
             onChange={(e) => {
               const file = e.target.files?.[0];
               if (file) void begin(file);

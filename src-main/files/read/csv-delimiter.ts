@@ -1,5 +1,5 @@
-import { extname } from 'node:path';
-import { sniff, sniffText } from './sniff.ts';
+import { isTsvName } from '../../../src-shared/file-formats.ts';
+import { sniffText } from './sniff.ts';
 
 /** A CSV file's cell separator: a comma, a tab (TSV), a semicolon (a decimal comma's locales). */
 export type CsvDelimiter = ',' | '\t' | ';';
@@ -11,8 +11,7 @@ const CONFIRMING_RECORDS = 20;
 
 /** The separator of the CSV file at `path` (see `csvDelimiter`); an error if it is not text. */
 export async function csvDelimiterOf(path: string): Promise<CsvDelimiter> {
-  await sniffText(path, 'CSV');
-  const { head, size } = await sniff(path, HEAD_BYTES);
+  const { head, size } = await sniffText(path, 'CSV', HEAD_BYTES);
   return csvDelimiter(path, head, head.length >= size);
 }
 
@@ -42,7 +41,7 @@ export function csvDelimiter(path: string, head: Buffer, whole = false): CsvDeli
   };
   const inHeader = (delimiter: CsvDelimiter): boolean =>
     (separatorsPerRecord(text, delimiter, whole)[0] ?? 0) > 0;
-  if (extname(path).toLowerCase() === '.tsv') {
+  if (isTsvName(path)) {
     if (inHeader('\t')) return '\t';
     return confirmed(',') ? ',' : confirmed(';') ? ';' : '\t';
   }

@@ -16,7 +16,7 @@ import { sniffText } from './sniff.ts';
  */
 export async function* readJson(path: string, signal?: AbortSignal): AsyncGenerator<RowResult> {
   checkSignal(path, signal);
-  const head = (await sniffText(path, 'JSON')).toString('utf8').replace(/^\ufeff/, '');
+  const head = (await sniffText(path, 'JSON')).head.toString('utf8').replace(/^\ufeff/, '');
   const first = head.trimStart()[0];
   if (first === '{') {
     yield* readJsonl(path, signal, 'a JSON array or JSON Lines');

@@ -24,10 +24,17 @@ export async function sniff(
   }
 }
 
-/** Text formats must be UTF-8: a NUL byte in the first bytes means binary data (or UTF-16). */
-export async function sniffText(path: string, what: string): Promise<Buffer> {
-  const { head } = await sniff(path);
-  if (head.includes(0))
+/**
+ * The first `bytes` of a text file and its size. Text formats must be UTF-8:
+ * a NUL byte in the first 8 KiB means binary data (or UTF-16).
+ */
+export async function sniffText(
+  path: string,
+  what: string,
+  bytes = SNIFF_BYTES,
+): Promise<{ head: Buffer; size: number }> {
+  const sniffed = await sniff(path, Math.max(bytes, SNIFF_BYTES));
+  if (sniffed.head.subarray(0, SNIFF_BYTES).includes(0))
     throw unreadable(path, `not ${what} (it holds binary data, or is not UTF-8)`);
-  return head;
+  return { head: sniffed.head.subarray(0, bytes), size: sniffed.size };
 }

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { extname } from 'node:path';
 import type { z } from 'zod';
 import { AppError } from '../../../src-shared/errors.ts';
 import type { ExportRequest } from '../../../src-shared/owner/datasets.ts';
@@ -7,7 +8,12 @@ import { writeOasstPaths } from '../../engine/shapes/oasst-paths.ts';
 import type { Db } from '../../store/db.ts';
 import type { DatasetRecord } from '../../store/datasets.ts';
 import { exportPage, type ExportRecord } from '../../store/datasets-rows.ts';
-import { writeRowsLike, type SourceLayout, type SourcedRow } from '../../files/index.ts';
+import {
+  formatFromPath,
+  writeRowsLike,
+  type SourceLayout,
+  type SourcedRow,
+} from '../../files/index.ts';
 import { rowWriter } from './row-sample.ts';
 import { failedChecksOf } from './rows.ts';
 import { readyDataset } from './summary.ts';
@@ -185,10 +191,11 @@ async function* exportedRows(
   if (done) yield done;
 }
 
-/** A dataset's name as a file name. */
-export const safeName = (name: string): string =>
-  name.replace(/\.(jsonl|ndjson|json|csv|tsv|parquet)$/i, '').replace(/[^\w.-]+/g, '_') ||
-  'dataset';
+/** A dataset's name as a file name, without an extension of a format read. */
+export function safeName(name: string): string {
+  const stem = formatFromPath(name) === undefined ? name : name.slice(0, -extname(name).length);
+  return stem.replace(/[^\w.-]+/g, '_') || 'dataset';
+}
 
 /** What an export wrote: its rows, its bytes, the rows kept as they were (listed up to KEPT_LISTED). */
 export interface WrittenExport {
