@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { usageOfRun } from '../../store/owner-usage.ts';
+import { historyRows, type HistoryRow } from '../../store/history.ts';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-shared/errors.ts';
 import { OwnerEvent } from '../../../src-shared/owner-api.ts';
@@ -156,6 +157,16 @@ describe('a refine run over GSM8K with injected defects', () => {
       ['app', 'refine', 100],
       ['app', 'refine', 200],
     ]);
+    // Each batch's samples in and out, as JSON arrays in row order: the last row in is the
+    // dataset's last row, and its result out holds the row's stored fix.
+    const [last] = historyRows(h.db, { limit: 1, withJson: true }) as HistoryRow[];
+    const [input, output] = [last?.input_json, last?.output_json].map(
+      (text) => JSON.parse(text ?? 'null') as { question?: string; fix?: unknown }[],
+    );
+    expect([input?.length, output?.length]).toEqual([100, 100]);
+    const lastRow = await h.call('datasetRow', { dataset_id: ds.id, index: 299 });
+    expect(input?.at(-1)?.question).toBe((lastRow.sample as { question?: string }).question);
+    expect(output?.at(-1)?.fix).toEqual(lastRow.fix);
 
     // progress: throttled events with rising `done`, then the final status
     const events = runEvents(h, run.id);
