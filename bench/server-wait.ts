@@ -66,13 +66,13 @@ export async function benchServerWait(rows: number): Promise<void> {
       for (let i = 0; i < 5; i++) {
         const overview = await owner<{
           duplicate_groups: { total: number };
-          findings: { code: string; message: string }[];
+          findings: { code: string; rows?: number; groups?: number }[];
         }>('datasetOverview', { dataset_id: id });
         const templated = overview.findings.find((f) => f.code === 'templated_rows');
         seen =
           `${overview.duplicate_groups.total} duplicate groups; ` +
           (templated
-            ? `templated_rows: ${templated.message.split(' are ')[0]}`
+            ? `templated_rows: ${templated.rows} rows in ${templated.groups} sets`
             : 'no templated_rows');
       }
       return seen;

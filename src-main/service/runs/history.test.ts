@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-shared/errors.ts';
 import { openDatabase } from '../../store/db.ts';
-import { getHistoryEntry, listHistory, purgeHistory, recordHistory } from './history.ts';
+import { getHistoryEntry, JsonText, listHistory, purgeHistory, recordHistory } from './history.ts';
 import { createKey } from '../billing/keys.ts';
 
 const samples = [
@@ -106,5 +107,26 @@ describe('history', () => {
     } catch (error) {
       expect((error as AppError).code).toBe('not_found');
     }
+  });
+
+  it("stores an array joined from its items' JSON as the array itself", () => {
+    const db = openDatabase(':memory:');
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue()), (items) => {
+        const json = JsonText.ofItems(items.map((item) => JSON.stringify(item)));
+        const id = recordHistory(db, {
+          requestId: 'req_items',
+          operation: 'fix',
+          source: 'app',
+          input: json,
+          output: items,
+          costMicro: 0,
+        });
+        const entry = getHistoryEntry(db, id);
+        expect(entry.input).toEqual(entry.output);
+        expect(entry.samples).toBe(null);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -39,6 +39,11 @@ export class JsonText {
   constructor(text: string) {
     this.text = text;
   }
+
+  /** An array made of its items' JSON, each written on its own (in slices, on a thread's turns). */
+  static ofItems(items: readonly string[]): JsonText {
+    return new JsonText(`[${items.join(',')}]`);
+  }
 }
 
 const jsonOf = (value: unknown): string =>
