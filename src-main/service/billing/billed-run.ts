@@ -9,6 +9,7 @@ import { recordHistory } from '../runs/history.ts';
 import { runInBatches } from '../runs/operation.ts';
 import { placeHold, releaseHold, settleHold } from './billing.ts';
 import { chargeMicro, MICRO_PER_CENT, tokenCostMicro } from './money.ts';
+import { TurnClock } from '../threads/turn-clock.ts';
 
 /**
  * The money steps of a request billed to an API key's account, as the
@@ -93,22 +94,32 @@ export function openBilling(
       let billed: BilledResult;
       let byModel: ReturnType<OperationResult['usage']['byModel']>;
       let cost: number;
+      let clock: TurnClock;
       try {
         result = await runInBatches(request, options.batchSize, {
           backend: options.backend,
           signal: options.signal,
         });
+        // Each step from here its own turn of the event loop when the steps before took long
+        // (a large request): the server answers others between them.
+        clock = new TurnClock();
         // Dataset checks look across all of the request's samples, whatever its batches.
         await applyDatasetChecks(result, request.samples, {
           threshold: settings.dedup.threshold,
           benchmarks: settingsBenchmarks(settings),
           signal: options.signal,
         });
+        await clock.breathe();
         if (options.signal?.aborted) throw new AppError('cancelled', 'the client went away');
         byModel = result.usage.byModel();
         cost = tokenCostMicro(byModel, settings.rates);
         billed = { result, chargedMicro: chargeMicro(cost), ...result.usage.total() };
         body = render(billed);
+        await clock.breathe();
+        // Gone while the answer was made (or released meanwhile): nothing is charged.
+        if (closed || options.signal?.aborted) {
+          throw new AppError('cancelled', 'the client went away');
+        }
       } catch (error) {
         release(releaseMemo(error));
         throw error;
@@ -143,6 +154,8 @@ export function openBilling(
         }
         throw error;
       }
+      // The answer's write (a large one takes milliseconds) in a turn of its own too.
+      await clock.breathe();
       return body;
     },
   };
