@@ -7,6 +7,7 @@ import { microToCostUsd } from '../../service/billing/money.ts';
 import type { OperationRequest } from '../../service/runs/contract.ts';
 import { keyAuth, type CallerEnv } from '../caller.ts';
 import { readBody } from '../json-body.ts';
+import { stringifyLeadingArray } from '../json-in-turns.ts';
 
 const SCHEMAS = { audit: AuditRequest, fix: FixRequest, refine: RefineRequest } as const;
 const DATA_KEY = { audit: 'audited_data', fix: 'fixed_data', refine: 'refined_data' } as const;
@@ -36,8 +37,7 @@ export function nativeRoutes(ctx: ServiceContext, pipeline: BilledPipeline): Hon
         },
         { signal: c.req.raw.signal },
         (billed) =>
-          JSON.stringify({
-            [DATA_KEY[operation]]: billed.result.data,
+          stringifyLeadingArray(DATA_KEY[operation], billed.result.data, {
             counts: billed.result.counts,
             cost_usd: microToCostUsd(billed.chargedMicro),
             input_tokens: billed.input_tokens,

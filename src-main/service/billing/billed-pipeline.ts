@@ -41,7 +41,7 @@ export interface BilledWork {
 /** A billed request past its refusals: its cent is held. */
 export interface OpenedBilledRequest {
   /** Waits for a slot, runs, renders the body (before the settle), settles; returns the body. */
-  run<T>(work: BilledWork, render: (billed: BilledResult) => T): Promise<T>;
+  run<T>(work: BilledWork, render: (billed: BilledResult) => T | Promise<T>): Promise<T>;
   /** Releases the hold of a request that will not run (no-op once it ran). */
   release(memo: string): void;
 }
@@ -50,7 +50,11 @@ export interface BilledPipeline {
   /** Preflight, gate, hold: throws the refusal, or returns the request ready to run. */
   open(billed: BilledRequest): Promise<OpenedBilledRequest>;
   /** `open` then `run`, for a response that has nothing to send before the work. */
-  run<T>(billed: BilledRequest, work: BilledWork, render: (billed: BilledResult) => T): Promise<T>;
+  run<T>(
+    billed: BilledRequest,
+    work: BilledWork,
+    render: (billed: BilledResult) => T | Promise<T>,
+  ): Promise<T>;
 }
 
 export interface BilledPipelineDeps {

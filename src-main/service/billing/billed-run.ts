@@ -48,7 +48,7 @@ export interface BillingSession {
   run<T>(
     request: OperationRequest,
     options: RunBilledOptions,
-    render: (billed: BilledResult) => T,
+    render: (billed: BilledResult) => T | Promise<T>,
   ): Promise<T>;
   release(memo: string): void;
 }
@@ -90,7 +90,7 @@ export function openBilling(
     release,
     run: async (request, options, render) => {
       let result: OperationResult;
-      let body: ReturnType<typeof render>;
+      let body: Awaited<ReturnType<typeof render>>;
       let billed: BilledResult;
       let byModel: ReturnType<OperationResult['usage']['byModel']>;
       let cost: number;
@@ -100,21 +100,22 @@ export function openBilling(
           backend: options.backend,
           signal: options.signal,
         });
-        // Each step from here its own turn of the event loop when the steps before took long
-        // (a large request): the server answers others between them.
-        clock = new TurnClock();
         // Dataset checks look across all of the request's samples, whatever its batches.
         await applyDatasetChecks(result, request.samples, {
           threshold: settings.dedup.threshold,
           benchmarks: settingsBenchmarks(settings),
           signal: options.signal,
         });
-        await clock.breathe();
+        // From here to the answer's write nothing waits: each step gets a turn of the event
+        // loop of its own when the steps before it held the thread long (a large request), so
+        // the server answers others between them. Started here, the clock counts this
+        // request's work alone, not other requests' served while it awaited.
+        clock = new TurnClock();
         if (options.signal?.aborted) throw new AppError('cancelled', 'the client went away');
         byModel = result.usage.byModel();
         cost = tokenCostMicro(byModel, settings.rates);
         billed = { result, chargedMicro: chargeMicro(cost), ...result.usage.total() };
-        body = render(billed);
+        body = await render(billed);
         await clock.breathe();
         // Gone while the answer was made (or released meanwhile): nothing is charged.
         if (closed || options.signal?.aborted) {

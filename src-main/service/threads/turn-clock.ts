@@ -22,8 +22,9 @@ export class TurnClock {
 
   /**
    * Lets the event loop turn when the thread has run its budget or more
-   * since the clock started or last let it turn. Time spent awaiting another
-   * thread counts too: at worst a turn given up early (~0.05 ms).
+   * since the clock started or last let it turn. Start it where the steps it
+   * splits begin, after the last await of other work: what the thread did for
+   * other requests while this one waited would count as this one's.
    */
   async breathe(): Promise<void> {
     if (performance.now() - this.#since < this.#budgetMs) return;
