@@ -7,7 +7,7 @@ import { microToCostUsd } from '../../service/billing/money.ts';
 import type { OperationRequest } from '../../service/runs/contract.ts';
 import { keyAuth, type CallerEnv } from '../caller.ts';
 import { readBody } from '../json-body.ts';
-import { stringifyLeadingArray } from '../json-in-turns.ts';
+import { jsonWithLeadingArray } from '../json-in-turns.ts';
 
 const SCHEMAS = { audit: AuditRequest, fix: FixRequest, refine: RefineRequest } as const;
 const DATA_KEY = { audit: 'audited_data', fix: 'fixed_data', refine: 'refined_data' } as const;
@@ -27,7 +27,7 @@ export function nativeRoutes(ctx: ServiceContext, pipeline: BilledPipeline): Hon
       } as OperationRequest;
       const requestId = c.get('requestId');
       // The body is serialised before the charge is settled: if that fails, nothing is charged.
-      const text = await pipeline.run(
+      const answer = await pipeline.run(
         {
           caller: { ...c.get('caller'), source: 'http' },
           requestId,
@@ -37,7 +37,7 @@ export function nativeRoutes(ctx: ServiceContext, pipeline: BilledPipeline): Hon
         },
         { signal: c.req.raw.signal },
         (billed) =>
-          stringifyLeadingArray(DATA_KEY[operation], billed.result.data, {
+          jsonWithLeadingArray(DATA_KEY[operation], billed.result.data, {
             counts: billed.result.counts,
             cost_usd: microToCostUsd(billed.chargedMicro),
             input_tokens: billed.input_tokens,
@@ -45,7 +45,7 @@ export function nativeRoutes(ctx: ServiceContext, pipeline: BilledPipeline): Hon
             request_id: requestId,
           }),
       );
-      return c.body(text, 200, { 'content-type': 'application/json' });
+      return c.body(answer, 200, { 'content-type': 'application/json' });
     });
   }
   return app;
