@@ -53,6 +53,17 @@ describe('native routes: validation (422 before any work, nothing held)', () => 
     ['votes as a string', { data: [text('x')], config: { votes: '3' } }, /votes/],
     ['conventions too long', { data: [text('x')], conventions: 'x'.repeat(4001) }, /conventions/],
     ['malformed JSON', '{"data": [', /malformed JSON/],
+    // A body of 64 KiB or more is parsed and validated a turn later each: the same answers.
+    [
+      'malformed JSON of 100 KB',
+      `{"data": [${JSON.stringify(text('x'.repeat(100_000)))}`,
+      /malformed JSON/,
+    ],
+    [
+      'a malformed sample in 100 KB',
+      { data: [text('x'.repeat(100_000)), { task_type: 'text' }] },
+      /\/data\/1\/text/,
+    ],
   ];
   it.each(cases)('422 for %s', async (_name, body, detail) => {
     const app = createTestApp();
@@ -108,7 +119,19 @@ describe('native routes: billing', () => {
     const before = balances(app.db, 1).balance_micro;
     const res = await app.post('/audit', { data: gsm8k().slice(0, 3) }, app.key());
     expect(res.status).toBe(200);
-    const body = AuditResponse.parse(await res.json());
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const json: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    // The envelope's members in the order it always had (its samples are written apart).
+    expect(Object.keys(json as object)).toEqual([
+      'audited_data',
+      'counts',
+      'cost_usd',
+      'input_tokens',
+      'output_tokens',
+      'request_id',
+    ]);
+    const body = AuditResponse.parse(json);
     // Three GSM8K test items in a request of three: each holds a benchmark item and fails
     // `contamination` (too few rows to be read as the benchmark itself); every other check passes.
     expect(body.counts).toEqual({ samples: 3, passed: 0, failed: 3 });
