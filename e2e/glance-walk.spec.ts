@@ -126,7 +126,9 @@ for (const viewport of REVIEW_VIEWPORTS) {
       await expect(page.getByTestId('run-status')).toContainText('done', { timeout: 60_000 });
       await page.getByTestId('grid-row').first().click();
       const identity = page.getByTestId('review').getByTestId('benchmark-identity').first();
-      await expect(identity).toContainText('truthfulqa');
+      // The row's evidence comes with its audited row, read after the run's end: on a loaded
+      // machine (CI's second, no-../shared pass) that took more than the default 5 s once.
+      await expect(identity).toContainText('truthfulqa', { timeout: 15_000 });
       // Its card folds (these rows only warn: the file is TruthfulQA itself), and the source
       // under the item's identity (it pushed the row's sample out of sight): both opened here.
       await page.getByTestId('review').getByTestId('overlap-head').first().click();
